@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// trailboss-emit: run by the agent's hooks on every event. Reads one event on stdin, adds the
+// tmux pane from the environment and folds it into the session's record. It must never hurt the
+// agent: it prints nothing, always exits 0, bounds its own run time, and logs problems to
+// $TRAILBOSS_HOME/log. Only node builtins and the zod-free write path are on its import graph.
+import fs = require('node:fs')
+import os = require('node:os')
+import path = require('node:path')
+import events = require('../lib/events.js')
+import paths = require('../lib/paths.js')
+import write = require('../lib/record-write.js')
+
+/** Payloads above this are drained unread (DESIGN §7); a PostToolUse after a big read is normal. */
+const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
+/** Whatever happens, the emitter is gone after this long (SessionEnd hooks get 1.5 s). */
+const HARD_DEADLINE_MS = 1200
+/** The log is cut back to its newer half once it grows past this. */
+const LOG_CAP_BYTES = 256 * 1024
+
+// Stamped first thing: the order of events is the order their emitters started (DESIGN §3).
+const stamp = performance.timeOrigin + performance.now()
+const env = process.env
+
+const log = (line: string): void => {
+  try {
+    const file = paths.logFile(env)
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    try {
+      if (fs.statSync(file).size > LOG_CAP_BYTES) fs.renameSync(file, `${file}.1`)
+    } catch {
+      // No log yet.
+    }
+    const text = line.replace(/[\r\n]+/g, ' ').slice(0, 1000)
+    fs.appendFileSync(file, `${new Date().toISOString()} emit[${process.pid}] ${text}\n`, { mode: 0o600 })
+  } catch {
+    // Nowhere to say it: staying silent beats disturbing the agent.
+  }
+}
+
+const readStdin = (): Promise<{ text: string | null; bytes: number }> =>
+  new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let bytes = 0
+    process.stdin.on('data', (chunk: Buffer) => {
+      bytes += chunk.length
+      if (bytes <= MAX_PAYLOAD_BYTES) chunks.push(chunk)
+      else chunks.length = 0
+    })
+    process.stdin.on('end', () => resolve({ text: bytes <= MAX_PAYLOAD_BYTES ? Buffer.concat(chunks).toString('utf8') : null, bytes }))
+    process.stdin.on('error', () => resolve({ text: null, bytes }))
+  })
+
+/** Basename of CLAUDE_PROJECT_DIR, else of the nearest folder holding .git, else of cwd; home is `~`. */
+const projectLabel = (cwd: string | null): string | null => {
+  const home = paths.homeDir(env)
+  const label = (dir: string): string => (path.resolve(dir) === path.resolve(home) ? '~' : path.basename(dir) || dir)
+  if (env.CLAUDE_PROJECT_DIR) return label(env.CLAUDE_PROJECT_DIR)
+  if (!cwd || !path.isAbsolute(cwd)) return null
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, '.git'))) return label(dir)
+    if (path.dirname(dir) === dir) return label(cwd)
+  }
+}
+
+const transcriptSize = (transcript: unknown): number | null => {
+  if (!paths.isReadableTranscriptPath(transcript, env)) return null
+  try {
+    return fs.statSync(transcript).size
+  } catch {
+    return null // Claude Code creates the transcript lazily, after the first SessionStart.
+  }
+}
+
+const main = async (): Promise<void> => {
+  if (env.TRAILBOSS_DISABLE === '1') return
+  const { text, bytes } = await readStdin()
+  let payload: unknown
+  if (text === null) {
+    log(`payload of ${bytes} bytes is over ${MAX_PAYLOAD_BYTES}; recording only what the environment gives`)
+    // The environment still names the session and its pane: keep the pane mapping fresh.
+    payload = { session_id: env.CLAUDE_CODE_SESSION_ID, hook_event_name: 'PayloadTooLarge' }
+  } else {
+    try {
+      payload = JSON.parse(text)
+    } catch {
+      log(`stdin is not JSON (${bytes} bytes)`)
+      return
+    }
+  }
+  const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>
+  const cwd = typeof p.cwd === 'string' ? p.cwd : null
+  const ev = events.normalizeEvent(payload, {
+    env,
+    stamp,
+    host: os.hostname(),
+    offset: transcriptSize(p.transcript_path),
+    project: projectLabel(cwd),
+  })
+  if (typeof ev === 'string') {
+    log(`rejected event: ${ev}`)
+    return
+  }
+  const dir = paths.sessionsDir(env)
+  write.ensurePrivateDir(paths.trailbossHome(env), log)
+  write.ensurePrivateDir(dir, log)
+  const outcome = await write.recordEvent(dir, ev, { log })
+  if (outcome === 'pending') log(`lock of ${ev.sessionId} busy; saved ${ev.name} as a pending event`)
+}
+
+const deadline = setTimeout(() => {
+  log(`gave up after ${HARD_DEADLINE_MS} ms`)
+  process.exit(0)
+}, HARD_DEADLINE_MS)
+deadline.unref()
+
+main()
+  .catch((err: unknown) => log(`failed: ${err instanceof Error ? err.message : String(err)}`))
+  .finally(() => {
+    process.exitCode = 0
+  })

@@ -1,0 +1,230 @@
+// yargs wiring. main(argv, io) returns the exit code; bin/trailboss.ts turns it into the
+// process exit. Each command's module is imported only when that command runs, so `ls` and
+// `status` never pay for chokidar, the settings code or the diff renderer.
+import yargs, { type Argv } from 'yargs'
+import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from './errors.js'
+import { processIo, type Io } from './io.js'
+
+export const KINDS = ['permission', 'question', 'done', 'error', 'interrupted'] as const
+export const SORTS = ['age', 'kind', 'project', 'pane'] as const
+export const SCOPES = ['user', 'project', 'local'] as const
+
+export interface LsArgs {
+  all: boolean
+  plain: boolean
+  json: boolean
+  kind: string[] | undefined
+  project: string[] | undefined
+  olderThan: string | undefined
+  sort: (typeof SORTS)[number]
+  exitStatus: boolean
+}
+export interface ShowArgs {
+  target: string
+  json: boolean
+  screen: boolean
+  lines: number
+}
+export interface GoArgs {
+  target: string | undefined
+  client: string | undefined
+  print: boolean
+}
+export interface SendArgs {
+  target: string
+  text: string[]
+  enter: boolean
+}
+export interface WatchArgs {
+  all: boolean
+  once: boolean
+}
+export interface StatusArgs {
+  format: string | undefined
+  tmux: boolean
+}
+export interface NotifyArgs {
+  exec: string | undefined
+  olderThan: string | undefined
+  via: string[] | undefined
+  dryRun: boolean
+}
+export interface InstallArgs {
+  scope: (typeof SCOPES)[number]
+  dryRun: boolean
+}
+export interface DoctorArgs {
+  json: boolean
+}
+export interface GcArgs {
+  olderThan: string
+  dryRun: boolean
+}
+
+type Handler<A> = (args: A, io: Io) => Promise<number>
+
+const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing waits.
+Environment: TRAILBOSS_HOME (default ~/.trailboss), CLAUDE_CONFIG_DIR (default ~/.claude), NO_COLOR, TRAILBOSS_ALLOW_SEND=1.`
+
+const buildParser = (argv: string[], io: Io, setCode: (code: number) => void): Argv => {
+  const run =
+    <A>(load: () => Promise<Handler<A>>) =>
+    async (args: unknown): Promise<void> => {
+      setCode(await (await load())(args as A, io))
+    }
+  const send = io.env.TRAILBOSS_ALLOW_SEND === '1'
+  let parser = yargs(argv)
+    .scriptName('trailboss')
+    .usage('$0 <command> [options]\n\nWho is waiting on me, what do they want, take me there.')
+    .command(
+      ['ls', 'list'],
+      'the queue of sessions waiting on you, oldest first',
+      (y) =>
+        y
+          .option('all', { alias: 'a', type: 'boolean', default: false, describe: 'also list working, idle, ended and gone sessions' })
+          .option('plain', { type: 'boolean', default: false, describe: 'tab-separated lines, key first, no colour (for fzf)' })
+          .option('json', { type: 'boolean', default: false, describe: 'the versioned JSON contract (docs/ls.schema.json)' })
+          .option('kind', { type: 'string', array: true, choices: KINDS, describe: 'only these kinds of wait' })
+          .option('project', { type: 'string', array: true, describe: 'only these projects' })
+          .option('older-than', { type: 'string', describe: 'only waits older than this (e.g. 10m)' })
+          .option('sort', { choices: SORTS, default: 'age' as const, describe: 'order of the rows; numbers stay those of the oldest-first queue' })
+          .option('exit-status', { type: 'boolean', default: false, describe: 'exit 3 when nothing waits' })
+          .conflicts('plain', 'json')
+          .example('$0 ls', 'the queue as a table')
+          .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
+          .example('$0 ls --json --exit-status', 'for scripts and cron'),
+      run<LsArgs>(async () => (await import('./commands/ls.js')).runLs),
+    )
+    .command(
+      'show <target>',
+      'everything about one wait: message or tool input, transcript tail, live screen',
+      (y) =>
+        y
+          .positional('target', { type: 'string', demandOption: true, describe: 'queue number, key, session-id prefix or pane id (%12)' })
+          .option('json', { type: 'boolean', default: false, describe: 'as JSON' })
+          .option('screen', { type: 'boolean', default: false, describe: "also the pane's live text (tmux capture-pane)" })
+          .option('lines', { type: 'number', default: 6, describe: 'how many transcript entries to show' }),
+      run<ShowArgs>(async () => (await import('./commands/show.js')).runShow),
+    )
+    .command(
+      'go [target]',
+      'take your tmux client to a waiting pane (default: the oldest wait)',
+      (y) =>
+        y
+          .positional('target', { type: 'string', describe: 'queue number, key, session-id prefix or pane id (%12)' })
+          .option('client', { type: 'string', describe: "the tmux client to move (key bindings pass '#{client_name}')" })
+          .option('print', { type: 'boolean', default: false, describe: 'print the tmux commands instead of running them' }),
+      run<GoArgs>(async () => (await import('./commands/go.js')).runGo),
+    )
+    .command(
+      'watch',
+      'a live view of the queue; a number or Enter jumps there, q quits',
+      (y) =>
+        y
+          .option('all', { alias: 'a', type: 'boolean', default: false, describe: 'also show sessions that are not waiting' })
+          .option('once', { type: 'boolean', default: false, describe: 'render once and exit (for tests and logs)' }),
+      run<WatchArgs>(async () => (await import('./commands/watch.js')).runWatch),
+    )
+    .command(
+      'status',
+      "a short segment for tmux's status line; prints nothing when nothing waits",
+      (y) =>
+        y
+          .option('format', { type: 'string', describe: 'template with {count} {oldest} {kinds} {permission} {question} {done} {error} {interrupted}' })
+          .option('tmux', { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' }),
+      run<StatusArgs>(async () => (await import('./commands/status.js')).runStatus),
+    )
+    .command(
+      'notify',
+      'tell you about waits that are new since the last call (for cron or a tmux hook)',
+      (y) =>
+        y
+          .option('exec', { type: 'string', describe: "run this command line once per new wait, the item's JSON on stdin" })
+          .option('older-than', { type: 'string', describe: 'only waits at least this old (e.g. 5m: a reminder)' })
+          .option('via', { type: 'string', array: true, choices: ['desktop', 'tmux', 'bell', 'exec'], describe: 'channels to use (default: all that work here)' })
+          .option('dry-run', { type: 'boolean', default: false, describe: 'say what would be notified; remember nothing' }),
+      run<NotifyArgs>(async () => (await import('./commands/notify.js')).runNotify),
+    )
+    .command(
+      'install',
+      "add Trail Boss's hooks to Claude Code's settings",
+      (y) =>
+        y
+          .option('scope', { choices: SCOPES, default: 'user' as const, describe: 'user (~/.claude), project (.claude/settings.json, shared) or local (.claude/settings.local.json)' })
+          .option('dry-run', { type: 'boolean', default: false, describe: 'print the change as a diff; write nothing' }),
+      run<InstallArgs>(async () => (await import('./commands/install.js')).runInstall),
+    )
+    .command(
+      'uninstall',
+      "remove exactly Trail Boss's hooks from Claude Code's settings",
+      (y) =>
+        y
+          .option('scope', { choices: SCOPES, default: 'user' as const, describe: 'which settings file' })
+          .option('dry-run', { type: 'boolean', default: false, describe: 'print the change as a diff; write nothing' }),
+      run<InstallArgs>(async () => (await import('./commands/install.js')).runUninstall),
+    )
+    .command(
+      'doctor',
+      'check the whole chain (node, emitter, hooks, records, tmux) and say how to fix it',
+      (y) => y.option('json', { type: 'boolean', default: false, describe: 'as JSON' }),
+      run<DoctorArgs>(async () => (await import('./commands/doctor.js')).runDoctor),
+    )
+    .command(
+      'gc',
+      'retire ended and gone sessions older than a threshold',
+      (y) =>
+        y
+          .option('older-than', { type: 'string', default: '7d', describe: 'how long since their last event' })
+          .option('dry-run', { type: 'boolean', default: false, describe: 'list what would be removed' }),
+      run<GcArgs>(async () => (await import('./commands/gc.js')).runGc),
+    )
+  if (send) {
+    parser = parser.command(
+      'send <target> <text..>',
+      'type your text into a waiting pane (needs TRAILBOSS_ALLOW_SEND=1)',
+      (y) =>
+        y
+          .positional('target', { type: 'string', demandOption: true })
+          .positional('text', { type: 'string', array: true, demandOption: true })
+          .option('enter', { type: 'boolean', default: true, describe: 'press Enter after the text' }),
+      run<SendArgs>(async () => (await import('./commands/send.js')).runSend),
+    )
+  }
+  return parser
+    .demandCommand(1, 'name a command; `trailboss ls` shows the queue')
+    .strict()
+    .epilog(EPILOG)
+    .help()
+    .alias('help', 'h')
+    .version()
+    .wrap(Math.min(110, io.stdout.columns ?? 100))
+}
+
+export const main = async (argv: string[], io: Io = processIo()): Promise<number> => {
+  let code = 0
+  let usageError: string | undefined
+  const parser = buildParser(argv, io, (c) => {
+    code = c
+  })
+    .exitProcess(false)
+    .fail((msg, err) => {
+      if (err) throw err
+      usageError = msg
+    })
+  let helpText = ''
+  try {
+    await parser.parseAsync(argv, {}, (err, _argv, output) => {
+      if (err && !usageError) usageError = err.message
+      helpText = output
+    })
+  } catch (err) {
+    io.stderr.write(`${formatError(err)}\n`)
+    return err instanceof TrailbossError ? err.exitCode : EXIT_FAILURE
+  }
+  if (usageError) {
+    io.stderr.write(`trailboss: ${usageError} — see trailboss --help\n`)
+    return EXIT_USAGE
+  }
+  if (helpText) io.stdout.write(`${helpText}\n`)
+  return code
+}

@@ -1,0 +1,30 @@
+// Durations as people type them (`90s`, `10m`, `2h`, `7d`) and as the queue shows them (`3m`).
+import { TrailbossError, EXIT_USAGE } from './errors.js'
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
+
+/** Parses `10m`, `1h30m`, `45s` or a bare number of seconds into milliseconds. */
+export const parseDuration = (text: string): number => {
+  const t = text.trim()
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1000
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy
+  let total = 0
+  let end = 0
+  for (let m = re.exec(t); m; m = re.exec(t)) {
+    total += Number(m[1]) * (UNITS[m[2] ?? 's'] ?? 1000)
+    end = re.lastIndex
+  }
+  if (end === 0 || end !== t.length) {
+    throw new TrailbossError(`not a duration: ${JSON.stringify(text)}`, 'use a number with a unit, e.g. 90s, 10m, 2h, 7d', EXIT_USAGE)
+  }
+  return total
+}
+
+/** A short age for tables: `12s`, `3m`, `2h`, `4d`. */
+export const formatAge = (ms: number): string => {
+  const s = Math.max(0, Math.floor(ms / 1000))
+  if (s < 60) return `${s}s`
+  if (s < 3600) return `${Math.floor(s / 60)}m`
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`
+  return `${Math.floor(s / 86_400)}d`
+}

@@ -1,0 +1,25 @@
+// Errors that reach the person as one line: `trailboss: what — hint` (DESIGN §7).
+
+/** Exit codes of the script contract (DESIGN §7). */
+export const EXIT_OK = 0
+export const EXIT_FAILURE = 1
+export const EXIT_USAGE = 2
+export const EXIT_EMPTY_QUEUE = 3
+
+export class TrailbossError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+    readonly exitCode: number = EXIT_FAILURE,
+  ) {
+    super(message)
+    this.name = 'TrailbossError'
+  }
+}
+
+export const formatError = (err: unknown): string => {
+  if (err instanceof TrailbossError) return `trailboss: ${err.message}${err.hint ? ` — ${err.hint}` : ''}`
+  const e = err as NodeJS.ErrnoException
+  const what = e instanceof Error ? e.message : String(err)
+  return `trailboss: ${what}${e?.code === 'EACCES' ? ' — check the permissions of that path' : ''}`
+}

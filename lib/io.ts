@@ -1,0 +1,32 @@
+// The one seam to the process: streams, environment, working directory and clock. Commands
+// take an Io so tests run them in-process with their own env and captured output.
+import type { Env } from './paths.js'
+
+export interface OutStream {
+  write(text: string): unknown
+  isTTY?: boolean
+  columns?: number
+  rows?: number
+}
+
+export interface Io {
+  env: Env
+  cwd: string
+  stdout: OutStream
+  stderr: OutStream
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown }
+  now: () => number
+}
+
+export const processIo = (): Io => ({
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  now: Date.now,
+})
+
+/** Colour only on a TTY, and never with NO_COLOR (https://no-color.org) or TERM=dumb. */
+export const useColour = (io: Pick<Io, 'env' | 'stdout'>): boolean =>
+  io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb'

@@ -1,0 +1,45 @@
+// Where things live. Every function reads the environment when called, never at import time,
+// so tests (and one process serving several homes) can pass their own env.
+import { homedir } from 'node:os'
+import { join, resolve, sep } from 'node:path'
+
+export type Env = Readonly<Record<string, string | undefined>>
+
+/** Session ids name files, so only this shape is ever accepted (DESIGN §3). */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/
+
+export const isValidSessionId = (id: unknown): id is string =>
+  typeof id === 'string' && SESSION_ID_PATTERN.test(id)
+
+export const homeDir = (env: Env = process.env): string => env.HOME || homedir()
+
+export const trailbossHome = (env: Env = process.env): string =>
+  resolve(env.TRAILBOSS_HOME || join(homeDir(env), '.trailboss'))
+
+export const sessionsDir = (env: Env = process.env): string => join(trailbossHome(env), 'sessions')
+
+export const logFile = (env: Env = process.env): string => join(trailbossHome(env), 'log')
+
+export const recordFile = (dir: string, sessionId: string): string => join(dir, `${sessionId}.json`)
+
+export const pendingDir = (dir: string, sessionId: string): string => join(dir, `${sessionId}.pending`)
+
+/** Temp files of atomic writes: one folder, so readers never see them among the records. */
+export const tempDir = (dir: string): string => join(dir, '.tmp')
+
+export const claudeConfigDir = (env: Env = process.env): string =>
+  resolve(env.CLAUDE_CONFIG_DIR || join(homeDir(env), '.claude'))
+
+export const claudeProjectsDir = (env: Env = process.env): string => join(claudeConfigDir(env), 'projects')
+
+/**
+ * A transcript path comes from the hook payload, so it is read only when it is a `.jsonl`
+ * file under Claude Code's projects folder (DESIGN §2): a payload must never make us read
+ * an arbitrary file.
+ */
+export const isReadableTranscriptPath = (path: unknown, env: Env = process.env): path is string => {
+  if (typeof path !== 'string' || !path.endsWith('.jsonl') || path.includes('\0')) return false
+  const full = resolve(path)
+  const root = claudeProjectsDir(env) + sep
+  return full === path && full.startsWith(root)
+}
