@@ -1,0 +1,131 @@
+// tmux adapter: runs tmux with argument arrays (never a shell string) and parses its output.
+// Parsers are pure and exported, so they are tested with captured strings.
+import { execFile } from 'node:child_process'
+
+/** No tmux call of ours may hang a command (a wedged server must not freeze `ls`). */
+export const TMUX_TIMEOUT_MS = 2000
+
+export interface TmuxResult {
+  stdout: string
+  stderr: string
+  code: number
+}
+
+export interface TmuxCall {
+  /** The server's socket path (`-S`); absent: tmux's own default (or $TMUX). */
+  socket?: string
+  timeoutMs?: number
+  env?: NodeJS.ProcessEnv
+}
+
+/** The exec seam: tests pass a real tmux on a private socket; nothing mocks this module. */
+export type TmuxExec = (args: readonly string[], call?: TmuxCall) => Promise<TmuxResult>
+
+/** tmux is not installed, or not on this PATH (cron's PATH often lacks it). */
+export class TmuxUnavailable extends Error {
+  constructor(override readonly cause?: unknown) {
+    super('tmux is not installed or not on PATH')
+    this.name = 'TmuxUnavailable'
+  }
+}
+
+export const execTmux: TmuxExec = (args, call = {}) =>
+  new Promise((resolve, reject) => {
+    const argv = call.socket ? ['-S', call.socket, ...args] : [...args]
+    execFile(
+      'tmux',
+      argv,
+      { timeout: call.timeoutMs ?? TMUX_TIMEOUT_MS, env: call.env ?? process.env, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new TmuxUnavailable(err))
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
+        resolve({ stdout, stderr, code })
+      },
+    )
+  })
+
+export interface Pane {
+  paneId: string
+  sessionId: string
+  sessionName: string
+  windowId: string
+  windowIndex: number
+  windowName: string
+  paneIndex: number
+  panePid: number
+  currentCommand: string
+  dead: boolean
+  active: boolean
+  width: number
+  height: number
+}
+
+const SEP = '\u001f'
+/** One line per pane; fields split by the unit separator, which names cannot contain in practice. */
+export const PANE_FORMAT = [
+  '#{pane_id}',
+  '#{session_id}',
+  '#{session_name}',
+  '#{window_id}',
+  '#{window_index}',
+  '#{window_name}',
+  '#{pane_index}',
+  '#{pane_pid}',
+  '#{pane_current_command}',
+  '#{pane_dead}',
+  '#{pane_active}',
+  '#{pane_width}',
+  '#{pane_height}',
+].join(SEP)
+
+export const parsePanes = (text: string): Pane[] =>
+  text
+    .split('\n')
+    .filter((line) => line.startsWith('%'))
+    .map((line) => {
+      const f = line.split(SEP)
+      return {
+        paneId: f[0] ?? '',
+        sessionId: f[1] ?? '',
+        sessionName: f[2] ?? '',
+        windowId: f[3] ?? '',
+        windowIndex: Number(f[4]),
+        windowName: f[5] ?? '',
+        paneIndex: Number(f[6]),
+        panePid: Number(f[7]),
+        currentCommand: f[8] ?? '',
+        dead: f[9] === '1',
+        active: f[10] === '1',
+        width: Number(f[11]),
+        height: Number(f[12]),
+      }
+    })
+
+/** tmux's answer when nothing listens on the socket (the server exited, or the file is stale). */
+export const isNoServer = (stderr: string): boolean =>
+  /no server running|error connecting to|failed to connect|No such file or directory|Connection refused/i.test(stderr)
+
+/**
+ * The panes of one server, or 'no-server' when the server answered that it is not there (so
+ * its panes are gone). Throws TmuxUnavailable when tmux cannot be run, and Error on anything
+ * else (a timeout): callers treat both as "unknown", never as "gone".
+ */
+export const listPanes = async (socket: string | undefined, exec: TmuxExec = execTmux): Promise<Pane[] | 'no-server'> => {
+  const r = await exec(['list-panes', '-a', '-F', PANE_FORMAT], { socket })
+  if (r.code === 0) return parsePanes(r.stdout)
+  if (isNoServer(r.stderr)) return 'no-server'
+  throw new Error(`tmux list-panes failed: ${r.stderr.trim() || `exit ${r.code}`}`)
+}
+
+/** The visible text of a pane (no escape sequences), or null when the pane is not there. */
+export const capturePane = async (socket: string | undefined, paneId: string, exec: TmuxExec = execTmux): Promise<string | null> => {
+  const r = await exec(['capture-pane', '-p', '-t', paneId], { socket })
+  return r.code === 0 ? r.stdout : null
+}
+
+/** The socket path of the tmux server this process runs inside, from `$TMUX`. */
+export const callerSocket = (tmuxEnv: string | undefined): string | null => {
+  if (!tmuxEnv) return null
+  const parts = tmuxEnv.split(',')
+  return parts.length >= 3 ? parts.slice(0, -2).join(',') : null
+}
