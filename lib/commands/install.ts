@@ -1,10 +1,100 @@
+// install / uninstall: merge our hook entries into Claude Code's settings, or take exactly
+// them out again. The merge is pure (lib/settings.ts); this shell finds the paths, runs the
+// guarded update, and says what it did.
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { createTwoFilesPatch } from 'diff'
 import type { InstallArgs } from '../cli.js'
 import { TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
+import {
+  deriveEmitterCommand,
+  deriveHookEntry,
+  emitterPathIn,
+  findPackageRoot,
+  findStableNode,
+  HOOK_EVENTS,
+  isEphemeralPath,
+  mergeHooks,
+  settingsFile,
+  unmergeHooks,
+  updateSettingsFile,
+  type Scope,
+  type SettingsUpdate,
+} from '../settings.js'
 
-export const runInstall = async (_args: InstallArgs, _io: Io): Promise<number> => {
-  throw new TrailbossError('install is not implemented yet')
+export interface InstallDeps {
+  /** The running Node binary (process.execPath). */
+  execPath?: string
+  /** A file inside the running package; its package root holds dist/hooks/emit.cjs. */
+  selfFile?: string
 }
-export const runUninstall = async (_args: InstallArgs, _io: Io): Promise<number> => {
-  throw new TrailbossError('uninstall is not implemented yet')
+
+/** The emitter of the package this code runs from, and the Node that runs it. */
+export const locateEmitter = (io: Io, deps: InstallDeps = {}): { node: string; emitter: string } => {
+  const self = deps.selfFile ?? fileURLToPath(import.meta.url)
+  const root = findPackageRoot(self)
+  if (!root) throw new TrailbossError(`cannot find the trailboss package around ${self}`, 'reinstall it: npm install -g trailboss')
+  const emitter = emitterPathIn(root)
+  if (!existsSync(emitter)) throw new TrailbossError(`the emitter ${emitter} is missing`, `build it first: (cd ${root} && npm run build)`)
+  return { node: findStableNode(deps.execPath ?? process.execPath, io.env.PATH), emitter }
+}
+
+const formatDiff = (u: SettingsUpdate): string =>
+  createTwoFilesPatch(u.file, u.file, u.before ?? '', u.after, u.before === null ? '(new file)' : 'current', 'after')
+
+const report = (io: Io, u: SettingsUpdate, dryRun: boolean, done: string, same: string): void => {
+  if (dryRun) {
+    io.stdout.write(u.changed ? formatDiff(u) : `${same} ${u.file}; nothing would change\n`)
+    return
+  }
+  if (!u.changed) {
+    io.stdout.write(`${same} ${u.file}; nothing changed\n`)
+    return
+  }
+  io.stdout.write(`${done} ${u.file}${u.target !== u.file ? ` (through its symlink to ${u.target})` : ''}\n`)
+  if (u.backup) io.stdout.write(`backup of the previous file: ${u.backup}\n`)
+}
+
+export const runInstall = async (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => {
+  const scope: Scope = args.scope
+  const file = settingsFile(scope, io.env, io.cwd)
+  const known: string[] = []
+  let cmd = deriveEmitterCommand('project', '', '')
+  if (scope !== 'project') {
+    const { node, emitter } = locateEmitter(io, deps)
+    known.push(emitter)
+    cmd = deriveEmitterCommand(scope, node, emitter)
+    if (isEphemeralPath(emitter)) {
+      io.stderr.write(`trailboss: warning: ${emitter} is in npx's cache, which npm may clean — install the package for good: npm install -g trailboss\n`)
+    }
+  } else {
+    try {
+      known.push(locateEmitter(io, deps).emitter)
+    } catch {
+      // Project scope runs trailboss-emit from PATH; our own paths only help recognise old entries.
+    }
+  }
+  const entry = deriveHookEntry(cmd)
+  const u = await updateSettingsFile(file, io.env, (s) => mergeHooks(s, entry, known), { dryRun: args.dryRun })
+  report(io, u, args.dryRun, `installed hooks for ${HOOK_EVENTS.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
+  if (!args.dryRun) {
+    io.stdout.write(`each runs: ${[cmd.command, ...(cmd.args ?? [])].join(' ')}\n`)
+    if (scope === 'project') io.stdout.write(`teammates need trailboss-emit on their PATH too (npm install -g trailboss); check with: trailboss doctor\n`)
+    io.stdout.write(`new Claude Code sessions pick this up; running ones after a restart (or /hooks)\n`)
+  }
+  return 0
+}
+
+export const runUninstall = async (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => {
+  const file = settingsFile(args.scope, io.env, io.cwd)
+  const known: string[] = []
+  try {
+    known.push(locateEmitter(io, deps).emitter)
+  } catch {
+    // A broken or moved package: our entries are still recognised by their paths' shape.
+  }
+  const u = await updateSettingsFile(file, io.env, (s) => unmergeHooks(s, known), { dryRun: args.dryRun })
+  report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)
+  return 0
 }
