@@ -89,7 +89,7 @@ const buildParser = (argv: string[], io: Io, setCode: (code: number) => void): A
           .option('older-than', { type: 'string', describe: 'only waits older than this (e.g. 10m)' })
           .option('sort', { choices: SORTS, default: 'age' as const, describe: 'order of the rows; numbers stay those of the oldest-first queue' })
           .option('exit-status', { type: 'boolean', default: false, describe: 'exit 3 when nothing waits' })
-          .conflicts('plain', 'json')
+          .check((a) => !(a.plain && a.json) || 'choose one of --plain and --json')
           .example('$0 ls', 'the queue as a table')
           .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
           .example('$0 ls --json --exit-status', 'for scripts and cron'),

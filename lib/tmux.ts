@@ -58,6 +58,8 @@ export interface Pane {
   active: boolean
   width: number
   height: number
+  /** The server's pid: with the socket, it tells a restarted server's reused pane ids apart. */
+  serverPid: number
 }
 
 const SEP = '\u001f'
@@ -76,6 +78,7 @@ export const PANE_FORMAT = [
   '#{pane_active}',
   '#{pane_width}',
   '#{pane_height}',
+  '#{pid}',
 ].join(SEP)
 
 export const parsePanes = (text: string): Pane[] =>
@@ -98,6 +101,7 @@ export const parsePanes = (text: string): Pane[] =>
         active: f[10] === '1',
         width: Number(f[11]),
         height: Number(f[12]),
+        serverPid: Number(f[13]),
       }
     })
 

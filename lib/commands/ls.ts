@@ -1,7 +1,63 @@
+// trailboss ls: read → derive → filter → format → write.
 import type { LsArgs } from '../cli.js'
-import { TrailbossError } from '../errors.js'
-import type { Io } from '../io.js'
+import { parseDuration } from '../duration.js'
+import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
+import { formatPlain, formatTable, JSON_VERSION, toJsonItem } from '../format.js'
+import { useColour, type Io } from '../io.js'
+import type { QueueItem } from '../queue.js'
+import { loadQueue, reportSkipped, type LoadOptions } from '../queue-read.js'
 
-export const runLs = async (_args: LsArgs, _io: Io): Promise<number> => {
-  throw new TrailbossError('ls is not implemented yet')
+export interface LsFilter {
+  all: boolean
+  kinds?: readonly string[] | undefined
+  projects?: readonly string[] | undefined
+  olderThanMs?: number | undefined
+}
+
+/** Pure: filters keep each item's number (DESIGN §4). */
+export const filterItems = (items: readonly QueueItem[], f: LsFilter, now: number): QueueItem[] =>
+  items.filter(
+    (i) =>
+      (f.all || i.n !== null) &&
+      (!f.kinds?.length || (i.kind !== null && i.n !== null && f.kinds.includes(i.kind))) &&
+      (!f.projects?.length || f.projects.includes(i.project ?? '')) &&
+      (f.olderThanMs === undefined || now - i.since >= f.olderThanMs),
+  )
+
+const SORT_KEYS: Record<LsArgs['sort'], (i: QueueItem) => string | number> = {
+  age: (i) => i.since,
+  kind: (i) => `${i.kind ?? '~'}`,
+  project: (i) => i.project ?? '',
+  pane: (i) => i.tmux?.pane.slice(1).padStart(8, '0') ?? '~',
+}
+
+/** Pure: waits before the others; within each, by the chosen key, then oldest first. */
+export const sortItems = (items: readonly QueueItem[], sort: LsArgs['sort']): QueueItem[] => {
+  if (sort === 'age') return [...items]
+  const key = SORT_KEYS[sort]
+  return [...items].sort((a, b) => {
+    if ((a.n === null) !== (b.n === null)) return a.n === null ? 1 : -1
+    const ka = key(a)
+    const kb = key(b)
+    return ka < kb ? -1 : ka > kb ? 1 : a.since - b.since
+  })
+}
+
+export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
+  const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
+  const view = await loadQueue(io, opts)
+  reportSkipped(view, io)
+  const shown = sortItems(filterItems(view.items, { all: args.all, kinds: args.kind, projects: args.project, olderThanMs }, view.now), args.sort)
+  if (args.json) {
+    const out = { version: JSON_VERSION, queue: shown.map(toJsonItem), tmux: view.tmuxAvailable ? 'ok' : 'unavailable', skipped: view.skipped }
+    io.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
+  } else if (args.plain) {
+    io.stdout.write(formatPlain(shown, view.now))
+  } else if (shown.length > 0) {
+    io.stdout.write(formatTable(shown, { now: view.now, colour: useColour(io), width: io.stdout.columns ?? 120 }))
+  } else if (io.stdout.isTTY) {
+    io.stdout.write(view.queue.length === 0 ? 'Nothing waits on you.\n' : 'No wait matches those filters.\n')
+  }
+  if (!view.tmuxAvailable && !args.json && io.stdout.isTTY) io.stderr.write('trailboss: tmux could not be run; panes are unknown (marked ?)\n')
+  return args.exitStatus && shown.every((i) => i.n === null) ? EXIT_EMPTY_QUEUE : EXIT_OK
 }
