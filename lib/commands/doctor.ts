@@ -1,7 +1,187 @@
+// doctor: checks the whole chain (Node, emitter, hooks per scope, plugin, $TRAILBOSS_HOME,
+// records, tmux, panes) and says what to do about each failure. Facts are gathered here;
+// lib/doctor-checks.ts turns them into verdicts.
+import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import { delimiter, isAbsolute, join } from 'node:path'
 import type { DoctorArgs } from '../cli.js'
-import { TrailbossError } from '../errors.js'
-import type { Io } from '../io.js'
+import {
+  checkEmitterRun,
+  checkHome,
+  checkNode,
+  checkRecords,
+  checkRoutes,
+  checkScopeHooks,
+  checkServers,
+  checkSessions,
+  checkTmux,
+  deriveReport,
+  formatReport,
+  RECENT_SESSION_MS,
+  type Check,
+  type EmitterRun,
+  type HookFacts,
+  type ScopeSettings,
+  type ServerAnswer,
+} from '../doctor-checks.js'
+import { useColour, type Io } from '../io.js'
+import { sessionsDir, trailbossHome, type Env } from '../paths.js'
+import { EMIT_BIN, emitterPathIn, findPackageRoot, readSettingsFile, settingsFile, SCOPES } from '../settings.js'
+import { execTmux, listPanes, TmuxUnavailable, type TmuxExec } from '../tmux.js'
+import { fileURLToPath } from 'node:url'
 
-export const runDoctor = async (_args: DoctorArgs, _io: Io): Promise<number> => {
-  throw new TrailbossError('doctor is not implemented yet')
+export interface DoctorDeps {
+  execPath?: string
+  nodeVersion?: string
+  /** A file inside the running package (to find its emitter). */
+  selfFile?: string
+  exec?: TmuxExec
+}
+
+/** An emitter run longer than this is killed and reported as failed. */
+export const EMIT_RUN_TIMEOUT_MS = 5000
+
+export const whichIn = (name: string, pathVar: string | undefined): string | null => {
+  if (isAbsolute(name)) return canRun(name) ? name : null
+  for (const dir of (pathVar ?? '').split(delimiter)) {
+    if (!dir) continue
+    const candidate = join(dir, name)
+    if (canRun(candidate)) return candidate
+  }
+  return null
+}
+
+const canRun = (path: string): boolean => {
+  try {
+    fs.accessSync(path, fs.constants.X_OK)
+    return fs.statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
+
+const exists = (path: string): boolean => fs.existsSync(path)
+
+/** Runs an emitter the way a hook does, with an empty event and TRAILBOSS_DISABLE=1 so nothing is written. */
+const timeEmitter = (label: string, command: string | null, args: string[], env: Env): Promise<EmitterRun> =>
+  new Promise((resolve) => {
+    if (command === null) return resolve({ label, path: null, ms: 0, code: null, output: '' })
+    const start = performance.now()
+    let output = ''
+    const child = spawn(command, args, { env: { ...env, TRAILBOSS_DISABLE: '1' }, stdio: ['pipe', 'pipe', 'pipe'], timeout: EMIT_RUN_TIMEOUT_MS })
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+    child.on('error', (err) => resolve({ label, path: [command, ...args].join(' '), ms: performance.now() - start, code: null, output: err.message }))
+    child.on('close', (code) => resolve({ label, path: [command, ...args].join(' '), ms: performance.now() - start, code, output }))
+    child.stdin.end('{}')
+  })
+
+const modeOf = (path: string): fs.Stats | null => {
+  try {
+    return fs.statSync(path)
+  } catch {
+    return null
+  }
+}
+
+const homeCheck = (env: Env): Check => {
+  const path = trailbossHome(env)
+  const st = modeOf(path)
+  let writable = false
+  try {
+    fs.accessSync(path, fs.constants.W_OK)
+    writable = true
+  } catch {
+    writable = false
+  }
+  const uid = process.getuid?.()
+  return checkHome({
+    path,
+    mode: st ? st.mode & 0o777 : null,
+    ownedByMe: !st || uid === undefined || st.uid === uid,
+    writable,
+    sessionsMode: modeOf(sessionsDir(env))?.mode ?? null,
+  })
+}
+
+const readServers = async (sockets: readonly string[], exec: TmuxExec, tmuxThere: boolean): Promise<Map<string, ServerAnswer>> => {
+  const out = new Map<string, ServerAnswer>()
+  await Promise.all(
+    sockets.map(async (socket) => {
+      if (!tmuxThere) return out.set(socket, { status: 'unknown', why: 'tmux cannot be run' })
+      try {
+        const panes = await listPanes(socket, exec)
+        out.set(socket, panes === 'no-server' ? { status: 'no-server' } : { status: 'ok', panes: new Set(panes.map((p) => p.paneId)) })
+      } catch (err) {
+        out.set(socket, { status: 'unknown', why: (err as Error).message })
+      }
+    }),
+  )
+  return new Map([...out].sort(([a], [b]) => a.localeCompare(b)))
+}
+
+export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check[]> => {
+  const env = io.env
+  const execPath = deps.execPath ?? process.execPath
+  const exec = deps.exec ?? execTmux
+  const checks: Check[] = [checkNode(deps.nodeVersion ?? process.versions.node, execPath)]
+
+  const root = findPackageRoot(deps.selfFile ?? fileURLToPath(import.meta.url))
+  const ownEmitter = root ? emitterPathIn(root) : null
+  const pathEmitter = whichIn(EMIT_BIN, env.PATH)
+  const [ownRun, pathRun] = await Promise.all([
+    timeEmitter('this package\'s emitter', ownEmitter && exists(ownEmitter) ? execPath : null, ownEmitter ? [ownEmitter] : [], env),
+    timeEmitter(EMIT_BIN, pathEmitter, [], env),
+  ])
+  checks.push(checkEmitterRun(ownRun, root ? `build it: (cd ${root} && npm run build)` : 'reinstall: npm install -g trailboss'))
+  checks.push(
+    pathEmitter === null
+      ? { id: `emitter:${EMIT_BIN}`, status: 'info', summary: `${EMIT_BIN} is not on PATH (the project scope and the plugin need it)`, fix: 'npm install -g trailboss (from a clone: npm install -g .)' }
+      : checkEmitterRun(pathRun, ''),
+  )
+
+  const facts: HookFacts = { exists, which: (name) => whichIn(name, env.PATH), known: ownEmitter ? [ownEmitter] : [] }
+  const files = new Set<string>()
+  const scopes: ScopeSettings[] = []
+  for (const scope of SCOPES) {
+    const file = settingsFile(scope, env, io.cwd)
+    if (files.has(file)) continue // In the home folder, project scope is the user's own file.
+    files.add(file)
+    scopes.push({ scope, file, ...readSettingsFile(file) })
+  }
+  for (const s of scopes) checks.push(checkScopeHooks(s, facts))
+  checks.push(...checkRoutes(scopes, facts))
+  checks.push(homeCheck(env))
+
+  const { readStore } = await import('../store.js')
+  let records: Awaited<ReturnType<typeof readStore>>['records'] = []
+  try {
+    const store = readStore(env)
+    records = store.records
+    checks.push(...checkRecords(store.records.length, store.skipped, store.setAside))
+  } catch (err) {
+    checks.push({ id: 'records', status: 'fail', summary: `cannot read ${sessionsDir(env)}: ${(err as Error).message}`, fix: `check the permissions of ${sessionsDir(env)}` })
+  }
+
+  let tmuxVersion: string | null = null
+  try {
+    const r = await exec(['-V'])
+    tmuxVersion = r.code === 0 ? r.stdout.trim() : null
+  } catch (err) {
+    if (!(err instanceof TmuxUnavailable)) throw err
+  }
+  checks.push(checkTmux(tmuxVersion))
+  const now = io.now()
+  const recent = records.filter((r) => !r.headless && r.tmux && now - r.lastEventAt <= RECENT_SESSION_MS)
+  const sockets = [...new Set(recent.map((r) => r.tmux?.socket).filter((s): s is string => !!s))]
+  const servers = await readServers(sockets, exec, tmuxVersion !== null)
+  checks.push(...checkServers(servers))
+  checks.push(...checkSessions(records, servers, now))
+  return checks
+}
+
+export const runDoctor = async (args: DoctorArgs, io: Io, deps: DoctorDeps = {}): Promise<number> => {
+  const report = deriveReport(await gatherChecks(io, deps))
+  io.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, useColour(io)))
+  return report.ok ? 0 : 1
 }
