@@ -84,6 +84,7 @@ export const derivePluginHooks = (): JsonObject => {
 // Our built emitter, wherever the package lives: an npm prefix, an npx cache, or a clone.
 const EMITTER_FILE = /(?:^|[\\/])[^\\/]*trail-?boss[^\\/]*[\\/]dist[\\/]hooks[\\/]emit\.cjs$/i
 const EMIT_BIN_PATH = /(?:^|[\\/])trailboss-emit$/
+const NODE_BIN = /(?:^|[\\/])node(?:\.exe)?$/
 
 const isEmitterPath = (p: string, known: readonly string[]): boolean => EMITTER_FILE.test(p) || EMIT_BIN_PATH.test(p) || known.includes(p)
 
@@ -98,8 +99,8 @@ export const isOurHook = (hook: unknown, known: readonly string[] = []): boolean
   const args = hook.args
   if (Array.isArray(args) && args.length > 0) return args.length === 1 && typeof args[0] === 'string' && isEmitterPath(args[0], known)
   const words = hook.command.trim().split(/\s+/)
-  const last = words[words.length - 1]
-  return words.length <= 2 && last !== undefined && isEmitterPath(last, known)
+  if (words.length === 1) return isEmitterPath(words[0] ?? '', known)
+  return words.length === 2 && NODE_BIN.test(words[0] ?? '') && isEmitterPath(words[1] ?? '', known)
 }
 
 export interface OurHook {
@@ -191,24 +192,25 @@ export const unmergeHooks = (settings: JsonObject, known: readonly string[] = []
   const hooks = settings.hooks
   if (!isJsonObject(hooks)) return settings
   let touched = false
-  const next: JsonObject = {}
+  // Entries, not assignments: a foreign key such as "__proto__" must stay a plain key.
+  const next: [string, Json][] = []
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) {
-      next[event] = groups
+      next.push([event, groups])
       continue
     }
     const kept = groups.map((g) => withoutOurs(g, known))
     if (kept.every((g, i) => g === groups[i])) {
-      next[event] = groups
+      next.push([event, groups])
       continue
     }
     touched = true
     const rest = kept.filter((g): g is Json => g !== null)
-    if (rest.length > 0 || keepEvents.includes(event)) next[event] = rest
+    if (rest.length > 0 || keepEvents.includes(event)) next.push([event, rest])
   }
   if (!touched) return settings
   const out: JsonObject = { ...settings }
-  if (Object.keys(next).length > 0 || keepEvents.length > 0) out.hooks = next
+  if (next.length > 0 || keepEvents.length > 0) out.hooks = Object.fromEntries(next) as JsonObject
   else delete out.hooks
   return out
 }
