@@ -1,7 +1,112 @@
+// `trailboss go`: take a tmux client to a waiting pane. Trail Boss only navigates; it never
+// types into an agent. The queue is read once; the pane is looked at once more right before
+// the move, and nothing moves unless the whole plan can run (DESIGN §5).
+import { hostname } from 'node:os'
 import type { GoArgs } from '../cli.js'
-import { TrailbossError } from '../errors.js'
+import { EXIT_FAILURE, TrailbossError } from '../errors.js'
+import { kindLabel, summarizeAsk } from '../format.js'
 import type { Io } from '../io.js'
+import { attachTmux, formatCommand, formatStep, listClients, planGo, readPane, runPlan, type AttachFn, type Client } from '../navigate.js'
+import type { QueueItem } from '../queue.js'
+import { loadQueue, reportSkipped, resolveTarget, type QueueView } from '../queue-read.js'
+import { callerSocket, execTmux, TmuxUnavailable, type TmuxExec } from '../tmux.js'
 
-export const runGo = async (_args: GoArgs, _io: Io): Promise<number> => {
-  throw new TrailbossError('go is not implemented yet')
+export interface GoDeps {
+  exec: TmuxExec
+  attach: AttachFn
+  host: string
+}
+
+const defaultDeps = (): GoDeps => ({ exec: execTmux, attach: attachTmux, host: hostname() })
+
+/** `2 · myproj · %12 (permission: Bash: npm test)`: enough to know which session was chosen. */
+export const describeItem = (item: QueueItem): string => {
+  const what = summarizeAsk(item.ask, 60)
+  const parts = [item.n !== null ? String(item.n) : item.key, item.project ?? '?', item.tmux?.pane ?? 'no pane']
+  return `${parts.join(' · ')} (${kindLabel(item)}${what ? `: ${what}` : ''})`
+}
+
+const reachable = (item: QueueItem): boolean => item.tmux !== null && item.tmux.alive !== false && item.state !== 'gone'
+
+/** No target: the oldest wait that has a pane to go to (a wait outside tmux cannot block the key). */
+export const pickDefault = (view: Pick<QueueView, 'queue'>): QueueItem => {
+  const first = view.queue.find(reachable) ?? view.queue[0]
+  if (!first) throw new TrailbossError('nothing is waiting', 'trailboss ls --all shows every session')
+  return first
+}
+
+const shellQuote = (s: string): string => formatCommand([s])
+
+/** Where a session without tmux runs, and how to pick it up again there. */
+export const noTmuxError = (item: QueueItem, here: string): TrailbossError => {
+  const where = [item.cwd ? `in ${item.cwd}` : null, item.host && item.host !== here ? `on host ${item.host}` : null].filter(Boolean).join(' ')
+  const how = item.headless ? 'runs headless (claude -p)' : 'does not run in tmux'
+  const resume = `${item.cwd ? `cd ${shellQuote(item.cwd)} && ` : ''}claude --resume ${item.sessionId}`
+  return new TrailbossError(
+    `${describeItem(item)} ${how}${where ? `: it runs ${where}` : ''}`,
+    `switch to its terminal${item.host && item.host !== here ? ` on ${item.host}` : ''}, or resume it there (after quitting it): ${resume}`,
+  )
+}
+
+/** A gone pane: say so, and offer the next wait that can be reached. */
+export const goneError = (item: QueueItem, view: Pick<QueueView, 'queue'>, why: string): TrailbossError => {
+  const next = view.queue.find((i) => i.sessionId !== item.sessionId && reachable(i))
+  return new TrailbossError(
+    `the pane of ${describeItem(item)} is gone (${why})`,
+    next ? `the next wait is ${describeItem(next)}: trailboss go ${next.key}` : 'nothing else waits in a pane; trailboss gc retires gone sessions',
+  )
+}
+
+const withTmux = async <T>(fn: () => Promise<T>): Promise<T> => {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof TmuxUnavailable) throw new TrailbossError('tmux is not installed or not on PATH', 'install tmux, or run trailboss where tmux is on PATH')
+    throw err
+  }
+}
+
+/** Takes a client to `item`'s pane (or prints how); returns the exit code. */
+export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, args: GoArgs, io: Io, deps: GoDeps): Promise<number> => {
+  if (!item.tmux || item.headless) throw noTmuxError(item, deps.host)
+  if (item.state === 'gone' || item.tmux.alive === false) throw goneError(item, view, item.reason ?? 'no longer in tmux')
+  const target = item.tmux
+  const check = await withTmux(() => readPane(target.socket, target.pane, deps.exec))
+  if (check.state !== 'live') throw goneError(item, view, check.state === 'no-server' ? 'tmux server is gone' : check.state === 'dead' ? 'pane is dead' : 'pane is gone')
+  if (target.serverPid !== null && check.serverPid !== target.serverPid) throw goneError(item, view, 'tmux server was restarted')
+
+  const caller = callerSocket(io.env.TMUX)
+  const targetClients = await withTmux(() => listClients(target.socket, deps.exec))
+  let callerClients: Client[] | undefined
+  if (args.client !== undefined && caller !== null && caller !== target.socket) callerClients = await withTmux(() => listClients(caller, deps.exec)).catch(() => [])
+  const plan = planGo(target, {
+    callerSocket: caller,
+    callerPane: io.env.TMUX_PANE ?? null,
+    client: args.client,
+    terminal: io.stdin.isTTY === true && io.stdout.isTTY === true,
+    targetClients,
+    callerClients,
+  })
+  if (!plan.ok) {
+    if (plan.why === 'other-server' && plan.command) {
+      // The exact command on stdout, so a script (or a person) can run it as it is.
+      io.stderr.write(`trailboss: ${describeItem(item)} — ${plan.message}; attach from a plain terminal with:\n`)
+      io.stdout.write(`${formatCommand(plan.command)}\n`)
+      return EXIT_FAILURE
+    }
+    throw new TrailbossError(plan.message, plan.hint)
+  }
+  io.stderr.write(`trailboss: going to ${describeItem(item)}\n`)
+  if (args.print) {
+    for (const step of plan.steps) io.stdout.write(`${formatStep(step)}\n`)
+    return 0
+  }
+  return withTmux(() => runPlan(plan.steps, { exec: deps.exec, attach: deps.attach, env: { ...io.env } }))
+}
+
+export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultDeps()): Promise<number> => {
+  const view = await loadQueue(io, { exec: deps.exec })
+  reportSkipped(view, io)
+  const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault(view)
+  return goTo(item, view, args, io, deps)
 }
