@@ -202,28 +202,24 @@ const buildParser = (argv: string[], io: Io, setCode: (code: number) => void): A
 
 export const main = async (argv: string[], io: Io = processIo()): Promise<number> => {
   let code = 0
-  let usageError: string | undefined
+  let helpText = ''
   const parser = buildParser(argv, io, (c) => {
     code = c
   })
     .exitProcess(false)
     .fail((msg, err) => {
-      if (err) throw err
-      usageError = msg
+      // yargs reports its own validation failures as YError (and a failed .check() as the
+      // string it returned); throwing stops it from running the command anyway.
+      if (err instanceof Error && err.name !== 'YError') throw err
+      throw new TrailbossError(msg || (err instanceof Error ? err.message : String(err ?? 'invalid arguments')), 'see trailboss --help', EXIT_USAGE)
     })
-  let helpText = ''
   try {
-    await parser.parseAsync(argv, {}, (err, _argv, output) => {
-      if (err && !usageError) usageError = err.message
+    await parser.parseAsync(argv, {}, (_err, _argv, output) => {
       helpText = output
     })
   } catch (err) {
     io.stderr.write(`${formatError(err)}\n`)
     return err instanceof TrailbossError ? err.exitCode : EXIT_FAILURE
-  }
-  if (usageError) {
-    io.stderr.write(`trailboss: ${usageError} — see trailboss --help\n`)
-    return EXIT_USAGE
   }
   if (helpText) io.stdout.write(`${helpText}\n`)
   return code

@@ -165,7 +165,9 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
     let d = applyTranscript(rec, facts.transcripts.get(rec.sessionId))
     d = applyPanes(rec, d, facts, owners)
     d = applyScreen(rec, d, facts.screens.get(rec.sessionId))
-    const pendingTool = d.state === 'permission' ? rec.tool ?? (d.inferred ? rec.lastTool : null) : null
+    // A denied dialog (interrupted from permission) still says which tool was refused.
+    const pendingTool =
+      d.state === 'permission' ? rec.tool ?? (d.inferred ? rec.lastTool : null) : d.kind === 'interrupted' && rec.state === 'permission' ? rec.tool : null
     return {
       n: null,
       key: keys.get(rec.sessionId) ?? rec.sessionId,

@@ -62,15 +62,19 @@ export interface Pane {
   serverPid: number
 }
 
-const SEP = '\u001f'
-/** One line per pane; fields split by the unit separator, which names cannot contain in practice. */
+/**
+ * Fields are split by a printable separator: in a C locale (cron) tmux prints control
+ * characters such as \x1f as `_`. The window name, the one field likeliest to hold odd text,
+ * comes last and takes whatever remains.
+ */
+const SEP = '|~|'
+/** One line per pane. */
 export const PANE_FORMAT = [
   '#{pane_id}',
   '#{session_id}',
   '#{session_name}',
   '#{window_id}',
   '#{window_index}',
-  '#{window_name}',
   '#{pane_index}',
   '#{pane_pid}',
   '#{pane_current_command}',
@@ -79,6 +83,7 @@ export const PANE_FORMAT = [
   '#{pane_width}',
   '#{pane_height}',
   '#{pid}',
+  '#{window_name}',
 ].join(SEP)
 
 export const parsePanes = (text: string): Pane[] =>
@@ -93,15 +98,15 @@ export const parsePanes = (text: string): Pane[] =>
         sessionName: f[2] ?? '',
         windowId: f[3] ?? '',
         windowIndex: Number(f[4]),
-        windowName: f[5] ?? '',
-        paneIndex: Number(f[6]),
-        panePid: Number(f[7]),
-        currentCommand: f[8] ?? '',
-        dead: f[9] === '1',
-        active: f[10] === '1',
-        width: Number(f[11]),
-        height: Number(f[12]),
-        serverPid: Number(f[13]),
+        paneIndex: Number(f[5]),
+        panePid: Number(f[6]),
+        currentCommand: f[7] ?? '',
+        dead: f[8] === '1',
+        active: f[9] === '1',
+        width: Number(f[10]),
+        height: Number(f[11]),
+        serverPid: Number(f[12]),
+        windowName: f.slice(13).join(SEP),
       }
     })
 

@@ -4,9 +4,8 @@
 // - dist/bin/trailboss.js: the CLI as ESM with code splitting, so each command's heavy
 //   modules (zod, chokidar, yargs) load only when that command runs.
 import { build } from 'esbuild'
-import { rm, chmod } from 'node:fs/promises'
+import { chmod } from 'node:fs/promises'
 
-await rm('dist', { recursive: true, force: true })
 const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', legalComments: 'none' }
 await Promise.all([
   build({ ...common, entryPoints: ['hooks/emit.cts'], outfile: 'dist/hooks/emit.cjs', format: 'cjs' }),

@@ -1,7 +1,71 @@
+// trailboss show: everything about one wait — what is asked, the transcript's last exchanges,
+// and with --screen the pane's live text.
 import type { ShowArgs } from '../cli.js'
-import { TrailbossError } from '../errors.js'
+import { formatAge } from '../duration.js'
+import { EXIT_OK } from '../errors.js'
+import { JSON_VERSION, kindLabel, toJsonItem } from '../format.js'
 import type { Io } from '../io.js'
+import { isReadableTranscriptPath } from '../paths.js'
+import type { QueueItem } from '../queue.js'
+import { loadQueue, reportSkipped, resolveTarget, type LoadOptions } from '../queue-read.js'
+import { deriveConversation, formatConversation, renderToolCall, type ConversationLine } from '../render.js'
+import { capturePane, execTmux } from '../tmux.js'
+import { readTranscriptTail } from '../transcript.js'
 
-export const runShow = async (_args: ShowArgs, _io: Io): Promise<number> => {
-  throw new TrailbossError('show is not implemented yet')
+/** Pure: the human-readable page for one item. */
+export const formatShow = (item: QueueItem, conversation: ConversationLine[] | null, screen: string | null, now: number): string => {
+  const out: string[] = []
+  const where = item.tmux ? `pane ${item.tmux.pane}${item.tmux.alive === false ? ' (gone)' : ''}` : item.headless ? 'headless' : 'no tmux pane'
+  out.push(`${item.n === null ? '-' : item.n} · ${item.project ?? '?'} · ${kindLabel(item)}${item.inferred ? ' (inferred)' : ''} · ${formatAge(now - item.since)} · ${where}`)
+  out.push(`session ${item.sessionId} (key ${item.key}) on ${item.host}`)
+  if (item.cwd) out.push(`cwd     ${item.cwd}`)
+  if (item.tmux) out.push(`tmux    ${item.tmux.socket} ${item.tmux.pane}`)
+  if (item.reason) out.push(`why     ${item.reason}`)
+  out.push('')
+  if (item.ask.tool) {
+    out.push('Asks to run:')
+    out.push(...renderToolCall(item.ask.tool, item.ask.input).map((l) => `  ${l}`))
+    out.push('')
+  }
+  if (item.ask.message) {
+    out.push(item.state === 'permission' ? 'Notice:' : 'Last message:')
+    out.push(...item.ask.message.split('\n').map((l) => `  ${l}`))
+    out.push('')
+  }
+  if (conversation) {
+    out.push(`Transcript (last ${conversation.length}):`)
+    out.push(...formatConversation(conversation).map((l) => `  ${l}`))
+    out.push('')
+  } else if (item.record.transcriptPath) {
+    out.push(`Transcript: not readable (${item.record.transcriptPath})`)
+    out.push('')
+  }
+  if (screen !== null) {
+    out.push('Screen:')
+    out.push(...screen.replace(/\s+$/, '').split('\n').map((l) => `  │ ${l}`))
+    out.push('')
+  }
+  if (!item.tmux && item.cwd && !item.headless) out.push(`Not in tmux. To pick it up: cd ${item.cwd} && claude --resume ${item.sessionId}`)
+  return `${out.join('\n').replace(/\n+$/, '')}\n`
+}
+
+export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
+  const view = await loadQueue(io, opts)
+  reportSkipped(view, io)
+  const item = resolveTarget(view, args.target, io)
+  const path = item.record.transcriptPath
+  const entries = path && isReadableTranscriptPath(path, io.env) ? readTranscriptTail(path, Math.max(0, args.lines)) : null
+  const conversation = entries ? deriveConversation(entries).slice(-Math.max(0, args.lines)) : null
+  let screen: string | null = null
+  if (args.screen && item.tmux && item.tmux.alive !== false) {
+    screen = await capturePane(item.tmux.socket, item.tmux.pane, opts.exec ?? execTmux).catch(() => null)
+    if (screen === null) io.stderr.write(`trailboss: could not capture pane ${item.tmux.pane}\n`)
+  }
+  if (args.json) {
+    const out = { version: JSON_VERSION, item: toJsonItem(item), transcriptPath: path, conversation, screen }
+    io.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
+  } else {
+    io.stdout.write(formatShow(item, conversation, screen, view.now))
+  }
+  return EXIT_OK
 }
