@@ -26,13 +26,13 @@ interface Teardown {
 }
 
 /** Starts a server whose first session is `session` (a long `sleep`); killed at teardown. */
-export const startServer = (t: Teardown, session = 'alpha', command: string[] = ['sleep', '1000']): TestServer => {
+export const startServer = (t: Teardown, session = 'alpha', command: string[] = ['sleep', '1000'], size: [number, number] = [120, 30]): TestServer => {
   // Short temp path: a unix socket path must stay under ~104 bytes.
   const dir = mkdtempSync(join(tmpdir(), 'tb-nav-'))
   const socket = join(dir, 's')
   const env = cleanEnv()
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-S', socket, ...args], { env, encoding: 'utf8' })
-  tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '120', '-y', '30', ...command)
+  tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', String(size[0]), '-y', String(size[1]), ...command)
   // Keep panes and sessions around exactly as a test left them.
   tmux('set-option', '-g', 'exit-empty', 'off')
   const [path, pid] = tmux('display-message', '-p', '#{socket_path},#{pid}').trim().split(',')

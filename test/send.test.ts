@@ -1,0 +1,134 @@
+// `trailboss send` (opt-in): panes that show a captured Claude Code screen and then read the
+// terminal (`cat`), so what send types shows up in the pane. Run `npm run build` first.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { deriveSendRefusal } from '../lib/commands/send.js'
+import type { QueueItem } from '../lib/queue.js'
+import { copyBuilt, emit } from './helpers/navigate-records.js'
+import { cleanEnv, newPane, startServer, waitFor } from './helpers/navigate-tmux.js'
+
+t.setTimeout(60_000)
+const { cli: CLI, emitter } = await copyBuilt(t)
+const screen = (name: string): string => fileURLToPath(new URL(`./fixtures/screens/${name}`, import.meta.url))
+/** Shows a screen (blank lines dropped, so it fits), then echoes what is typed. */
+const showing = (file: string): string[] => ['sh', '-c', `grep -v '^[[:space:]]*$' '${screen(file)}'; exec cat`]
+
+const item = (over: Partial<QueueItem> = {}, promptId = 'p1'): QueueItem =>
+  ({
+    n: 1,
+    key: 'abcdefgh',
+    sessionId: 'abcdefgh-1',
+    agent: 'claude-code',
+    state: 'waiting',
+    kind: 'done',
+    since: 1000,
+    cwd: '/w',
+    project: 'w',
+    host: 'h',
+    headless: false,
+    tmux: { pane: '%1', socket: '/s', serverPid: 1, alive: true },
+    inferred: false,
+    reason: null,
+    ask: { tool: null, input: null, message: 'Done.' },
+    record: { promptId } as QueueItem['record'],
+    ...over,
+  }) as QueueItem
+
+t.test('deriveSendRefusal', async (t) => {
+  const w = item()
+  t.equal(deriveSendRefusal(w, item(), 'idle'), null)
+  t.equal(deriveSendRefusal(w, item(), 'interrupted'), null)
+  t.match(deriveSendRefusal(w, item(), 'working'), /does not show the idle prompt \(it is working\)/)
+  t.match(deriveSendRefusal(w, item(), 'permission'), /does not show the idle prompt/)
+  t.match(deriveSendRefusal(w, item(), 'unknown'), /does not show the idle prompt/)
+  t.match(deriveSendRefusal(w, item(), null), /could not be read/)
+  t.match(deriveSendRefusal(w, item({ since: 2000 }), 'idle'), /changed/, 'a new wait since')
+  t.match(deriveSendRefusal(w, item({}, 'p2'), 'idle'), /changed/, 'a new prompt')
+  t.match(deriveSendRefusal(w, item({ state: 'working', kind: null }), 'idle'), /changed/)
+  t.match(deriveSendRefusal(w, undefined, 'idle'), /changed/)
+  t.match(deriveSendRefusal(w, item({ tmux: { pane: '%1', socket: '/s', serverPid: 1, alive: false } }), 'idle'), /pane is gone/)
+  t.match(deriveSendRefusal(item({ state: 'permission', kind: 'permission' }), item(), 'idle'), /waits on a dialog/)
+  t.match(deriveSendRefusal(item({ state: 'working', kind: null }), item(), 'idle'), /not waiting \(working\)/)
+  t.match(deriveSendRefusal(item({ tmux: null }), item(), 'idle'), /not run in tmux/)
+})
+
+t.test('send against a real tmux server', async (t) => {
+  const dir = t.testdir({ proj: {} })
+  const home = join(dir, 'home')
+  mkdirSync(home, { mode: 0o700 })
+  const cwd = join(dir, 'proj')
+  const server = startServer(t, 'work', showing('02-after-stop.txt'), [200, 50])
+  const idle = server.tmux('display-message', '-p', '-t', 'work', '#{pane_id}').trim()
+  const busy = newPane(server, ['new-window', '-d', '-t', 'work'], showing('05-working-spinner.txt'))
+  const dialog = newPane(server, ['new-window', '-d', '-t', 'work'], showing('03-permission-dialog.txt'))
+  const capture = (pane: string): string => server.tmux('capture-pane', '-p', '-t', pane)
+  for (const p of [idle, busy, dialog]) await waitFor(() => /for shortcuts|esc to interrupt|Esc to cancel/i.test(capture(p)), `screen in ${p}`)
+
+  emit({ emitter, home, cwd, sessionId: 'a1111111-0000-4000-8000-000000000001', server, pane: idle })
+  emit({ emitter, home, cwd, sessionId: 'b2222222-0000-4000-8000-000000000002', server, pane: busy })
+  emit({
+    emitter,
+    home,
+    cwd,
+    sessionId: 'c3333333-0000-4000-8000-000000000003',
+    server,
+    pane: dialog,
+    event: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } },
+  })
+
+  const send = (args: string[], allow = true): { code: number | null; stderr: string } => {
+    const r = spawnSync(process.execPath, [CLI, 'send', ...args], {
+      env: cleanEnv({ TRAILBOSS_HOME: home, ...(allow ? { TRAILBOSS_ALLOW_SEND: '1' } : {}) }),
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
+    return { code: r.status, stderr: r.stderr }
+  }
+
+  await t.test('off unless TRAILBOSS_ALLOW_SEND=1', async (t) => {
+    const r = send(['a1111111', 'zebra-42'], false)
+    t.equal(r.code, 2)
+    t.match(r.stderr, /Unknown argument|Unknown command|send/)
+    t.notMatch(capture(idle), 'zebra-42')
+  })
+
+  await t.test('types the text, then Enter as a key of its own', async (t) => {
+    const r = send(['a1111111', 'yes,', 'and', 'update', "the docs' $HOME too"])
+    t.equal(r.code, 0, r.stderr)
+    t.match(r.stderr, /trailboss: sent to 1 · proj/)
+    // The terminal echoes the typed line; after Enter, cat prints it once more.
+    const typed = "yes, and update the docs' $HOME too"
+    await waitFor(() => capture(idle).split(typed).length === 3, 'the line echoed and printed')
+    t.pass('typed literally and submitted')
+  })
+
+  await t.test('--no-enter types without submitting', async (t) => {
+    emit({ emitter, home, cwd, sessionId: 'a1111111-0000-4000-8000-000000000001', server, pane: idle, event: { prompt_id: 'p2', last_assistant_message: 'Next?' } })
+    server.tmux('send-keys', '-t', idle, 'C-l')
+    server.tmux('respawn-pane', '-k', '-t', idle, ...showing('02-after-stop.txt'))
+    await waitFor(() => /for shortcuts/.test(capture(idle)), 'idle screen again')
+    const r = send(['a1111111', 'draft', 'only', '--no-enter'])
+    t.equal(r.code, 0, r.stderr)
+    await waitFor(() => capture(idle).includes('draft only'), 'the draft typed')
+    await new Promise((r) => setTimeout(r, 300))
+    t.equal(capture(idle).split('draft only').length, 2, 'typed once, not submitted')
+  })
+
+  await t.test('refuses a working screen, a dialog, an unknown target; types nothing', async (t) => {
+    const before = [capture(busy), capture(dialog)]
+    let r = send(['b2222222', 'hello'])
+    t.equal(r.code, 1)
+    t.match(r.stderr, /not sending to .*: its pane does not show the idle prompt \(it is working\) — nothing was typed/)
+    r = send(['c3333333', '1'])
+    t.equal(r.code, 1)
+    t.match(r.stderr, /waits on a dialog/)
+    r = send(['zzzzzzzz', 'hello'])
+    t.equal(r.code, 1)
+    t.match(r.stderr, /no session matches/)
+    await new Promise((r) => setTimeout(r, 300))
+    t.same([capture(busy), capture(dialog)], before)
+  })
+})
