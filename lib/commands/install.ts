@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createTwoFilesPatch } from 'diff'
 import type { InstallArgs } from '../cli.js'
-import { TrailbossError } from '../errors.js'
+import { formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import {
   deriveEmitterCommand,
@@ -56,7 +56,24 @@ const report = (io: Io, u: SettingsUpdate, dryRun: boolean, done: string, same: 
   if (u.backup) io.stdout.write(`backup of the previous file: ${u.backup}\n`)
 }
 
-export const runInstall = async (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => {
+/**
+ * A refusal is an answer, not a crash: say it as one line and return its exit code here, so
+ * the file-untouched contract does not hang on how the CLI wiring maps thrown errors.
+ */
+const answering = async (io: Io, body: () => Promise<number>): Promise<number> => {
+  try {
+    return await body()
+  } catch (err) {
+    if (!(err instanceof TrailbossError)) throw err
+    io.stderr.write(`${formatError(err)}\n`)
+    return err.exitCode
+  }
+}
+
+export const runInstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => answering(io, () => install(args, io, deps))
+export const runUninstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => answering(io, () => uninstall(args, io, deps))
+
+const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<number> => {
   const scope: Scope = args.scope
   const file = settingsFile(scope, io.env, io.cwd)
   const known: string[] = []
@@ -86,7 +103,7 @@ export const runInstall = async (args: InstallArgs, io: Io, deps: InstallDeps = 
   return 0
 }
 
-export const runUninstall = async (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => {
+const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<number> => {
   const file = settingsFile(args.scope, io.env, io.cwd)
   const known: string[] = []
   try {

@@ -1,0 +1,300 @@
+import { execFile, spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import t, { type Test } from 'tap'
+import { runInstall, runUninstall } from '../lib/commands/install.js'
+import type { Io } from '../lib/io.js'
+import { HOOK_EVENTS, listOurHooks, unmergeHooks, type Json, type JsonObject } from '../lib/settings.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CLI = join(ROOT, 'dist', 'bin', 'trailboss.js')
+const EMITTER = join(ROOT, 'dist', 'hooks', 'emit.cjs')
+/** This checkout's emitter: its folder need not be named trailboss. */
+const KNOWN = [EMITTER]
+const CLAUDE = join(ROOT, 'test', 'e2e', 'node_modules', '.bin', 'claude')
+
+/** A person's real-looking settings: foreign keys, and foreign hooks on the events we use. */
+const REAL: JsonObject = {
+  $schema: 'https://json.schemastore.org/claude-code-settings.json',
+  model: 'opus',
+  permissions: { allow: ['Bash(npm run test:*)', 'Read(~/.zshrc)'], deny: ['Bash(curl:*)'], additionalDirectories: ['../shared'] },
+  env: { DISABLE_TELEMETRY: '1', MY_TOKEN_NAME: 'x' },
+  statusLine: { type: 'command', command: '~/.claude/statusline.sh' },
+  includeCoAuthoredBy: false,
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/home/me/bin/guard.sh', timeout: 5 }] }],
+    Stop: [{ hooks: [{ type: 'command', command: 'say done', async: true }] }],
+    SessionEnd: [{ hooks: [{ type: 'command', command: 'echo bye >> ~/log' }] }],
+  },
+}
+const REAL_TEXT = `${JSON.stringify(REAL, null, 2)}\n`
+
+const testIo = (env: Record<string, string | undefined>, cwd: string): Io & { out: () => string; err: () => string } => {
+  let out = ''
+  let err = ''
+  return {
+    env,
+    cwd,
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    stdin: new PassThrough(),
+    now: Date.now,
+    out: () => out,
+    err: () => err,
+  }
+}
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+const cli = (args: string[], env: Record<string, string | undefined>, cwd = ROOT): Promise<Run> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, cwd, timeout: 30_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    )
+  })
+
+const setup = (t: Test, settings: string | null = REAL_TEXT) => {
+  const dir = t.testdir({ claude: settings === null ? {} : { 'settings.json': settings }, tb: {}, project: {} })
+  const env = { PATH: process.env.PATH, HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), TRAILBOSS_HOME: join(dir, 'tb') }
+  return { dir, env, file: join(dir, 'claude', 'settings.json'), project: join(dir, 'project') }
+}
+
+const read = (file: string): JsonObject => JSON.parse(fs.readFileSync(file, 'utf8')) as JsonObject
+
+t.test('install merges our hooks and keeps every foreign key and hook exactly', async (t) => {
+  const { env, file, dir } = setup(t)
+  const io = testIo(env, dir)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
+  const after = read(file)
+  for (const key of Object.keys(REAL)) if (key !== 'hooks') t.same(after[key], REAL[key], `${key} unchanged`)
+  const hooks = after.hooks as Record<string, Json[]>
+  const realHooks = REAL.hooks as Record<string, Json[]>
+  t.same(hooks.PreToolUse?.[0], realHooks.PreToolUse?.[0], 'foreign PreToolUse hook first and intact')
+  t.same(hooks.Stop?.[0], realHooks.Stop?.[0])
+  t.same(hooks.SessionEnd?.[0], realHooks.SessionEnd?.[0])
+  const ours = listOurHooks(after, KNOWN)
+  t.same(ours.map((o) => o.event).sort(), [...HOOK_EVENTS].sort(), 'one entry per event')
+  for (const { hook } of ours) t.same(hook, { type: 'command', command: hook.command, args: [EMITTER], async: true, timeout: 10 })
+  t.ok(fs.existsSync(ours[0]?.hook.command as string), 'the Node binary path exists')
+  t.same(unmergeHooks(after, KNOWN), REAL, 'only ours were added')
+  t.match(io.out(), /installed hooks for 13 events \(user scope\)/)
+  t.match(io.out(), /backup of the previous file: .*\.bak/)
+  const backups = fs.readdirSync(join(dir, 'tb', 'backups'))
+  t.equal(backups.length, 1)
+  t.equal(fs.readFileSync(join(dir, 'tb', 'backups', backups[0] as string), 'utf8'), REAL_TEXT, 'the backup is the previous file')
+})
+
+t.test('install twice changes no byte; uninstall gives the original bytes back', async (t) => {
+  const { env, file, dir } = setup(t)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, testIo(env, dir)), 0)
+  const once = fs.readFileSync(file)
+  const mtime = fs.statSync(file).mtimeMs
+  const io = testIo(env, dir)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
+  t.ok(fs.readFileSync(file).equals(once), 'same bytes')
+  t.equal(fs.statSync(file).mtimeMs, mtime, 'not even rewritten')
+  t.match(io.out(), /already installed.*nothing changed/)
+  t.equal(fs.readdirSync(join(dir, 'tb', 'backups')).length, 1, 'no second backup')
+  t.equal(await runUninstall({ scope: 'user', dryRun: false }, testIo(env, dir)), 0)
+  t.equal(fs.readFileSync(file, 'utf8'), REAL_TEXT, 'the original, byte for byte')
+  const io2 = testIo(env, dir)
+  t.equal(await runUninstall({ scope: 'user', dryRun: false }, io2), 0)
+  t.match(io2.out(), /no Trail Boss hooks .* nothing changed/)
+})
+
+t.test('the built CLI: install, --dry-run diff, uninstall', async (t) => {
+  const { env, file } = setup(t)
+  const dry = await cli(['install', '--dry-run'], env)
+  t.equal(dry.code, 0)
+  t.match(dry.stdout, /^Index: .*settings\.json/m)
+  t.match(dry.stdout, /^\+ +"args": \[$/m)
+  t.match(dry.stdout, new RegExp(`^\\+ +"${EMITTER.replace(/[/.]/g, '\\$&')}"$`, 'm'))
+  t.equal(fs.readFileSync(file, 'utf8'), REAL_TEXT, 'a dry run writes nothing')
+  t.same(fs.readdirSync(join(env.TRAILBOSS_HOME)), [], 'and backs up nothing')
+  const inst = await cli(['install'], env)
+  t.equal(inst.code, 0, inst.stderr)
+  t.equal(listOurHooks(read(file), KNOWN).length, HOOK_EVENTS.length)
+  const dryUn = await cli(['uninstall', '--dry-run'], env)
+  t.match(dryUn.stdout, /^- +"async": true,$/m)
+  const un = await cli(['uninstall'], env)
+  t.equal(un.code, 0, un.stderr)
+  t.equal(fs.readFileSync(file, 'utf8'), REAL_TEXT)
+})
+
+t.test('invalid settings are refused with exit 1 and left untouched', async (t) => {
+  const cases: [string, string, RegExp][] = [
+    ['comments', '{\n  // mine\n  "model": "opus"\n}\n', /is not valid JSON .*comments are not allowed/],
+    ['trailing comma', '{"model": "opus",}', /is not valid JSON/],
+    ['an array', '[]\n', /does not hold a JSON object/],
+    ['hooks not an object', '{"hooks": []}\n', /"hooks" is not an object/],
+    ['an event not a list', '{"hooks": {"Stop": {}}}\n', /"hooks.Stop" is not a list/],
+  ]
+  for (const [name, text, why] of cases) {
+    const { env, file } = setup(t, text)
+    const mtime = fs.statSync(file).mtimeMs
+    const r = await cli(['install'], env)
+    t.equal(r.code, 1, `${name}: exit 1`)
+    t.match(r.stderr, /^trailboss: /, name)
+    t.match(r.stderr, why, name)
+    t.equal(fs.readFileSync(file, 'utf8'), text, `${name}: untouched`)
+    t.equal(fs.statSync(file).mtimeMs, mtime)
+    t.same(fs.readdirSync(join(env.CLAUDE_CONFIG_DIR)), ['settings.json'], `${name}: no lock or temp file left`)
+    t.same(fs.readdirSync(env.TRAILBOSS_HOME), [], `${name}: no backup`)
+  }
+})
+
+t.test('project and local scope write into the current project', async (t) => {
+  const { env, dir, project } = setup(t)
+  t.equal(await runInstall({ scope: 'project', dryRun: false }, testIo(env, project)), 0)
+  const shared = read(join(project, '.claude', 'settings.json'))
+  for (const { hook } of listOurHooks(shared, KNOWN)) t.same(hook, { type: 'command', command: 'trailboss-emit', async: true, timeout: 10 }, 'shared: from PATH')
+  t.equal(listOurHooks(shared, KNOWN).length, HOOK_EVENTS.length)
+  t.equal(await runInstall({ scope: 'local', dryRun: false }, testIo(env, project)), 0)
+  const local = read(join(project, '.claude', 'settings.local.json'))
+  t.equal(listOurHooks(local, KNOWN).length, HOOK_EVENTS.length)
+  for (const { hook } of listOurHooks(local, KNOWN)) t.same(hook.args, [EMITTER], 'local: absolute paths')
+  t.equal(fs.readFileSync(join(dir, 'claude', 'settings.json'), 'utf8'), REAL_TEXT, 'user scope untouched')
+  t.equal(await runUninstall({ scope: 'project', dryRun: false }, testIo(env, project)), 0)
+  t.equal(fs.readFileSync(join(project, '.claude', 'settings.json'), 'utf8'), '{}\n', 'our file emptied, never deleted')
+})
+
+t.test('install replaces entries whose paths a Node upgrade broke, in place', async (t) => {
+  const stale = { type: 'command', command: '/home/me/.nvm/versions/node/v20.1.0/bin/node', args: ['/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs'], async: true, timeout: 10 }
+  const settings = { hooks: { Stop: [{ hooks: [stale] }, { hooks: [{ type: 'command', command: 'say done' }] }] } }
+  const { env, file, dir } = setup(t, JSON.stringify(settings, null, 2))
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, testIo(env, dir)), 0)
+  const after = read(file) as { hooks: Record<string, JsonObject[]> }
+  t.same(after.hooks.Stop?.[0]?.hooks, [{ type: 'command', command: (after.hooks.Stop?.[0]?.hooks as JsonObject[])[0]?.command, args: [EMITTER], async: true, timeout: 10 }])
+  t.same(after.hooks.Stop?.[1], { hooks: [{ type: 'command', command: 'say done' }] })
+  t.notOk(fs.readFileSync(file, 'utf8').includes('v20.1.0'), 'the broken path is gone')
+  t.notOk(fs.readFileSync(file, 'utf8').endsWith('\n'), 'the file keeps its missing final newline')
+})
+
+t.test('install writes through a symlinked settings file and creates a missing one', async (t) => {
+  const dir = t.testdir({ dotfiles: { 'claude-settings.json': REAL_TEXT }, claude: { 'settings.json': t.fixture('symlink', '../dotfiles/claude-settings.json') }, fresh: {} })
+  const env = { PATH: process.env.PATH, CLAUDE_CONFIG_DIR: join(dir, 'claude'), TRAILBOSS_HOME: join(dir, 'tb') }
+  const io = testIo(env, dir)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
+  t.ok(fs.lstatSync(join(dir, 'claude', 'settings.json')).isSymbolicLink(), 'still a symlink')
+  t.match(io.out(), /through its symlink to .*claude-settings\.json/)
+  t.equal(listOurHooks(read(join(dir, 'dotfiles', 'claude-settings.json')), KNOWN).length, HOOK_EVENTS.length)
+  const freshEnv = { ...env, CLAUDE_CONFIG_DIR: join(dir, 'fresh', 'no', 'such') }
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, testIo(freshEnv, dir)), 0)
+  const created = join(dir, 'fresh', 'no', 'such', 'settings.json')
+  t.equal(fs.statSync(created).mode & 0o777, 0o600)
+  t.equal(listOurHooks(read(created), KNOWN).length, HOOK_EVENTS.length)
+})
+
+t.test('concurrent installs (separate processes) leave one valid file', async (t) => {
+  const { env, file } = setup(t)
+  const N = 6
+  const runs = await Promise.all(Array.from({ length: N }, () => cli(['install', '--scope', 'user'], env)))
+  for (const r of runs) t.equal(r.code, 0, r.stderr)
+  const after = read(file)
+  t.equal(listOurHooks(after, KNOWN).length, HOOK_EVENTS.length, 'exactly one entry per event')
+  t.same(unmergeHooks(after, KNOWN), REAL, 'foreign content intact')
+  t.same(fs.readdirSync(join(env.CLAUDE_CONFIG_DIR)), ['settings.json'], 'no lock or temp file left')
+  t.equal(runs.filter((r) => /installed hooks/.test(r.stdout)).length, 1, 'one wrote, the others found it done')
+})
+
+t.test('concurrent install and uninstall processes never corrupt the file', async (t) => {
+  const { env, file } = setup(t)
+  const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => cli([i % 2 ? 'uninstall' : 'install'], env)))
+  for (const r of runs) t.equal(r.code, 0, r.stderr)
+  const after = read(file)
+  t.ok([0, HOOK_EVENTS.length].includes(listOurHooks(after, KNOWN).length), 'all of ours or none')
+  t.same(unmergeHooks(after, KNOWN), REAL)
+})
+
+t.test('install fails clearly when the emitter is not built', async (t) => {
+  const { env, dir } = setup(t)
+  // A package without dist/: a clone before its first build.
+  const pkg = join(dir, 'pkg')
+  fs.mkdirSync(join(pkg, 'lib', 'commands'), { recursive: true })
+  fs.writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'trailboss' }))
+  const io = testIo(env, dir)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, io, { selfFile: join(pkg, 'lib', 'commands', 'install.js') }), 1)
+  t.match(io.err(), /^trailboss: the emitter .* is missing — build it first: \(cd .* && npm run build\)\n$/)
+  t.equal(fs.readFileSync(join(dir, 'claude', 'settings.json'), 'utf8'), REAL_TEXT)
+})
+
+t.test('the plugin: manifests in step with the package', async (t) => {
+  const pkg = JSON.parse(fs.readFileSync(join(ROOT, 'package.json'), 'utf8'))
+  const plugin = JSON.parse(fs.readFileSync(join(ROOT, '.claude-plugin', 'plugin.json'), 'utf8'))
+  const market = JSON.parse(fs.readFileSync(join(ROOT, '.claude-plugin', 'marketplace.json'), 'utf8'))
+  t.equal(plugin.name, 'trailboss')
+  t.equal(plugin.version, pkg.version)
+  t.equal(market.plugins[0].name, 'trailboss')
+  t.equal(market.plugins[0].source, './')
+  t.equal(market.plugins[0].version, pkg.version)
+  for (const f of ['hooks/hooks.json', '.claude-plugin']) t.ok(pkg.files.includes(f), `${f} ships in the npm package`)
+})
+
+const claude = (args: string[], home: string): Promise<Run> =>
+  new Promise((resolve) => {
+    const child = spawn(CLAUDE, args, {
+      env: { PATH: process.env.PATH, HOME: home, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 60_000,
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+
+t.test('the real Claude Code CLI (2.1.197) validates the plugin and our hook entries', { skip: fs.existsSync(CLAUDE) ? false : 'test/e2e has no Claude Code installed (npm ci in test/e2e)' }, async (t) => {
+  t.setTimeout(180_000)
+  const { env, file, dir } = setup(t)
+  const home = join(dir, 'home')
+  fs.mkdirSync(home)
+  const version = await claude(['--version'], home)
+  t.match(version.stdout, /^2\.1\.197 /, 'the pinned version')
+  const plugin = await claude(['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'plugin.json')], home)
+  t.equal(plugin.code, 0, plugin.stdout + plugin.stderr)
+  t.match(plugin.stdout, /Validation passed/)
+  const market = await claude(['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'marketplace.json')], home)
+  t.equal(market.code, 0, market.stdout + market.stderr)
+  // The validator checks a plugin's hooks.json against Claude Code's hook schema: feed it the
+  // entries install writes (exec form with args) to know the schema accepts them.
+  await runInstall({ scope: 'user', dryRun: false }, testIo(env, dir))
+  const probe = join(dir, 'probe')
+  fs.mkdirSync(join(probe, '.claude-plugin'), { recursive: true })
+  fs.mkdirSync(join(probe, 'hooks'))
+  fs.writeFileSync(join(probe, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'probe', version: '0.0.1', description: 'probe', author: { name: 'probe' } }))
+  fs.writeFileSync(join(probe, 'hooks', 'hooks.json'), JSON.stringify({ hooks: read(file).hooks }))
+  const ok = await claude(['plugin', 'validate', join(probe, '.claude-plugin', 'plugin.json')], home)
+  t.equal(ok.code, 0, ok.stdout + ok.stderr)
+  // And it can fail: a wrong type for `args` is rejected.
+  fs.writeFileSync(join(probe, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x', args: 'y' }] }] } }))
+  const bad = await claude(['plugin', 'validate', join(probe, '.claude-plugin', 'plugin.json')], home)
+  t.equal(bad.code, 1)
+  t.match(bad.stdout + bad.stderr, /args/)
+})
+
+t.test('the real Claude Code CLI installs the plugin from a local marketplace and sees 13 hooks', { skip: fs.existsSync(CLAUDE) ? false : 'no Claude Code in test/e2e' }, async (t) => {
+  t.setTimeout(180_000)
+  const dir = t.testdir({ home: {} })
+  const home = join(dir, 'home')
+  // A plugin is a git clone: only the manifests and hooks/hooks.json matter to Claude Code.
+  const clone = join(dir, 'clone')
+  fs.mkdirSync(join(clone, 'hooks'), { recursive: true })
+  fs.cpSync(join(ROOT, '.claude-plugin'), join(clone, '.claude-plugin'), { recursive: true })
+  fs.copyFileSync(join(ROOT, 'hooks', 'hooks.json'), join(clone, 'hooks', 'hooks.json'))
+  const add = await claude(['plugin', 'marketplace', 'add', clone], home)
+  t.equal(add.code, 0, add.stdout + add.stderr)
+  const inst = await claude(['plugin', 'install', 'trailboss@trailboss'], home)
+  t.equal(inst.code, 0, inst.stdout + inst.stderr)
+  const details = await claude(['plugin', 'details', 'trailboss@trailboss'], home)
+  t.match(details.stdout, /Hooks \(13\)/)
+  for (const event of HOOK_EVENTS) t.match(details.stdout, event)
+  const settings = read(join(home, '.claude', 'settings.json'))
+  t.same(settings.enabledPlugins, { 'trailboss@trailboss': true }, 'what doctor looks for')
+})
