@@ -71,6 +71,9 @@ const transcriptSize = (transcript: unknown): number | null => {
   }
 }
 
+/** The event while it is not yet on disk: what the deadline saves as a pending event. */
+let unsaved: { dir: string; ev: events.HookEvent } | null = null
+
 const main = async (): Promise<void> => {
   if (env.TRAILBOSS_DISABLE === '1') return
   const { text, bytes } = await readStdin()
@@ -103,12 +106,27 @@ const main = async (): Promise<void> => {
   const dir = paths.sessionsDir(env)
   write.ensurePrivateDir(paths.trailbossHome(env), log)
   write.ensurePrivateDir(dir, log)
-  const outcome = await write.recordEvent(dir, ev, { log })
+  unsaved = { dir, ev }
+  const outcome = await write.recordEvent(dir, ev, {
+    log,
+    onSaved: () => {
+      unsaved = null
+    },
+  })
   if (outcome === 'pending') log(`lock of ${ev.sessionId} busy; saved ${ev.name} as a pending event`)
 }
 
 const deadline = setTimeout(() => {
-  log(`gave up after ${HARD_DEADLINE_MS} ms`)
+  // On a loaded machine the lock wait can outlast the deadline: keep the event, then go.
+  const left = unsaved
+  if (left) {
+    try {
+      write.writePendingEvent(left.dir, left.ev)
+      log(`gave up waiting after ${HARD_DEADLINE_MS} ms; saved ${left.ev.name} as a pending event`)
+    } catch (err) {
+      log(`gave up after ${HARD_DEADLINE_MS} ms and lost ${left.ev.name}: ${(err as Error).message}`)
+    }
+  } else log(`gave up after ${HARD_DEADLINE_MS} ms`)
   process.exit(0)
 }, HARD_DEADLINE_MS)
 deadline.unref()

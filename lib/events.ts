@@ -81,7 +81,7 @@ export interface SessionRecord {
   firstEventAt: number
   lastEventAt: number
   lastEvent: string
-  /** Newest stamp applied to the state; older events update fields only. */
+  /** Stamp of the newest event that set the state; older events update fields only. */
   stateStamp: number
   events: number
   /** Pending files already folded into this record; a later lock holder deletes them. */
@@ -238,7 +238,8 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
         case 'elicitation_dialog':
           return { state: 'permission', kind: 'question', tool: null, message: ev.message }
         case 'idle_prompt':
-          if (current === 'waiting' && rec) return { state: 'waiting', kind: rec.kind, tool: rec.tool, message: rec.message }
+          // Confirms a wait as it is, even when its prompt id is newer (a /compact in between).
+          if (current === 'waiting') return null
           return { state: 'waiting', kind: 'done', tool: null, message: rec?.message ?? null }
         default:
           return null
@@ -298,12 +299,14 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent): SessionRe
     events: base.events + 1,
   }
   if (prev && ev.stamp < prev.stateStamp) return rec
-  rec.stateStamp = ev.stamp
   if (ev.name === 'PreToolUse' && ev.tool) rec.lastTool = ev.tool
   // Once ended, only a new SessionStart (resume) brings a session back (DESIGN §4).
   if (base.state === 'ended' && prev && ev.name !== 'SessionStart') return rec
   const change = stateChangeFor(prev, ev)
+  // Only an event that sets the state moves stateStamp: a newer event that leaves the state
+  // (MessageDisplay, an unknown one) must not void an older Stop still on its way.
   if (!change) return rec
+  rec.stateStamp = ev.stamp
   const tool = change.tool !== undefined ? change.tool : change.state === 'permission' ? base.tool : null
   const message = change.message !== undefined ? change.message : null
   const sameWait =

@@ -142,6 +142,8 @@ export interface RecordEventOptions {
   lockBudgetMs?: number
   log?: Logger
   now?: () => number
+  /** Called the moment the event is on disk, so a caller's own deadline knows it is safe. */
+  onSaved?: (outcome: RecordOutcome) => void
 }
 
 export type RecordOutcome = 'written' | 'pending'
@@ -168,6 +170,7 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') log(`lock of ${file} failed: ${(err as Error).message}`)
     writePendingEvent(dir, ev)
+    opts.onSaved?.('pending')
     return 'pending'
   }
   try {
@@ -179,6 +182,7 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
     next.foldedPending = pending.map((p) => p.file)
     fs.mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
     writeFileAtomic(file, JSON.stringify(next), tempDir(dir), ev.sessionId)
+    opts.onSaved?.('written')
     const pdir = pendingDir(dir, ev.sessionId)
     for (const p of pending) fs.rmSync(join(pdir, p.file), { force: true })
     return 'written'
