@@ -1,0 +1,40 @@
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { runCli } from './helpers/cli.js'
+import { startLab } from './helpers/session-lab.js'
+
+t.test('gc retires ended and gone sessions, and only those', async (t) => {
+  const lab = startLab(t.testdir())
+  t.teardown(lab.close)
+  const live = lab.newPane()
+  await lab.emit('ended000-1', 'SessionEnd', { reason: 'other' }, { pane: live })
+  await lab.emit('gone0000-1', 'Stop', { prompt_id: 'p' }, { pane: '%999' })
+  await lab.emit('waiting0-1', 'Stop', { prompt_id: 'p' }, { pane: live })
+  const dir = join(String(lab.env.TRAILBOSS_HOME), 'sessions')
+  // A stale lock and a leftover temp file, as a killed writer leaves them.
+  fs.mkdirSync(join(dir, 'waiting0-1.json.lock'))
+  fs.writeFileSync(join(dir, '.tmp', 'waiting0-1.1.aa.tmp'), '{')
+  const old = new Date(Date.now() - 60_000)
+  fs.utimesSync(join(dir, 'waiting0-1.json.lock'), old, old)
+  fs.utimesSync(join(dir, '.tmp', 'waiting0-1.1.aa.tmp'), old, old)
+
+  const dry = await runCli(['gc', '--older-than', '0s', '--dry-run'], lab.env)
+  t.equal(dry.code, 0, dry.stderr)
+  t.match(dry.stdout, /would remove ended000 \(ended/)
+  t.match(dry.stdout, /would remove gone0000 \(gone/)
+  t.notMatch(dry.stdout, /waiting0 \(/)
+  t.ok(fs.existsSync(join(dir, 'ended000-1.json')), 'dry run removes nothing')
+
+  const defaults = await runCli(['gc'], lab.env)
+  t.notMatch(defaults.stdout, /removed \w+ \(/, 'the default threshold (7d) keeps fresh sessions')
+  t.match(defaults.stdout, /removed leftover .*waiting0-1\.json\.lock/, 'but clears stale leftovers')
+  t.match(defaults.stdout, /removed leftover .*waiting0-1\.1\.aa\.tmp/)
+  const r = await runCli(['gc', '--older-than', '0s'], lab.env)
+  t.match(r.stdout, /removed ended000/)
+  t.same(fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort(), ['waiting0-1.json'])
+  t.same(fs.readdirSync(join(dir, '.tmp')), [])
+  t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /gc\[\d+\] removed session ended000-1/)
+  const ls = JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as { queue: { sessionId: string }[] }
+  t.same(ls.queue.map((i) => i.sessionId), ['waiting0-1'], 'the wait is untouched')
+})

@@ -1,0 +1,159 @@
+import t from 'tap'
+import { applyEvent, type HookEvent, type SessionRecord } from '../lib/events.js'
+import { applyTranscript, deriveKeys, deriveQueue, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, type QueueFacts, type ServerPanes } from '../lib/queue.js'
+import type { ScreenVerdict } from '../lib/screen.js'
+import type { Pane } from '../lib/tmux.js'
+import type { TranscriptVerdict } from '../lib/transcript.js'
+
+const SOCK = '/tmp/tb-test/s'
+const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
+  v: 1,
+  stamp,
+  name,
+  sessionId,
+  agent: 'claude-code',
+  promptId: 'p1',
+  host: 'h',
+  headless: false,
+  cwd: '/w',
+  project: 'w',
+  transcriptPath: null,
+  offset: 0,
+  tmux: { pane: '%1', socket: SOCK, serverPid: 100 },
+  source: null,
+  reason: null,
+  notificationType: null,
+  tool: null,
+  message: null,
+  backgroundTasks: 0,
+  isInterrupt: false,
+  ...extra,
+})
+
+/** A record made by folding events, as the emitter would. */
+const rec = (sessionId: string, ...events: [string, number, Partial<HookEvent>?][]): SessionRecord => {
+  let r: SessionRecord | null = null
+  for (const [name, stamp, extra] of events) r = applyEvent(r, ev(sessionId, name, stamp, extra))
+  if (!r) throw new Error('no events')
+  return r
+}
+
+const pane = (id: string, currentCommand = 'claude', extra: Partial<Pane> = {}): Pane => ({
+  paneId: id,
+  sessionId: '$0',
+  sessionName: 's',
+  windowId: '@0',
+  windowIndex: 0,
+  windowName: 'w',
+  paneIndex: 0,
+  panePid: 1,
+  currentCommand,
+  dead: false,
+  active: true,
+  width: 80,
+  height: 24,
+  serverPid: 100,
+  ...extra,
+})
+
+const facts = (f: { panes?: Pane[]; server?: ServerPanes; transcripts?: [string, TranscriptVerdict][]; screens?: [string, ScreenVerdict][] } = {}): QueueFacts => ({
+  transcripts: new Map(f.transcripts ?? []),
+  servers: new Map([[SOCK, f.server ?? { status: 'ok', serverPid: 100, panes: new Map((f.panes ?? [pane('%1'), pane('%2'), pane('%3')]).map((p) => [p.paneId, p])) }]]),
+  screens: new Map(f.screens ?? []),
+})
+
+t.test('deriveKeys: shortest unique prefix, at least 8', async (t) => {
+  const keys = deriveKeys(['abcdefgh1234', 'abcdefgh5678', 'zzzzzzzzzzzz', 'short'])
+  t.equal(keys.get('abcdefgh1234'), 'abcdefgh1')
+  t.equal(keys.get('abcdefgh5678'), 'abcdefgh5')
+  t.equal(keys.get('zzzzzzzzzzzz'), 'zzzzzzzz')
+  t.equal(keys.get('short'), 'short')
+})
+
+t.test('the queue: waits only, oldest first, numbered', async (t) => {
+  const items = deriveQueue(
+    [
+      rec('late', ['Stop', 30, { tmux: { pane: '%1', socket: SOCK, serverPid: 100 } }]),
+      rec('early', ['PermissionRequest', 10, { tool: { name: 'Bash', input: { command: 'ls' }, useId: null }, tmux: { pane: '%2', socket: SOCK, serverPid: 100 } }]),
+      rec('busy', ['UserPromptSubmit', 5, { tmux: { pane: '%3', socket: SOCK, serverPid: 100 } }]),
+    ],
+    facts(),
+  )
+  t.same(items.map((i) => [i.sessionId, i.n, i.state, i.kind]), [
+    ['early', 1, 'permission', 'permission'],
+    ['late', 2, 'waiting', 'done'],
+    ['busy', null, 'working', null],
+  ])
+  t.same(items[0]?.ask, { tool: 'Bash', input: { command: 'ls' }, message: null })
+  t.equal(items[0]?.tmux?.alive, true)
+})
+
+t.test('panes: gone, unknown, owners, shells, restarted servers', async (t) => {
+  const at = (p: string) => ({ tmux: { pane: p, socket: SOCK, serverPid: 100 } })
+  const cases: [string, SessionRecord[], QueueFacts, string, string | null, boolean | null][] = [
+    ['pane missing', [rec('a', ['Stop', 1, at('%9')])], facts(), 'gone', null, false],
+    ['server gone', [rec('a', ['Stop', 1, at('%1')])], facts({ server: { status: 'no-server' } }), 'gone', null, false],
+    ['tmux unknown', [rec('a', ['Stop', 1, at('%1')])], facts({ server: { status: 'unknown' } }), 'waiting', 'done', null],
+    ['back at a shell', [rec('a', ['Stop', 1, at('%1')])], facts({ panes: [pane('%1', 'zsh')] }), 'gone', null, false],
+    ['login shell', [rec('a', ['Stop', 1, at('%1')])], facts({ panes: [pane('%1', '-bash')] }), 'gone', null, false],
+    ['server restarted', [rec('a', ['Stop', 1, at('%1')])], facts({ server: { status: 'ok', serverPid: 999, panes: new Map([['%1', pane('%1')]]) } }), 'gone', null, false],
+    ['dead pane', [rec('a', ['Stop', 1, at('%1')])], facts({ panes: [pane('%1', 'claude', { dead: true })] }), 'gone', null, false],
+  ]
+  for (const [name, records, f, state, kind, alive] of cases) {
+    const [item] = deriveQueue(records, f)
+    t.same([item?.state, item?.kind, item?.tmux?.alive], [state, kind, alive], name)
+  }
+  const items = deriveQueue([rec('old', ['Stop', 1, at('%1')]), rec('new', ['SessionStart', 2, { source: 'clear', ...at('%1') }])], facts())
+  t.same(items.map((i) => [i.sessionId, i.state]), [['new', 'idle'], ['old', 'gone']], 'after /clear only the newest session owns the pane')
+  const shell = deriveQueue([rec('a', ['Stop', 1, at('%1')])], facts({ panes: [pane('%1', 'bash')] }))
+  t.equal(shell[0]?.inferred, true, 'a shell in the pane is an inference')
+  const ended = deriveQueue([rec('a', ['SessionEnd', 1, at('%9')])], facts())
+  t.equal(ended[0]?.state, 'ended', 'an ended session stays ended, not gone')
+  const headless = deriveQueue([rec('h', ['Stop', 1, { headless: true }])], facts())
+  t.same([headless[0]?.state, headless[0]?.n, headless[0]?.tmux], ['waiting', null, null], 'headless: never queued, no pane')
+})
+
+t.test('transcript verdicts change the state', async (t) => {
+  const waiting = rec('a', ['Stop', 10])
+  const permission = rec('b', ['PermissionRequest', 10, { tool: { name: 'Bash', input: {}, useId: 'tu' } }])
+  const working = rec('c', ['UserPromptSubmit', 10])
+  const moved: TranscriptVerdict = { verdict: 'moved-on', at: 50, why: 'new-prompt' }
+  const answered: TranscriptVerdict = { verdict: 'moved-on', at: 50, why: 'tool-answered' }
+  const interrupted: TranscriptVerdict = { verdict: 'interrupted', at: 60 }
+  t.same(pick(applyTranscript(waiting, moved)), ['working', null, 50])
+  t.same(pick(applyTranscript(permission, answered)), ['working', null, 50])
+  t.same(pick(applyTranscript(permission, interrupted)), ['waiting', 'interrupted', 60])
+  t.same(pick(applyTranscript(working, interrupted)), ['waiting', 'interrupted', 60])
+  t.same(pick(applyTranscript(working, moved)), ['working', null, 10])
+  t.same(pick(applyTranscript(waiting, undefined)), ['waiting', 'done', 10])
+  const ended = rec('d', ['SessionEnd', 10])
+  t.same(pick(applyTranscript(ended, interrupted)), ['ended', null, 10])
+  const [denied] = deriveQueue([permission], { ...facts({ panes: [pane('%1')] }), transcripts: new Map([['b', interrupted]]) })
+  t.same(denied?.ask.tool, 'Bash', 'a denied dialog still names its tool')
+})
+
+const pick = (d: { state: string; kind: string | null; since: number }) => [d.state, d.kind, d.since]
+
+t.test('screen verdicts, marked inferred', async (t) => {
+  const working = rec('w', ['UserPromptSubmit', 10])
+  const permission = rec('p', ['PreToolUse', 5, { tool: { name: 'Bash', input: {}, useId: 'x' } }], ['PermissionRequest', 10, { tool: { name: 'Bash', input: {}, useId: null } }])
+  const cases: [SessionRecord, ScreenVerdict, string, string | null, boolean][] = [
+    [working, 'interrupted', 'waiting', 'interrupted', true],
+    [working, 'idle', 'waiting', 'done', true],
+    [working, 'working', 'working', null, false],
+    [working, 'unknown', 'working', null, false],
+    [permission, 'working', 'working', null, true],
+    [permission, 'permission', 'permission', 'permission', false],
+  ]
+  for (const [r, screen, state, kind, inferred] of cases) {
+    const [item] = deriveQueue([r], facts({ screens: [[r.sessionId, screen]] }))
+    t.same([item?.state, item?.kind, item?.inferred], [state, kind, inferred], `${r.state} + screen ${screen}`)
+    if (inferred && state === 'waiting') t.equal(item?.since, r.lastEventAt, 'the wait dates from the last event')
+  }
+  t.equal(wantsScreenCheck(working, 'working', 10 + SCREEN_CHECK_AFTER_MS), true)
+  t.equal(wantsScreenCheck(working, 'working', 10 + SCREEN_CHECK_AFTER_MS - 1), false, 'not before the threshold')
+  t.equal(wantsScreenCheck(working, 'waiting', 10 + SCREEN_CHECK_AFTER_MS), false, 'not for waits')
+  const background = rec('bg', ['Stop', 10, { backgroundTasks: 2 }])
+  t.equal(background.state, 'working')
+  t.equal(wantsScreenCheck(background, 'working', 10 + SCREEN_CHECK_AFTER_MS), false, 'not while background tasks run')
+})
