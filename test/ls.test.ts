@@ -3,6 +3,7 @@
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
+import { lsOutputSchema } from '../lib/contract.js'
 import { runCli } from './helpers/cli.js'
 import { line, startLab, type Lab } from './helpers/session-lab.js'
 
@@ -22,7 +23,10 @@ interface Item {
 const lsJson = async (lab: Lab, ...args: string[]): Promise<{ version: number; queue: Item[] }> => {
   const r = await runCli(['ls', '--json', ...args], lab.env)
   if (r.code !== 0) throw new Error(`ls exited ${r.code}: ${r.stderr}`)
-  return JSON.parse(r.stdout) as { version: number; queue: Item[] }
+  const out: unknown = JSON.parse(r.stdout)
+  const checked = lsOutputSchema.safeParse(out)
+  if (!checked.success) throw new Error(`ls --json broke its contract: ${checked.error.message}`)
+  return out as { version: number; queue: Item[] }
 }
 
 const byId = (items: Item[], id: string): Item | undefined => items.find((i) => i.sessionId === id)

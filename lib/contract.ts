@@ -1,0 +1,43 @@
+// The contract for scripts (DESIGN §7) as zod schemas: `ls --json` output and the record file.
+// Not on any command's path; tests check real output against these, and the JSON Schema files
+// in docs/ are generated from them (npm run schemas).
+import * as z from 'zod/mini'
+import { recordSchema } from './record.js'
+
+const kind = z.nullable(z.enum(['permission', 'question', 'done', 'error', 'interrupted']))
+
+export const lsItemSchema = z.object({
+  n: z.nullable(z.number().check(z.int(), z.positive())),
+  key: z.string().check(z.minLength(1)),
+  sessionId: z.string(),
+  agent: z.string(),
+  state: z.enum(['permission', 'waiting', 'working', 'idle', 'ended', 'gone']),
+  kind,
+  since: z.iso.datetime(),
+  cwd: z.nullable(z.string()),
+  project: z.nullable(z.string()),
+  host: z.string(),
+  headless: z.boolean(),
+  tmux: z.nullable(z.object({ pane: z.string(), socket: z.string(), alive: z.nullable(z.boolean()) })),
+  inferred: z.boolean(),
+  reason: z.nullable(z.string()),
+  ask: z.object({ tool: z.nullable(z.string()), input: z.unknown(), message: z.nullable(z.string()) }),
+  lastEventAt: z.iso.datetime(),
+})
+
+export const lsOutputSchema = z.object({
+  version: z.literal(1),
+  queue: z.array(lsItemSchema),
+  tmux: z.enum(['ok', 'unavailable']),
+  skipped: z.array(z.object({ file: z.string(), why: z.string() })),
+})
+
+export const SCHEMAS = {
+  'ls.schema.json': lsOutputSchema,
+  'record.schema.json': recordSchema,
+} as const
+
+export const toJsonSchema = (schema: z.ZodMiniType, name: string): unknown => ({
+  title: `trailboss ${name.replace('.schema.json', '')} (version 1)`,
+  ...z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }),
+})
