@@ -2,7 +2,7 @@
 // socket with two sessions and several panes, a real attached client (control mode), and the
 // built CLI typed into a shell pane, as a person would. Run `npm run build` first.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import t from 'tap'
@@ -12,7 +12,7 @@ import { loadQueue } from '../lib/queue-read.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
 import { attachControlClient, cleanEnv, newPane, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
 
-t.setTimeout(90_000)
+t.setTimeout(150_000)
 const { cli: CLI, emitter } = await copyBuilt(t)
 
 const SHELL = ['bash', '--norc', '--noprofile']
@@ -214,4 +214,62 @@ t.test('an empty queue: exit 1', async (t) => {
   const r = spawnSync(process.execPath, [CLI, 'go'], { env: cleanEnv({ TRAILBOSS_HOME: home }), encoding: 'utf8', timeout: 20_000 })
   t.equal(r.status, 1)
   t.equal(r.stderr, 'trailboss: nothing is waiting — trailboss ls --all shows every session\n')
+})
+
+t.test('the README key bindings, pressed in a real terminal client', async (t) => {
+  const dir = t.testdir({ proj: {}, bin: {} })
+  const home = join(dir, 'home')
+  mkdirSync(home, { mode: 0o700 })
+  const cwd = join(dir, 'proj')
+  // `trailboss` on the server's PATH, as an installed package puts it.
+  const bin = join(dir, 'bin')
+  writeFileSync(join(bin, 'trailboss'), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`, { mode: 0o755 })
+  const server = startServer(t, 'alpha', SHELL)
+  server.tmux('set-environment', '-g', 'PATH', `${bin}:${process.env.PATH ?? ''}`)
+  server.tmux('set-environment', '-g', 'TRAILBOSS_HOME', home)
+  const caller = server.tmux('display-message', '-p', '-t', 'alpha', '#{pane_id}').trim()
+  server.tmux('new-session', '-d', '-s', 'beta', 'sleep', '1000')
+  const target = newPane(server, ['new-window', '-d', '-t', 'beta'])
+  // docs/navigation.md, on keys that need no prefix here.
+  server.tmux('bind-key', '-n', 'M-w', 'run-shell', "trailboss go --client '#{client_name}' || true")
+  server.tmux('bind-key', '-n', 'M-p', 'display-popup', '-E', '-w', '90%', '-h', '60%', "trailboss ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go")
+
+  const term = spawn('script', ['-qfc', `tmux -S '${server.socket}' attach-session -t alpha`, '/dev/null'], {
+    env: cleanEnv({ TERM: 'xterm', COLUMNS: '160', LINES: '40' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let screen = ''
+  term.stdout.on('data', (d: Buffer) => (screen += d.toString()))
+  t.teardown(() => {
+    term.kill()
+  })
+  await waitFor(() => server.clientViews().length === 1, 'a terminal client')
+  t.same(server.clientViews(), [`alpha ${caller}`])
+
+  await t.test('next waiting, with nothing waiting: a message, no move', async (t) => {
+    term.stdin.write('\u001bw')
+    await waitFor(() => screen.includes('nothing is waiting'), 'the message on the status line', 10_000)
+    t.same(server.clientViews(), [`alpha ${caller}`])
+    t.equal(server.tmux('display-message', '-p', '-t', caller, '#{pane_in_mode}').trim(), '0', 'no view mode with "returned 1"')
+  })
+
+  emit({ emitter, home, cwd, sessionId: '90000000-bbbb-4000-8000-000000000009', server, pane: target })
+
+  await t.test('next waiting: the client moves', async (t) => {
+    term.stdin.write('\u001bw')
+    await waitFor(() => server.clientViews()[0] === `beta ${target}`, 'the client to move', 10_000)
+    await waitFor(() => screen.includes('trailboss: went to 1'), 'the message on the status line', 10_000)
+    server.tmux('switch-client', '-t', caller)
+  })
+
+  const fzf = spawnSync('fzf', ['--version']).status === 0
+  await t.test('the fzf popup', { skip: fzf ? false : 'fzf is not installed' }, async (t) => {
+    screen = ''
+    term.stdin.write('\u001bp')
+    // fzf's counter says the line is in; the preview shows `trailboss show` of it.
+    await waitFor(() => screen.includes('1/1') && screen.includes('90000000-bbbb'), 'the popup with the queue and the preview', 10_000)
+    term.stdin.write('\r')
+    await waitFor(() => server.clientViews()[0] === `beta ${target}`, 'the client to move', 10_000)
+    t.pass('picked in fzf, moved there')
+  })
 })

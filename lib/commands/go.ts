@@ -3,7 +3,7 @@
 // the move, and nothing moves unless the whole plan can run (DESIGN §5).
 import { hostname } from 'node:os'
 import type { GoArgs } from '../cli.js'
-import { EXIT_FAILURE, TrailbossError } from '../errors.js'
+import { EXIT_FAILURE, formatError, TrailbossError } from '../errors.js'
 import { kindLabel, summarizeAsk } from '../format.js'
 import type { Io } from '../io.js'
 import { attachTmux, formatCommand, formatStep, listClients, planGo, readPane, runPlan, type AttachFn, type Client } from '../navigate.js'
@@ -66,6 +66,16 @@ const withTmux = async <T>(fn: () => Promise<T>): Promise<T> => {
   }
 }
 
+/**
+ * A key binding's `run-shell` drops stderr and shows only "returned 1" on failure, so with
+ * `--client` and no terminal for stderr the outcome also goes to that client's message line.
+ */
+const tellClient = async (args: GoArgs, io: Io, socket: string | null, text: string, exec: TmuxExec): Promise<void> => {
+  if (args.client === undefined || io.stderr.isTTY === true || socket === null) return
+  // Messages are format-expanded by tmux: a literal # is written ##.
+  await exec(['display-message', '-c', args.client, text.replace(/#/g, '##')], { socket }).catch(() => undefined)
+}
+
 /** Takes a client to `item`'s pane (or prints how); returns the exit code. */
 export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, args: GoArgs, io: Io, deps: GoDeps): Promise<number> => {
   if (!item.tmux || item.headless) throw noTmuxError(item, deps.host)
@@ -92,6 +102,7 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, args
       // The exact command on stdout, so a script (or a person) can run it as it is.
       io.stderr.write(`trailboss: ${describeItem(item)} — ${plan.message}; attach from a plain terminal with:\n`)
       io.stdout.write(`${formatCommand(plan.command)}\n`)
+      await tellClient(args, io, caller, `trailboss: ${plan.message}: ${formatCommand(plan.command)}`, deps.exec)
       return EXIT_FAILURE
     }
     throw new TrailbossError(plan.message, plan.hint)
@@ -101,12 +112,19 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, args
     for (const step of plan.steps) io.stdout.write(`${formatStep(step)}\n`)
     return 0
   }
-  return withTmux(() => runPlan(plan.steps, { exec: deps.exec, attach: deps.attach, env: { ...io.env } }))
+  const code = await withTmux(() => runPlan(plan.steps, { exec: deps.exec, attach: deps.attach, env: { ...io.env } }))
+  if (plan.how === 'switch') await tellClient(args, io, target.socket, `trailboss: went to ${describeItem(item)}`, deps.exec)
+  return code
 }
 
 export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultDeps()): Promise<number> => {
-  const view = await loadQueue(io, { exec: deps.exec })
-  reportSkipped(view, io)
-  const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault(view)
-  return goTo(item, view, args, io, deps)
+  try {
+    const view = await loadQueue(io, { exec: deps.exec })
+    reportSkipped(view, io)
+    const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault(view)
+    return await goTo(item, view, args, io, deps)
+  } catch (err) {
+    await tellClient(args, io, callerSocket(io.env.TMUX), formatError(err), deps.exec)
+    throw err
+  }
 }
