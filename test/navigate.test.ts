@@ -1,6 +1,7 @@
 import t from 'tap'
 import { execTmux } from '../lib/tmux.js'
 import {
+  attachTmux,
   byActivity,
   CLIENT_FORMAT,
   formatCommand,
@@ -121,4 +122,18 @@ t.test('against a real tmux server', async (t) => {
   const deadline = Date.now() + 5000
   while ((await readPane(server.socket, dying, execTmux)).state !== 'dead' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
   t.same(await readPane(server.socket, dying, execTmux), { state: 'dead' }, 'remain-on-exit keeps a dead pane')
+})
+
+t.test('attachTmux passes the exit code and forwards signals', async (t) => {
+  const server = startServer(t, 'alpha')
+  // No terminal here: tmux refuses to attach and its exit code comes back as ours.
+  t.equal(await attachTmux(['-S', server.socket, 'attach-session', '-t', 'alpha'], process.env), 1)
+  // A signal sent to us reaches the tmux client (here a `wait-for` that would block forever).
+  const running = attachTmux(['-S', server.socket, 'wait-for', 'never'], process.env)
+  await new Promise((r) => setTimeout(r, 300))
+  process.kill(process.pid, 'SIGTERM')
+  // Without the forward it would never end; tmux's client handles SIGTERM and exits 0.
+  t.equal(await running, 0, 'ended by the forwarded SIGTERM')
+  t.equal(process.listenerCount('SIGTERM') < 5, true, 'handlers are removed again')
+  await t.rejects(attachTmux(['-V'], { PATH: server.dir }), { name: 'TmuxUnavailable' })
 })
