@@ -1,7 +1,364 @@
-import type { WatchArgs } from '../cli.js'
-import { TrailbossError } from '../errors.js'
-import type { Io } from '../io.js'
+// `trailboss watch`: the queue, live. chokidar watches the sessions folder and the transcripts
+// of live sessions; every event only means "rescan soon" (chokidar throttles repeated renames of
+// one file, DESIGN §5), and a rescan is the same checked read as `ls`. A 1 s tick re-renders
+// ages; every PANE_RECHECK_MS a full rescan re-checks panes and, as §4 limits them, screens.
+// Nothing runs after it returns: watchers, timers and the terminal are released on every exit.
+import type { GoArgs, WatchArgs } from '../cli.js'
+import { EXIT_OK, formatError } from '../errors.js'
+import { useColour, type Io, type OutStream } from '../io.js'
+import { isReadableTranscriptPath, sessionsDir } from '../paths.js'
+import type { QueueItem } from '../queue.js'
+import { loadQueue, type QueueView } from '../queue-read.js'
+import { ensurePrivateDir } from '../record-write.js'
+import { execTmux, type TmuxExec } from '../tmux.js'
+import { deriveMove, deriveSelectedIndex, formatChanges, formatWatchScreen } from '../watch-view.js'
 
-export const runWatch = async (_args: WatchArgs, _io: Io): Promise<number> => {
-  throw new TrailbossError('watch is not implemented yet')
+/** A burst of events (a record and its temp file, several hooks at once) makes one rescan. */
+export const RESCAN_DEBOUNCE_MS = 15
+/** A streaming transcript changes many times a second; its rescans are spaced this far apart. */
+export const TRANSCRIPT_RESCAN_GAP_MS = 250
+/** Ages move once a second. */
+export const TICK_MS = 1000
+/** Panes (and, as DESIGN §4 limits them, screens) are re-checked this often while idle. */
+export const PANE_RECHECK_MS = 5000
+/** With 10 or more waits, a first digit waits this long for a second one. */
+export const DIGIT_WAIT_MS = 600
+
+const LIVE_STATES = new Set(['working', 'permission', 'waiting'])
+
+const ENTER_SCREEN = '\u001b[?1049h\u001b[?25l\u001b[?7l'
+const LEAVE_SCREEN = '\u001b[?7h\u001b[?25h\u001b[?1049l'
+
+export type GoFn = (args: GoArgs, io: Io) => Promise<number>
+
+export interface WatchDeps {
+  exec: TmuxExec
+  go: GoFn
+}
+
+const defaultGo: GoFn = async (args, io) => (await import('./go.js')).runGo(args, io)
+
+/** A display-popup has $TMUX but no pane of its own: a jump must close it to show the pane. */
+export const isPopup = (env: Io['env']): boolean => Boolean(env.TMUX) && !env.TMUX_PANE
+
+interface Live {
+  close: () => Promise<void>
+  rescanNow: () => void
+}
+
+/**
+ * The live part, shared by the screen and the log: watchers, debounced rescans, the tick.
+ * `onView` gets every fresh view; `onTick` fires each second.
+ */
+const startLive = async (io: Io, exec: TmuxExec, onView: (v: QueueView) => void, onTick: () => void, onError: (e: unknown) => void): Promise<Live> => {
+  const { watch } = await import('chokidar')
+  const dir = sessionsDir(io.env)
+  ensurePrivateDir(dir)
+  // Temp files and locks come and go around every write; the rename that follows is the news.
+  const ignored = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /[/\\]\.tmp([/\\]|$)/.test(path)
+  const sessions = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored })
+  const transcripts = watch([], { ignoreInitial: true, atomic: false })
+  let watched = new Set<string>()
+
+  let timer: NodeJS.Timeout | undefined
+  let fireAt = Infinity
+  let lastScanAt = 0
+  let scanning = false
+  let again = false
+  let closed = false
+
+  const schedule = (delay: number): void => {
+    if (closed) return
+    const at = Date.now() + delay
+    if (timer && at >= fireAt) return
+    if (timer) clearTimeout(timer)
+    fireAt = at
+    timer = setTimeout(() => {
+      timer = undefined
+      fireAt = Infinity
+      void rescan()
+    }, delay)
+  }
+
+  const follow = (view: QueueView): void => {
+    const want = new Set<string>()
+    for (const i of view.items) {
+      const path = i.record.transcriptPath
+      if (LIVE_STATES.has(i.state) && !i.headless && isReadableTranscriptPath(path, io.env)) want.add(path)
+    }
+    const add = [...want].filter((p) => !watched.has(p))
+    const drop = [...watched].filter((p) => !want.has(p))
+    if (add.length > 0) transcripts.add(add)
+    if (drop.length > 0) transcripts.unwatch(drop)
+    watched = want
+  }
+
+  const rescan = async (): Promise<void> => {
+    if (closed) return
+    if (scanning) {
+      again = true
+      return
+    }
+    scanning = true
+    try {
+      const view = await loadQueue(io, { exec })
+      if (closed) return
+      follow(view)
+      onView(view)
+    } catch (err) {
+      onError(err)
+    } finally {
+      scanning = false
+      lastScanAt = Date.now()
+      if (again) {
+        again = false
+        schedule(RESCAN_DEBOUNCE_MS)
+      }
+    }
+  }
+
+  sessions.on('all', () => schedule(RESCAN_DEBOUNCE_MS))
+  transcripts.on('change', () => schedule(Math.max(RESCAN_DEBOUNCE_MS, lastScanAt + TRANSCRIPT_RESCAN_GAP_MS - Date.now())))
+  sessions.on('error', onError)
+  transcripts.on('error', onError)
+
+  let ticks = 0
+  const tick = setInterval(() => {
+    ticks++
+    if ((ticks * TICK_MS) % PANE_RECHECK_MS === 0) void rescan()
+    else onTick()
+  }, TICK_MS)
+
+  await rescan()
+  return {
+    rescanNow: () => schedule(0),
+    close: async () => {
+      closed = true
+      clearInterval(tick)
+      if (timer) clearTimeout(timer)
+      await Promise.all([sessions.close(), transcripts.close()])
+    },
+  }
+}
+
+/** Without a TTY: one line per change, for logs. Runs until a signal ends it. */
+const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
+  let prev = new Map<string, QueueItem>()
+  const onView = (view: QueueView): void => {
+    const shown = args.all ? view.items : view.queue
+    for (const line of formatChanges(prev, shown, view.now, view.items)) io.stdout.write(`${line}\n`)
+    prev = new Map(shown.map((i) => [i.sessionId, i]))
+  }
+  const live = await startLive(io, deps.exec, onView, () => {}, (err) => io.stderr.write(`${formatError(err)}\n`))
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    process.once('SIGHUP', stop)
+  })
+  await live.close()
+  return EXIT_OK
+}
+
+type Resizable = OutStream & { on?: (ev: 'resize', fn: () => void) => unknown; off?: (ev: 'resize', fn: () => void) => unknown }
+
+/** The full-screen view on a TTY. */
+const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
+  const out = io.stdout as Resizable
+  const stdin = io.stdin
+  const colour = useColour(io)
+  let view: QueueView | null = null
+  let selected: string | null = null
+  let details = false
+  let message: string | null = null
+  let digits = ''
+  let digitTimer: NodeJS.Timeout | undefined
+  let drawn = ''
+  let onScreen = false
+  let busy = false
+  let finish: (code: number) => void = () => {}
+  const done = new Promise<number>((resolve) => {
+    finish = resolve
+  })
+
+  const shown = (): QueueItem[] => (view ? (args.all ? view.items : view.queue) : [])
+
+  const draw = (force = false): void => {
+    if (!onScreen) return
+    const lines = formatWatchScreen({
+      items: shown(),
+      selected,
+      now: Date.now(),
+      width: out.columns ?? 80,
+      height: out.rows ?? 24,
+      details,
+      colour,
+      message,
+      tmuxAvailable: view?.tmuxAvailable ?? true,
+      digits,
+    })
+    const text = `\u001b[H${lines.map((l) => `${l}\u001b[K`).join('\r\n')}\u001b[J`
+    // While nothing changes, the tick renders the same text: write nothing then.
+    if (text === drawn && !force) return
+    drawn = text
+    out.write(text)
+  }
+
+  const enter = (): void => {
+    if (onScreen) return
+    out.write(ENTER_SCREEN)
+    stdin.setRawMode?.(true)
+    stdin.resume()
+    onScreen = true
+    draw(true)
+  }
+  const leave = (): void => {
+    if (!onScreen) return
+    onScreen = false
+    drawn = ''
+    stdin.setRawMode?.(false)
+    stdin.pause()
+    out.write(LEAVE_SCREEN)
+  }
+
+  const goTo = async (item: QueueItem | undefined): Promise<void> => {
+    if (!item || busy) return
+    busy = true
+    const said: string[] = []
+    const capture: OutStream = { write: (t: string) => said.push(t) }
+    // Outside tmux `go` attaches in this terminal: hand it over, and take it back on detach.
+    const attaching = !io.env.TMUX
+    if (attaching) leave()
+    let code = 1
+    try {
+      code = await deps.go({ target: item.key, client: undefined, print: false }, { ...io, stdout: capture, stderr: capture })
+    } catch (err) {
+      said.push(formatError(err))
+    }
+    busy = false
+    if (attaching) enter()
+    if (code === 0 && isPopup(io.env)) return finish(EXIT_OK)
+    message = said.join('').trim().split('\n').filter(Boolean).pop() ?? null
+    live?.rescanNow()
+    draw()
+  }
+
+  const goNumber = (text: string): void => {
+    digits = ''
+    if (digitTimer) clearTimeout(digitTimer)
+    const n = Number(text)
+    const item = view?.queue.find((i) => i.n === n)
+    if (!item) {
+      message = `no wait number ${n}`
+      draw()
+      return
+    }
+    void goTo(item)
+  }
+
+  const onKey = (key: string): void => {
+    if (key === 'q' || key === '\u0003' || key === '\u001b') return finish(EXIT_OK)
+    if (/^[0-9]$/.test(key)) {
+      digits += key
+      const count = view?.queue.length ?? 0
+      // Go at once unless a longer number could still be meant.
+      if (Number(digits) * 10 > count) return goNumber(digits)
+      if (digitTimer) clearTimeout(digitTimer)
+      digitTimer = setTimeout(() => goNumber(digits), DIGIT_WAIT_MS)
+      return draw()
+    }
+    if (key === '\r' || key === '\n') {
+      if (digits) return goNumber(digits)
+      const items = shown()
+      return void goTo(items[deriveSelectedIndex(items, selected)])
+    }
+    if (key === 'j' || key === '\u001b[B') selected = deriveMove(shown(), selected, 1)
+    else if (key === 'k' || key === '\u001b[A') selected = deriveMove(shown(), selected, -1)
+    else if (key === 's') details = !details
+    else if (key === 'r') live?.rescanNow()
+    draw()
+  }
+
+  const onData = (chunk: Buffer | string): void => {
+    const text = chunk.toString()
+    // Keys like arrows arrive as one escape sequence (only a lone Esc quits); the rest key by key.
+    if (text.length > 1 && text.startsWith('\u001b')) return /^\u001b\[[AB]$/.test(text) ? onKey(text) : undefined
+    for (const ch of text) onKey(ch)
+  }
+
+  const restore = (): void => {
+    if (!onScreen) return
+    onScreen = false
+    try {
+      stdin.setRawMode?.(false)
+    } catch {
+      // the terminal is already gone
+    }
+    out.write(LEAVE_SCREEN)
+  }
+  const onSignal = (): void => finish(EXIT_OK)
+  const onCrash = (err: unknown): void => {
+    restore()
+    io.stderr.write(`${formatError(err)}\n`)
+    process.exit(1)
+  }
+  const onResize = (): void => draw(true)
+
+  process.on('exit', restore)
+  process.on('uncaughtException', onCrash)
+  process.on('unhandledRejection', onCrash)
+  process.on('SIGTERM', onSignal)
+  process.on('SIGHUP', onSignal)
+  process.on('SIGINT', onSignal)
+  out.on?.('resize', onResize)
+  stdin.on('data', onData)
+
+  let live: Live | null = null
+  enter()
+  try {
+    live = await startLive(
+      io,
+      deps.exec,
+      (v) => {
+        view = v
+        draw()
+      },
+      () => draw(),
+      (err) => {
+        message = formatError(err)
+        draw()
+      },
+    )
+    return await done
+  } finally {
+    if (digitTimer) clearTimeout(digitTimer)
+    await live?.close()
+    stdin.off('data', onData)
+    out.off?.('resize', onResize)
+    restore()
+    stdin.pause()
+    process.off('exit', restore)
+    process.off('uncaughtException', onCrash)
+    process.off('unhandledRejection', onCrash)
+    process.off('SIGTERM', onSignal)
+    process.off('SIGHUP', onSignal)
+    process.off('SIGINT', onSignal)
+  }
+}
+
+/** --once: the screen's text once (or, without a TTY, the current queue as log lines). */
+const runOnce = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
+  const view = await loadQueue(io, { exec: deps.exec })
+  const items = args.all ? view.items : view.queue
+  const lines = io.stdout.isTTY
+    ? formatWatchScreen({ items, selected: null, now: view.now, width: io.stdout.columns ?? 80, height: io.stdout.rows ?? 24, details: false, colour: useColour(io), message: null, tmuxAvailable: view.tmuxAvailable, digits: '' })
+    : formatChanges(new Map(), items, view.now)
+  io.stdout.write(lines.map((l) => `${l}\n`).join(''))
+  return EXIT_OK
+}
+
+export const runWatch = async (args: WatchArgs, io: Io, deps: WatchDeps = { exec: execTmux, go: defaultGo }): Promise<number> => {
+  if (args.once) return runOnce(args, io, deps)
+  if (io.stdout.isTTY && io.stdin.isTTY) return runScreen(args, io, deps)
+  return runLog(args, io, deps)
 }

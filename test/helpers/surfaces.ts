@@ -1,0 +1,106 @@
+// Shared by the watch, status and notify suites: a private home, records written by the real
+// emitter, and the built CLI run as a child process.
+import { execFile } from 'node:child_process'
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const CLI = fileURLToPath(new URL('../../dist/bin/trailboss.js', import.meta.url))
+export const EMITTER = fileURLToPath(new URL('../../dist/hooks/emit.cjs', import.meta.url))
+
+export type ChildEnv = Record<string, string | undefined>
+
+/** Runs the built emitter once, payload on stdin, as a hook does; resolves with its exit code. */
+const runEmitter = (input: string, env: ChildEnv): Promise<{ code: number | null; stderr: string }> =>
+  new Promise((resolve) => {
+    const child = execFile(process.execPath, [EMITTER], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000 }, (err, _out, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr })
+    })
+    child.stdin?.end(input)
+  })
+
+export interface Home {
+  root: string
+  tb: string
+  claude: string
+  /** The minimal environment our children get (never the test runner's own). */
+  env: (extra?: ChildEnv) => ChildEnv
+}
+
+export const makeHome = (root: string): Home => {
+  const tb = join(root, 'tb')
+  const claude = join(root, 'claude')
+  fs.mkdirSync(join(claude, 'projects', 'p'), { recursive: true })
+  return {
+    root,
+    tb,
+    claude,
+    env: (extra = {}) => ({ PATH: process.env.PATH, HOME: join(root, 'home'), TRAILBOSS_HOME: tb, CLAUDE_CONFIG_DIR: claude, ...extra }),
+  }
+}
+
+export interface Wait {
+  session: string
+  event?: 'Stop' | 'PermissionRequest'
+  cwd?: string
+  message?: string
+  tool?: { name: string; input: Record<string, unknown> }
+  transcript?: string
+  /** `<socket>,<pid>,0` and `%N`: a session running in that pane. */
+  tmux?: { env: string; pane: string }
+}
+
+/** Writes one event through the built emitter, as Claude Code's hook would. */
+export const emitWait = async (home: Home, w: Wait): Promise<void> => {
+  const event = w.event ?? 'Stop'
+  const payload: Record<string, unknown> = {
+    session_id: w.session,
+    transcript_path: w.transcript ?? `/nonexistent/${w.session}.jsonl`,
+    cwd: w.cwd ?? `/tmp/${w.session}`,
+    hook_event_name: event,
+    prompt_id: 'p1',
+    ...(event === 'Stop' ? { last_assistant_message: w.message ?? 'Done.' } : {}),
+    ...(event === 'PermissionRequest' ? { tool_name: w.tool?.name ?? 'Bash', tool_input: w.tool?.input ?? { command: 'npm test' } } : {}),
+  }
+  const env = home.env(w.tmux ? { TMUX: w.tmux.env, TMUX_PANE: w.tmux.pane } : {})
+  const r = await runEmitter(JSON.stringify(payload), env)
+  if (r.code !== 0) throw new Error(`emitter failed: ${r.stderr}`)
+}
+
+export interface CliResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the built CLI once; never rejects. */
+export const runCli = (args: readonly string[], env: ChildEnv, input = ''): Promise<CliResult> =>
+  new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
+    })
+    child.stdin?.end(input)
+  })
+
+/** A stand-in for a desktop notifier: logs each call's arguments (one JSON array a line). */
+export const fakeNotifier = (dir: string, name: string, opts: { sleepMs?: number } = {}): { bin: string; log: string; calls: () => string[][] } => {
+  const bin = join(dir, 'bin')
+  const log = join(dir, `${name}.log`)
+  fs.mkdirSync(bin, { recursive: true })
+  const sleep = opts.sleepMs ? `sleep ${(opts.sleepMs / 1000).toFixed(2)}\n` : ''
+  const script = `#!/bin/sh\n${sleep}${process.execPath} -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + "\\n")' ${JSON.stringify(log)} "$@"\n`
+  fs.writeFileSync(join(bin, name), script, { mode: 0o755 })
+  return {
+    bin,
+    log,
+    calls: () =>
+      fs.existsSync(log)
+        ? fs
+            .readFileSync(log, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as string[])
+        : [],
+  }
+}
+
