@@ -3,6 +3,7 @@
 // built CLI typed into a shell pane, as a person would. Run `npm run build` first.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import t from 'tap'
@@ -180,7 +181,7 @@ t.test('go moves the client, across sessions, windows and servers', async (t) =>
   await t.test('a session outside tmux: where it runs and how to resume it', async (t) => {
     const r = await typeInPane(a, caller, dir, home, ['go', '1'])
     t.equal(r.code, 1)
-    t.match(r.stderr, `does not run in tmux: it runs in ${cwd}`)
+    t.match(r.stderr, `does not run in tmux: it runs in ${cwd} on this host ${hostname()}`)
     t.match(r.stderr, `cd ${cwd} && claude --resume ${ids.notmux}`)
   })
 

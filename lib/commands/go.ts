@@ -39,7 +39,7 @@ const shellQuote = (s: string): string => formatCommand([s])
 
 /** Where a session without tmux runs, and how to pick it up again there. */
 export const noTmuxError = (item: QueueItem, here: string): TrailbossError => {
-  const where = [item.cwd ? `in ${item.cwd}` : null, item.host && item.host !== here ? `on host ${item.host}` : null].filter(Boolean).join(' ')
+  const where = [item.cwd ? `in ${item.cwd}` : null, item.host ? `on ${item.host === here ? 'this host' : 'host'} ${item.host}` : null].filter(Boolean).join(' ')
   const how = item.headless ? 'runs headless (claude -p)' : 'does not run in tmux'
   const resume = `${item.cwd ? `cd ${shellQuote(item.cwd)} && ` : ''}claude --resume ${item.sessionId}`
   return new TrailbossError(
