@@ -1,7 +1,17 @@
+// `trailboss status`: one short segment for tmux's status line. tmux runs it every
+// status-interval seconds, so it reads the queue once and imports nothing heavy.
+// Screen checks stay on: their captures are remembered across runs (screens.json), at most
+// one per session per SCREEN_CHECK_AFTER_MS, so the segment agrees with `ls` at little cost.
 import type { StatusArgs } from '../cli.js'
-import { TrailbossError } from '../errors.js'
+import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
+import { loadQueue, type LoadOptions } from '../queue-read.js'
+import { deriveSummary, formatSegment } from '../status-format.js'
 
-export const runStatus = async (_args: StatusArgs, _io: Io): Promise<number> => {
-  throw new TrailbossError('status is not implemented yet')
+export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
+  const view = await loadQueue(io, opts)
+  // Skipped files are `ls`'s and `doctor`'s to report: a status line has no room for them.
+  const text = formatSegment(deriveSummary(view.queue, view.now), args.format, { tmux: args.tmux })
+  if (text) io.stdout.write(`${text}\n`)
+  return EXIT_OK
 }

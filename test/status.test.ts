@@ -1,0 +1,58 @@
+import t from 'tap'
+import type { QueueItem } from '../lib/queue.js'
+import { DEFAULT_STATUS_FORMAT, deriveSummary, formatKinds, formatSegment } from '../lib/status-format.js'
+import { emitWait, makeHome, runCli } from './helpers/surfaces.js'
+
+const NOW = Date.parse('2026-01-01T12:00:00Z')
+
+const wait = (id: string, n: number | null, kind: QueueItem['kind'], ageMs: number): QueueItem =>
+  ({ n, sessionId: id, state: n === null ? 'working' : kind === 'permission' ? 'permission' : 'waiting', kind, since: NOW - ageMs }) as QueueItem
+
+t.test('deriveSummary counts waits by kind and finds the oldest', async (t) => {
+  const q = [wait('a', 1, 'done', 600_000), wait('b', 2, 'permission', 30_000), wait('c', 3, 'question', 5_000), wait('d', null, null, 1e9)]
+  const s = deriveSummary(q, NOW)
+  t.equal(s.count, 3)
+  t.equal(s.oldestMs, 600_000)
+  t.same(s.byKind, { permission: 1, question: 1, error: 0, interrupted: 0, done: 1 })
+  t.equal(s.urgent, 'permission')
+  t.equal(formatKinds(s), '1p 1q 1d')
+  const others = deriveSummary(q, NOW, { excludeSessionId: 'a' })
+  t.equal(others.count, 2, 'a statusline inside session a counts the others')
+  t.equal(others.oldestMs, 30_000)
+  t.same(deriveSummary([], NOW), { count: 0, oldestMs: 0, byKind: { permission: 0, question: 0, error: 0, interrupted: 0, done: 0 }, urgent: null })
+})
+
+t.test('formatSegment: empty for none; default, custom and tmux formats', async (t) => {
+  const none = deriveSummary([], NOW)
+  const one = deriveSummary([wait('a', 1, 'question', 42_000)], NOW)
+  const many = deriveSummary([wait('a', 1, 'done', 3_600_000), wait('b', 2, 'error', 60_000), wait('c', 3, 'error', 1_000)], NOW)
+  t.equal(DEFAULT_STATUS_FORMAT, '{count} waiting · {oldest}')
+  t.equal(formatSegment(none), '')
+  t.equal(formatSegment(none, '{count}', { tmux: true }), '', 'nothing waits: nothing at all, not even colour codes')
+  t.equal(formatSegment(one), '1 waiting · 42s')
+  t.equal(formatSegment(many), '3 waiting · 1h')
+  t.equal(formatSegment(many, '{count} wait{s} ({kinds})'), '3 waits (2e 1d)')
+  t.equal(formatSegment(one, '{count} wait{s}'), '1 wait')
+  t.equal(formatSegment(many, 'E{error} D{done} P{permission} {nope}'), 'E2 D1 P0 {nope}', 'an unknown name stays visible')
+  t.equal(formatSegment(one, undefined, { tmux: true }), '#[fg=cyan,bold]1 waiting · 42s#[default]')
+  t.equal(formatSegment(many, '{count}', { tmux: true }), '#[fg=red,bold]3#[default]', 'the colour of the most urgent kind')
+})
+
+t.test('trailboss status, built, for 0, 1 and many waits', async (t) => {
+  const home = makeHome(t.testdir())
+  const empty = await runCli(['status'], home.env())
+  t.same(empty, { code: 0, stdout: '', stderr: '' }, 'nothing waits: empty output, exit 0')
+
+  await emitWait(home, { session: 'aaaa-one', cwd: '/tmp/alpha', message: 'Shall I?' })
+  const one = await runCli(['status'], home.env())
+  t.equal(one.code, 0)
+  t.match(one.stdout, /^1 waiting · \d+s\n$/)
+  t.equal(one.stderr, '')
+
+  await emitWait(home, { session: 'bbbb-two', event: 'PermissionRequest' })
+  await emitWait(home, { session: 'cccc-three', message: 'Done.' })
+  const many = await runCli(['status', '--format', '{count}:{kinds}'], home.env())
+  t.equal(many.stdout, '3:1p 1q 1d\n')
+  const tmux = await runCli(['status', '--tmux'], home.env())
+  t.match(tmux.stdout, /^#\[fg=yellow,bold\]3 waiting · \d+s#\[default\]\n$/)
+})
