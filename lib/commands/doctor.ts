@@ -62,8 +62,21 @@ const canRun = (path: string): boolean => {
 
 const exists = (path: string): boolean => fs.existsSync(path)
 
+/** Runs of each emitter; the fastest counts, so one hiccup of a busy machine is not a verdict. */
+export const EMIT_RUNS = 3
+
 /** Runs an emitter the way a hook does, with an empty event and TRAILBOSS_DISABLE=1 so nothing is written. */
-const timeEmitter = (label: string, command: string | null, args: string[], env: Env): Promise<EmitterRun> =>
+const timeEmitter = async (label: string, command: string | null, args: string[], env: Env): Promise<EmitterRun> => {
+  let best = await runEmitterOnce(label, command, args, env)
+  for (let i = 1; i < EMIT_RUNS && best.path !== null && best.code === 0; i++) {
+    const next = await runEmitterOnce(label, command, args, env)
+    if (next.code !== 0 || next.output !== '') return next
+    if (next.ms < best.ms) best = next
+  }
+  return best
+}
+
+const runEmitterOnce = (label: string, command: string | null, args: string[], env: Env): Promise<EmitterRun> =>
   new Promise((resolve) => {
     if (command === null) return resolve({ label, path: null, ms: 0, code: null, output: '' })
     const start = performance.now()

@@ -1,0 +1,405 @@
+import { execFile, execFileSync, spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import t, { type Test } from 'tap'
+import { runDoctor } from '../lib/commands/doctor.js'
+import {
+  checkHome,
+  checkNode,
+  checkRecords,
+  checkRoutes,
+  checkScopeHooks,
+  checkSessions,
+  compareVersions,
+  deriveReport,
+  formatReport,
+  RECENT_SESSION_MS,
+  type Check,
+  type DoctorReport,
+  type HookFacts,
+  type ScopeSettings,
+  type ServerAnswer,
+} from '../lib/doctor-checks.js'
+import type { SessionRecord } from '../lib/events.js'
+import type { Io } from '../lib/io.js'
+import { deriveEmitterCommand, deriveHookEntry, mergeHooks, type JsonObject } from '../lib/settings.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CLI = join(ROOT, 'dist', 'bin', 'trailboss.js')
+const EMITTER = join(ROOT, 'dist', 'hooks', 'emit.cjs')
+
+// ---- pure verdicts --------------------------------------------------------------------------
+
+const NODE = '/usr/bin/node'
+const EMIT = '/usr/lib/node_modules/trailboss/dist/hooks/emit.cjs'
+const userEntry = deriveHookEntry(deriveEmitterCommand('user', NODE, EMIT))
+const pathEntry = deriveHookEntry(deriveEmitterCommand('project', NODE, EMIT))
+
+const facts = (present: string[], onPath: string[] = []): HookFacts => ({
+  exists: (p) => present.includes(p),
+  which: (n) => (onPath.includes(n) ? `/usr/bin/${n}` : null),
+  known: [],
+})
+const scope = (s: Partial<ScopeSettings> & { settings: JsonObject | null }): ScopeSettings => ({ scope: 'user', file: '/c/settings.json', error: null, ...s })
+
+t.test('checkNode and compareVersions', async (t) => {
+  t.equal(checkNode('20.19.0', NODE).status, 'ok')
+  t.equal(checkNode('22.3.1', NODE).status, 'ok')
+  const old = checkNode('20.18.3', NODE)
+  t.equal(old.status, 'fail')
+  t.match(old.fix, /Node 20\.19\.0 or newer/)
+  t.ok(compareVersions('v20.10.0', '20.9.9') > 0, 'numeric, not string order')
+  t.equal(compareVersions('20.19.0', '20.19.0'), 0)
+})
+
+t.test('checkScopeHooks: healthy, missing events, broken paths, PATH, async, disableAllHooks', async (t) => {
+  const all = mergeHooks({}, userEntry)
+  t.equal(checkScopeHooks(scope({ settings: all }), facts([NODE, EMIT])).status, 'ok')
+  t.equal(checkScopeHooks(scope({ settings: {} }), facts([])).status, 'info', 'nothing of ours: not a fault in itself')
+  t.equal(checkScopeHooks(scope({ settings: null }), facts([])).status, 'info', 'no file')
+
+  const broken = checkScopeHooks(scope({ settings: all }), facts([EMIT]))
+  t.equal(broken.status, 'fail', 'the Node binary is gone (nvm upgrade)')
+  t.match(broken.details?.join('\n'), /\/usr\/bin\/node does not exist/)
+  t.equal(broken.fix, 'trailboss install')
+  const local = checkScopeHooks(scope({ scope: 'local', settings: all }), facts([NODE]))
+  t.equal(local.status, 'fail', 'the emitter is gone')
+  t.equal(local.fix, 'trailboss install --scope local')
+
+  const some = mergeHooks({}, userEntry, [], ['Stop', 'SessionEnd'])
+  const partial = checkScopeHooks(scope({ settings: some }), facts([NODE, EMIT]))
+  t.equal(partial.status, 'warn')
+  t.match(partial.details?.join('\n'), /no hook for SessionStart, UserPromptSubmit/)
+
+  const npx = deriveHookEntry({ command: NODE, args: ['/home/me/.npm/_npx/ab/node_modules/trailboss/dist/hooks/emit.cjs'] })
+  const cached = checkScopeHooks(scope({ settings: mergeHooks({}, npx) }), facts([NODE, '/home/me/.npm/_npx/ab/node_modules/trailboss/dist/hooks/emit.cjs']))
+  t.equal(cached.status, 'warn')
+  t.match(cached.details?.join('\n'), /npx's cache/)
+
+  const shared = mergeHooks({}, pathEntry)
+  t.equal(checkScopeHooks(scope({ scope: 'project', settings: shared }), facts([], ['trailboss-emit'])).status, 'ok')
+  const noBin = checkScopeHooks(scope({ scope: 'project', settings: shared }), facts([]))
+  t.equal(noBin.status, 'fail')
+  t.match(noBin.fix, /npm install -g trailboss/)
+  const absInProject = checkScopeHooks(scope({ scope: 'project', settings: all }), facts([NODE, EMIT]))
+  t.equal(absInProject.status, 'warn', "a shared file with this machine's paths")
+
+  const sync = mergeHooks({}, { ...userEntry, async: false } as never)
+  t.equal(checkScopeHooks(scope({ settings: sync }), facts([NODE, EMIT])).status, 'warn')
+  const off = checkScopeHooks(scope({ settings: { ...all, disableAllHooks: true } }), facts([NODE, EMIT]))
+  t.equal(off.status, 'fail')
+  t.match(off.fix, /remove "disableAllHooks"/)
+  const bad = checkScopeHooks(scope({ settings: null, error: 'not valid JSON' }), facts([]))
+  t.equal(bad.status, 'fail')
+})
+
+t.test('checkRoutes: none, plugin, and double registration', async (t) => {
+  const none = checkRoutes([scope({ settings: {} })], facts([]))
+  t.same(none.map((c) => [c.id, c.status]), [['routes', 'fail']])
+  t.equal(none[0]?.fix, 'trailboss install')
+  const plugin = scope({ settings: { enabledPlugins: { 'trailboss@trailboss': true, 'x@y': true } } })
+  t.same(checkRoutes([plugin], facts([], ['trailboss-emit'])).map((c) => [c.id, c.status]), [['plugin', 'ok']])
+  const noBin = checkRoutes([plugin], facts([]))
+  t.same(noBin.map((c) => [c.id, c.status]), [['plugin', 'fail']])
+  t.match(noBin[0]?.fix, /npm install -g trailboss/)
+  const disabled = scope({ settings: { enabledPlugins: { 'trailboss@trailboss': false } } })
+  t.same(checkRoutes([disabled], facts([])).map((c) => c.id), ['routes'], 'a disabled plugin is no route')
+  const both = checkRoutes([plugin, scope({ scope: 'local', settings: mergeHooks({}, userEntry) })], facts([NODE, EMIT], ['trailboss-emit']))
+  t.same(both.map((c) => [c.id, c.status]), [['plugin', 'ok'], ['double-registration', 'warn']])
+  t.match(both[1]?.fix, /trailboss uninstall --scope local/)
+})
+
+t.test('checkHome and checkRecords', async (t) => {
+  const base = { path: '/h/.trailboss', mode: 0o700, ownedByMe: true, writable: true, sessionsMode: 0o700 }
+  t.equal(checkHome(base).status, 'ok')
+  t.equal(checkHome({ ...base, mode: null }).status, 'info')
+  t.equal(checkHome({ ...base, sessionsMode: 0o755 }).status, 'warn')
+  t.match(checkHome({ ...base, mode: 0o755 }).fix, /chmod 700/)
+  t.equal(checkHome({ ...base, ownedByMe: false }).status, 'fail')
+  t.equal(checkHome({ ...base, writable: false }).status, 'fail')
+  t.same(checkRecords(3, [], []).map((c) => c.status), ['ok'])
+  const bad = checkRecords(3, [{ file: '/s/x.json', why: 'not valid JSON' }], ['/s/y.json.corrupt-1'])
+  t.same(bad.map((c) => [c.id, c.status]), [['records', 'fail'], ['records-set-aside', 'warn']])
+  t.same(bad[0]?.details, ['/s/x.json: not valid JSON'])
+})
+
+const record = (over: Partial<SessionRecord>): SessionRecord =>
+  ({
+    v: 1,
+    agent: 'claude-code',
+    sessionId: 'abcdef0123456789',
+    host: 'h',
+    headless: false,
+    cwd: '/p',
+    project: 'p',
+    transcriptPath: null,
+    tmux: { pane: '%1', socket: '/tmp/s', serverPid: 1 },
+    state: 'waiting',
+    kind: 'done',
+    since: 0,
+    event: 'Stop',
+    promptId: null,
+    tool: null,
+    message: null,
+    offset: null,
+    lastTool: null,
+    turnEndedPromptId: null,
+    backgroundTasks: 0,
+    firstEventAt: 0,
+    lastEventAt: 0,
+    lastEvent: 'Stop',
+    stateStamp: 0,
+    events: 1,
+    foldedPending: [],
+    ...over,
+  }) as SessionRecord
+
+t.test('checkSessions: pane there, gone, unknown; old sessions left out', async (t) => {
+  const now = 10 * RECENT_SESSION_MS
+  const servers = new Map<string, ServerAnswer>([
+    ['/tmp/s', { status: 'ok', panes: new Set(['%1']) }],
+    ['/tmp/dead', { status: 'no-server' }],
+    ['/tmp/odd', { status: 'unknown', why: 'timeout' }],
+  ])
+  const checks = checkSessions(
+    [
+      record({ sessionId: 'alive-000', lastEventAt: now - 5000 }),
+      record({ sessionId: 'gone-0000', lastEventAt: now - 4000, tmux: { pane: '%9', socket: '/tmp/s', serverPid: 1 } }),
+      record({ sessionId: 'ended-000', lastEventAt: now - 3000, state: 'ended', tmux: { pane: '%2', socket: '/tmp/dead', serverPid: 2 } }),
+      record({ sessionId: 'odd-00000', lastEventAt: now - 2000, tmux: { pane: '%3', socket: '/tmp/odd', serverPid: 3 } }),
+      record({ sessionId: 'headless0', lastEventAt: now - 1000, headless: true, tmux: null }),
+      record({ sessionId: 'old-00000', lastEventAt: now - RECENT_SESSION_MS - 1 }),
+    ],
+    servers,
+    now,
+  )
+  t.same(
+    checks.map((c) => [c.id, c.status]),
+    [
+      ['session:headless0', 'info'],
+      ['session:odd-00000', 'info'],
+      ['session:ended-000', 'info'],
+      ['session:gone-0000', 'warn'],
+      ['session:alive-000', 'ok'],
+    ],
+    'newest first; the old one is not listed',
+  )
+  t.match(checks[4]?.summary, /pane %1 is there; last event Stop 5s ago/)
+})
+
+t.test('formatReport: one line per check, the fix under it, a verdict', async (t) => {
+  const checks: Check[] = [
+    { id: 'a', status: 'ok', summary: 'fine', fix: null },
+    { id: 'b', status: 'fail', summary: 'broken', fix: 'do this', details: ['why'] },
+    { id: 'c', status: 'warn', summary: 'hmm', fix: 'maybe that' },
+  ]
+  const report = deriveReport(checks)
+  t.equal(report.ok, false)
+  t.equal(formatReport(report, false), '✓ fine\n✗ broken\n    why\n    → do this\n! hmm\n    → maybe that\n1 problem, 1 warning\n')
+  t.match(formatReport(report, true), /\x1b\[31m✗\x1b\[0m broken/)
+  t.equal(deriveReport([checks[0] as Check, checks[2] as Check]).ok, true, 'warnings do not fail')
+})
+
+// ---- the whole chain, with the built CLI, real files, a real tmux server ---------------------
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+const cli = (args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env, cwd, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    )
+  })
+
+const emit = (payload: object, env: NodeJS.ProcessEnv): Promise<number | null> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [EMITTER], { env, stdio: ['pipe', 'ignore', 'ignore'] })
+    child.on('close', resolve)
+    child.stdin.end(JSON.stringify(payload))
+  })
+
+interface Tmux {
+  socket: string
+  pid: number
+  pane: string
+  tmux: (...args: string[]) => string
+}
+
+const startTmux = (t: Test): Tmux => {
+  // A short path: unix socket paths must stay under ~104 bytes.
+  const dir = fs.mkdtempSync(join(tmpdir(), 'tb-doc-'))
+  const socket = join(dir, 's')
+  const { TMUX: _t, TMUX_PANE: _p, ...env } = process.env
+  const tmux = (...args: string[]): string => execFileSync('tmux', ['-S', socket, ...args], { env, encoding: 'utf8' })
+  tmux('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '20', 'sleep', '1000')
+  t.teardown(() => {
+    try {
+      tmux('kill-server')
+    } catch {
+      // Already gone: the test killed it.
+    }
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+  const [pane, pid] = tmux('display-message', '-p', '#{pane_id},#{pid}').trim().split(',')
+  return { socket, pid: Number(pid), pane: pane ?? '', tmux }
+}
+
+const parseReport = (r: Run): DoctorReport => JSON.parse(r.stdout) as DoctorReport
+const statusOf = (report: DoctorReport, id: string): string | undefined => report.checks.find((c) => c.id === id)?.status
+
+/** A healthy machine: hooks installed in user scope, one session recorded from a live pane. */
+const healthy = async (t: Test) => {
+  const dir = t.testdir({ claude: {}, home: {}, project: {}, bin: {} })
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
+    HOME: join(dir, 'home'),
+    CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+    TRAILBOSS_HOME: join(dir, 'tb'),
+  }
+  const project = join(dir, 'project')
+  const inst = await cli(['install'], env, project)
+  t.equal(inst.code, 0, inst.stderr)
+  const server = startTmux(t)
+  const code = await emit(
+    { session_id: 'doctor-session-1', transcript_path: join(dir, 'x.jsonl'), cwd: project, hook_event_name: 'Stop', last_assistant_message: 'Done.', stop_hook_active: false, background_tasks: [] },
+    { ...env, TMUX: `${server.socket},${server.pid},0`, TMUX_PANE: server.pane },
+  )
+  t.equal(code, 0)
+  t.ok(fs.existsSync(join(dir, 'tb', 'sessions', 'doctor-session-1.json')), 'the emitter recorded the session')
+  return { dir, env, project, server }
+}
+
+t.test('doctor on a healthy setup: exit 0, every check ok or info', async (t) => {
+  const { env, project, server } = await healthy(t)
+  const r = await cli(['doctor', '--json'], env, project)
+  t.equal(r.code, 0, r.stdout + r.stderr)
+  const report = parseReport(r)
+  t.equal(report.version, 1)
+  t.equal(report.ok, true)
+  // How fast the emitter starts depends on the machine's load, not on the setup.
+  const timing = /took \d+ ms to start/
+  t.same(report.checks.filter((c) => (c.status === 'fail' || c.status === 'warn') && !timing.test(c.summary)), [])
+  t.equal(statusOf(report, 'node'), 'ok')
+  t.match(report.checks.find((c) => c.id === "emitter:this package's emitter")?.summary, /runs \(.*emit\.cjs, \d+ ms\)|took \d+ ms to start/)
+  t.equal(statusOf(report, 'hooks:user'), 'ok')
+  t.equal(statusOf(report, 'home'), 'ok')
+  t.equal(statusOf(report, 'records'), 'ok')
+  t.equal(statusOf(report, 'tmux'), 'ok')
+  t.equal(statusOf(report, `tmux-server:${server.socket}`), 'ok')
+  const session = report.checks.find((c) => c.id === 'session:doctor-session-1')
+  t.equal(session?.status, 'ok')
+  t.match(session?.summary, new RegExp(`pane ${server.pane} is there; last event Stop \\d+s ago`))
+  const text = await cli(['doctor'], env, project)
+  t.equal(text.code, 0)
+  t.match(text.stdout, /^✓ Node /m)
+  t.match(text.stdout, /^all good/m)
+  t.match(text.stdout, /\n(all good|\d+ problems?)[^\n]*\n$/, 'a verdict last')
+})
+
+t.test('doctor on broken setups: exit 1 and the fix for each', async (t) => {
+  t.setTimeout(120_000)
+  const cases: [string, (s: Awaited<ReturnType<typeof healthy>>) => NodeJS.ProcessEnv | void, string, RegExp][] = [
+    [
+      'no hooks at all',
+      ({ env, project }) => void execFileSync(process.execPath, [CLI, 'uninstall'], { env, cwd: project }),
+      'routes',
+      /trailboss install/,
+    ],
+    [
+      'a path a Node upgrade broke',
+      ({ dir }) => {
+        const file = join(dir, 'claude', 'settings.json')
+        const text = fs.readFileSync(file, 'utf8').replaceAll(EMITTER, '/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs')
+        fs.writeFileSync(file, text)
+      },
+      'hooks:user',
+      /^trailboss install$/,
+    ],
+    ['settings that do not parse', ({ dir }) => fs.writeFileSync(join(dir, 'claude', 'settings.json'), '{ // no\n}'), 'hooks:user', /fix .* by hand/],
+    [
+      'hooks turned off',
+      ({ dir }) => {
+        const file = join(dir, 'claude', 'settings.json')
+        fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), disableAllHooks: true }))
+      },
+      'hooks:user',
+      /disableAllHooks/,
+    ],
+    ['a record that fails the schema', ({ dir }) => fs.writeFileSync(join(dir, 'tb', 'sessions', 'broken-1.json'), '{"v": 1}', { mode: 0o600 }), 'records', /move them away/],
+    ['tmux not on PATH', ({ env }) => ({ ...env, PATH: '/nonexistent' }), 'tmux', /install tmux/],
+    [
+      'the plugin enabled without trailboss-emit on PATH',
+      ({ dir, env, project }) => {
+        execFileSync(process.execPath, [CLI, 'uninstall'], { env, cwd: project })
+        fs.writeFileSync(join(dir, 'claude', 'settings.json'), JSON.stringify({ enabledPlugins: { 'trailboss@trailboss': true } }))
+      },
+      'plugin',
+      /runs trailboss-emit from the npm package/,
+    ],
+  ]
+  for (const [name, breakIt, id, fix] of cases) {
+    await t.test(name, async (t) => {
+      const s = await healthy(t)
+      const env = breakIt(s) ?? s.env
+      const r = await cli(['doctor', '--json'], env, s.project)
+      t.equal(r.code, 1, `${name}: exit 1`)
+      const report = parseReport(r)
+      t.equal(report.ok, false)
+      const check = report.checks.find((c) => c.id === id)
+      t.equal(check?.status, 'fail', `${name}: ${id} fails`)
+      t.match(check?.fix, fix, `${name}: says what to do`)
+      const text = await cli(['doctor'], env, s.project)
+      t.equal(text.code, 1)
+      t.match(text.stdout, /^✗ /m)
+      t.match(text.stdout, /^    → /m)
+    })
+  }
+})
+
+t.test('doctor warns, without failing, about double registration, lost panes and loose permissions', async (t) => {
+  const s = await healthy(t)
+  // The plugin enabled as well, and trailboss-emit on PATH (as npm's bin link would put it).
+  fs.symlinkSync(EMITTER, join(s.dir, 'bin', 'trailboss-emit'))
+  fs.mkdirSync(join(s.project, '.claude'))
+  fs.writeFileSync(join(s.project, '.claude', 'settings.json'), JSON.stringify({ enabledPlugins: { 'trailboss@trailboss': true } }))
+  fs.chmodSync(join(s.dir, 'tb'), 0o755)
+  s.server.tmux('kill-server')
+  const r = await cli(['doctor', '--json'], s.env, s.project)
+  t.equal(r.code, 0, r.stdout)
+  const report = parseReport(r)
+  t.equal(statusOf(report, 'plugin'), 'ok')
+  t.match(report.checks.find((c) => c.id === 'emitter:trailboss-emit')?.summary, /trailboss-emit runs|took \d+ ms to start/, 'trailboss-emit from PATH runs')
+  t.equal(statusOf(report, 'double-registration'), 'warn')
+  t.equal(statusOf(report, 'home'), 'warn')
+  t.equal(statusOf(report, `tmux-server:${s.server.socket}`), 'info', 'a server that is gone is no fault')
+  t.equal(statusOf(report, 'session:doctor-session-1'), 'warn', 'but the session it held is lost')
+})
+
+const quietIo = (env: NodeJS.ProcessEnv, cwd: string): Io & { out: () => string } => {
+  let out = ''
+  return { env, cwd, stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true }, stdin: new PassThrough(), now: Date.now, out: () => out }
+}
+
+t.test('doctor in-process: an old Node and an unbuilt package fail', async (t) => {
+  const s = await healthy(t)
+  const io = quietIo(s.env, s.project)
+  t.equal(await runDoctor({ json: true }, io, { nodeVersion: '18.20.0' }), 1)
+  const report = JSON.parse(io.out()) as DoctorReport
+  t.equal(statusOf(report, 'node'), 'fail')
+  const pkg = join(s.dir, 'pkg')
+  fs.mkdirSync(join(pkg, 'lib'), { recursive: true })
+  fs.writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'trailboss' }))
+  const io2 = quietIo(s.env, s.project)
+  t.equal(await runDoctor({ json: true }, io2, { selfFile: join(pkg, 'lib', 'doctor.js') }), 1)
+  const report2 = JSON.parse(io2.out()) as DoctorReport
+  const own = report2.checks.find((c) => c.id === "emitter:this package's emitter")
+  t.equal(own?.status, 'fail')
+  t.match(own?.fix, /npm run build/)
+})
