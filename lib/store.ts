@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { SessionRecord } from './events.js'
 import { isValidSessionId, sessionsDir, type Env } from './paths.js'
 import { parseRecord } from './record.js'
-import { readPendingEvents, withPending } from './record-write.js'
+import { readPendingEvents, withPending } from './record-files.js'
 
 export interface SkippedFile {
   file: string

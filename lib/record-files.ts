@@ -1,0 +1,100 @@
+// Files of the record store that need no lock: private folders, atomic writes, pending
+// events. Readers (ls, status, watch) use this module without loading proper-lockfile, whose
+// graceful-fs set-up costs start-up time on every command.
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import { foldEvents, type HookEvent, type SessionRecord } from './events.js'
+import { pendingDir } from './paths.js'
+
+export type Logger = (line: string) => void
+
+export const PRIVATE_DIR_MODE = 0o700
+export const PRIVATE_FILE_MODE = 0o600
+
+/**
+ * Creates the folder 0700, and tightens one a person pre-created looser (sessions hold
+ * commands and messages from their agents).
+ */
+export const ensurePrivateDir = (dir: string, log: Logger = () => {}): void => {
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  const mode = fs.statSync(dir).mode & 0o777
+  if (mode !== PRIVATE_DIR_MODE) {
+    fs.chmodSync(dir, PRIVATE_DIR_MODE)
+    log(`tightened ${dir} from ${mode.toString(8)} to 700`)
+  }
+}
+
+/** A light structural check, enough to trust our own files on the hot path (readers use zod). */
+export const looksLikeRecord = (v: unknown, sessionId: string): v is SessionRecord => {
+  if (typeof v !== 'object' || v === null) return false
+  const r = v as Partial<SessionRecord>
+  return r.v === 1 && r.sessionId === sessionId && typeof r.state === 'string' && typeof r.events === 'number' && Array.isArray(r.foldedPending)
+}
+
+export const looksLikeEvent = (v: unknown, sessionId: string): v is HookEvent => {
+  if (typeof v !== 'object' || v === null) return false
+  const e = v as Partial<HookEvent>
+  return e.v === 1 && e.sessionId === sessionId && typeof e.name === 'string' && typeof e.stamp === 'number'
+}
+
+export interface PendingEvent {
+  file: string
+  event: HookEvent
+}
+
+export const readDirNames = (dir: string): string[] => {
+  try {
+    return fs.readdirSync(dir)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw err
+  }
+}
+
+/**
+ * Pending events of a session that are not yet in its record. Readers call this without the
+ * lock, so a dead lock holder never keeps an event from view.
+ */
+export const readPendingEvents = (dir: string, sessionId: string, folded: readonly string[], log: Logger = () => {}): PendingEvent[] => {
+  const pdir = pendingDir(dir, sessionId)
+  const skip = new Set(folded)
+  const out: PendingEvent[] = []
+  for (const name of readDirNames(pdir)) {
+    if (!name.endsWith('.json') || skip.has(name)) continue
+    try {
+      const event: unknown = JSON.parse(fs.readFileSync(join(pdir, name), 'utf8'))
+      if (looksLikeEvent(event, sessionId)) out.push({ file: name, event })
+      else log(`ignored pending file ${join(pdir, name)}: not an event of ${sessionId}`)
+    } catch (err) {
+      // Vanished between readdir and read: a lock holder folded it meanwhile.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log(`ignored pending file ${join(pdir, name)}: ${(err as Error).message}`)
+    }
+  }
+  return out
+}
+
+/** The record as readers should see it: the file with its pending events folded in memory. */
+export const withPending = (rec: SessionRecord | null, pending: readonly PendingEvent[]): SessionRecord | null =>
+  pending.length === 0 ? rec : foldEvents(rec, pending.map((p) => p.event))
+
+/** Writes `data` to `file` atomically: a temp file created exclusively, then a rename. */
+export const writeFileAtomic = (file: string, data: string, tmpDir: string, tmpPrefix: string): void => {
+  const tmp = join(tmpDir, `${tmpPrefix}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  try {
+    fs.writeFileSync(tmp, data, { flag: 'wx', mode: PRIVATE_FILE_MODE })
+    fs.renameSync(tmp, file)
+  } catch (err) {
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+}
+
+/** Saves an event as its own file, created exclusively, never overwritten (DESIGN §3). */
+export const writePendingEvent = (dir: string, ev: HookEvent): string => {
+  const pdir = pendingDir(dir, ev.sessionId)
+  fs.mkdirSync(pdir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  const name = `${ev.stamp.toFixed(3).padStart(18, '0')}-${process.pid}-${randomBytes(3).toString('hex')}.json`
+  fs.writeFileSync(join(pdir, name), JSON.stringify(ev), { flag: 'wx', mode: PRIVATE_FILE_MODE })
+  return name
+}
