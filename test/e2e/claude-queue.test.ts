@@ -1,0 +1,134 @@
+// Several real Claude Code sessions at once: a session started before `trailboss install`,
+// two sessions waiting in order, `trailboss go` moving a real tmux client to them, and a
+// headless `claude -p` run that must be recorded but never queued.
+import { spawn, type ChildProcess } from 'node:child_process'
+import t from 'tap'
+import {
+  CLAUDE_BIN,
+  checkClaude,
+  installHooks,
+  Latencies,
+  lsJson,
+  run,
+  sleep,
+  startClaude,
+  startE2e,
+  submit,
+  trailboss,
+  waitFor,
+  waitForItem,
+  type E2e,
+} from './harness.js'
+
+const HOOK_BOUND_MS = 5000
+
+t.setTimeout(240_000)
+
+/** A control-mode client (`tmux -C`): a real attached client that needs no terminal. */
+const attachClient = async (e2e: E2e, session: string): Promise<{ name: string; child: ChildProcess }> => {
+  const child = spawn('tmux', ['-S', e2e.socket, '-C', 'attach-session', '-t', session], { env: e2e.env, stdio: ['pipe', 'ignore', 'ignore'] })
+  const { value } = await waitFor(
+    'the control client to attach',
+    async () => {
+      const r = await e2e.tmux('list-clients', '-F', '#{client_name} #{client_pid}')
+      return r.stdout.split('\n').find((l) => l.endsWith(` ${child.pid}`))?.split(' ')[0]
+    },
+    5000,
+  )
+  return { name: value, child }
+}
+
+const clientPane = async (e2e: E2e, client: string): Promise<string> =>
+  (await e2e.tmux('display-message', '-p', '-c', client, '#{pane_id}')).stdout.trim()
+
+t.test('sessions side by side: before install, in order, go, headless', async (t) => {
+  t.comment(`claude: ${await checkClaude()}`)
+  const e2e = await startE2e({ noHooks: true })
+  t.teardown(() => e2e.close())
+  const lat = new Latencies()
+  t.teardown(() => console.error(`# latency (keypress → state in ls --json)\n${lat.format().replace(/^/gm, '# ')}`))
+  const step = async (name: string, fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn()
+    } catch (err) {
+      t.fail(`${name}: ${(err as Error).message}`)
+    }
+  }
+
+  // A session that was already running when the person installed Trail Boss.
+  const early = await startClaude(e2e, 'early')
+  const installOut = await installHooks(e2e)
+  t.match(installOut, /settings\.json/, 'install says which file it changed')
+
+  await step('a session started before install', async () => {
+    t.equal((await lsJson(e2e)).queue.length, 0, 'before install nothing is recorded')
+    // Claude Code 2.1.197 re-reads settings.json while it runs: the session shows up from its
+    // next hook event on (here the prompt), with no SessionStart behind it.
+    const t0 = await submit(e2e, early.pane, 'QUESTION from the early session')
+    const { item, ms } = await waitForItem(e2e, early.sessionId, { state: 'waiting', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
+    lat.add('early session (started before install): prompt → waiting', ms)
+    t.equal(item.tmux?.pane, early.pane, 'with its pane')
+  })
+
+  const b = await startClaude(e2e, 'b')
+  const c = await startClaude(e2e, 'c')
+
+  await step('two sessions waiting, oldest first', async () => {
+    const t1 = await submit(e2e, b.pane, 'PERM in b')
+    const first = await waitForItem(e2e, b.sessionId, { state: 'permission', queued: true }, t1, HOOK_BOUND_MS)
+    lat.add('b: Bash tool call → permission', first.ms)
+    const t2 = await submit(e2e, c.pane, 'hello from c')
+    const second = await waitForItem(e2e, c.sessionId, { state: 'waiting', kind: 'done', queued: true }, t2, HOOK_BOUND_MS)
+    lat.add('c: finished turn → waiting/done', second.ms)
+    const queue = (await lsJson(e2e)).queue.filter((i) => i.n !== null)
+    t.same(
+      queue.map((i) => [i.n, i.sessionId, i.tmux?.pane]),
+      [
+        [1, early.sessionId, early.pane],
+        [2, b.sessionId, b.pane],
+        [3, c.sessionId, c.pane],
+      ],
+      'oldest wait first',
+    )
+    const plain = await trailboss(e2e, ['ls', '--plain'])
+    t.equal(plain.code, 0)
+    t.match(plain.stdout.split('\n')[0], new RegExp(`^${queue[0]!.key}\\t`), '--plain starts with the key')
+  })
+
+  await step('go: the client moves to the oldest wait, then to number 3', async () => {
+    const client = await attachClient(e2e, 'home')
+    t.teardown(() => client.child.kill())
+    t.equal(await clientPane(e2e, client.name), '%0', 'the client starts at the shell pane')
+    // As typed in the shell pane %0: TMUX and TMUX_PANE as tmux sets them there.
+    const pid = (await e2e.tmux('display-message', '-p', '#{pid}')).stdout.trim()
+    const inTmux = { TMUX: `${e2e.socket},${pid},0`, TMUX_PANE: '%0' }
+    const t0 = Date.now()
+    const g1 = await trailboss(e2e, ['go'], inTmux)
+    lat.add('trailboss go (oldest) → client on the pane', Date.now() - t0)
+    t.equal(g1.code, 0, `go exits 0 (${g1.stderr.trim()})`)
+    t.match(g1.stderr, /going to 1\b/, 'go says which session it chose')
+    t.equal(await clientPane(e2e, client.name), early.pane, 'the client shows the oldest wait')
+    const g2 = await trailboss(e2e, ['go', '3'], { ...inTmux, TMUX_PANE: early.pane })
+    t.equal(g2.code, 0, `go 3 exits 0 (${g2.stderr.trim()})`)
+    t.equal(await clientPane(e2e, client.name), c.pane, 'the client shows number 3')
+  })
+
+  await step('headless claude -p: recorded, never queued', async () => {
+    const t0 = Date.now()
+    // </dev/null: claude -p would otherwise read stdin (HOOKS.md §9).
+    const r = await run(CLAUDE_BIN, ['-p', 'hello headless'], { ...e2e.env, TMUX: undefined, TMUX_PANE: undefined }, 60_000, '', e2e.project)
+    t.equal(r.code, 0, `claude -p exits 0 (${r.stderr.trim().slice(0, 200)})`)
+    t.match(r.stdout, /All done here/)
+    const { value: item, ms } = await waitFor(
+      'the headless session in ls',
+      async () => (await lsJson(e2e)).queue.find((i) => i.headless === true),
+      HOOK_BOUND_MS,
+      t0,
+    )
+    lat.add('claude -p → recorded headless', ms, 'from spawn')
+    t.equal(item.n, null, 'a headless run is never queued')
+    t.equal(item.tmux, null, 'and claims no pane')
+    const queued = (await lsJson(e2e)).queue.filter((i) => i.n !== null).map((i) => i.sessionId)
+    t.same(queued, [early.sessionId, b.sessionId, c.sessionId], 'the queue is unchanged')
+  })
+})

@@ -1,0 +1,333 @@
+// The end-to-end harness: the real Claude Code CLI (pinned in test/e2e/package.json) in panes
+// of a private tmux server, talking to the mock API on 127.0.0.1, with Trail Boss's hooks
+// installed in a throwaway HOME. Every wait is a poll with a deadline.
+import { execFile, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startMockApi, type MockApi } from './mock-api.js'
+
+export const CLAUDE_CODE_VERSION = '2.1.197'
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const CLAUDE_BIN = join(REPO, 'test', 'e2e', 'node_modules', '.bin', 'claude')
+export const TRAILBOSS_BIN = join(REPO, 'dist', 'bin', 'trailboss.js')
+export const EMIT_BIN = join(REPO, 'dist', 'hooks', 'emit.cjs')
+/** The idle notification's delay (`messageIdleNotifThresholdMs`); Claude Code's default is 60 s. */
+export const IDLE_NOTIF_MS = 3000
+/** Claude Code waits this long before the permission Notification (a constant in its binary). */
+export const PERMISSION_NOTIF_MS = 6000
+export const POLL_MS = 50
+const API_KEY = 'sk-ant-api03-trailboss-e2e-0123456789abcdefghij'
+
+export interface Run {
+  stdout: string
+  stderr: string
+  code: number
+}
+
+export const run = (cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000, input?: string, cwd?: string): Promise<Run> =>
+  new Promise((resolvePromise) => {
+    const child = execFile(cmd, args, { env, cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
+      resolvePromise({ stdout, stderr, code })
+    })
+    if (input !== undefined) child.stdin?.end(input)
+    else child.stdin?.end()
+  })
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
+export class Timeout extends Error {}
+
+/** Polls `probe` until it returns a value other than undefined; returns it and how long it took. */
+export const waitFor = async <T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, from = Date.now()): Promise<{ value: T; ms: number }> => {
+  const deadline = Date.now() + timeoutMs
+  let last: unknown
+  for (;;) {
+    try {
+      const value = await probe()
+      if (value !== undefined) return { value, ms: Date.now() - from }
+    } catch (err) {
+      last = err
+    }
+    if (Date.now() > deadline) throw new Timeout(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`)
+    await sleep(POLL_MS)
+  }
+}
+
+/** One item of `trailboss ls --json` (DESIGN §7). */
+export interface Item {
+  n: number | null
+  key: string
+  sessionId: string
+  agent: string
+  state: string
+  kind: string | null
+  since: string
+  cwd: string | null
+  project: string | null
+  tmux: { pane: string; socket: string; alive: boolean | null } | null
+  inferred: boolean
+  ask: { tool: string | null; input: unknown; message: string | null } | null
+  [more: string]: unknown
+}
+
+export interface Listing {
+  version: number
+  queue: Item[]
+}
+
+export interface E2e {
+  root: string
+  home: string
+  project: string
+  scratch: string
+  tbHome: string
+  socket: string
+  api: MockApi
+  /** The environment of claude (and so of the hooks) in the panes. */
+  env: NodeJS.ProcessEnv
+  /** The environment of a person's shell outside tmux, for `trailboss` commands. */
+  cliEnv: NodeJS.ProcessEnv
+  tmux: (...args: string[]) => Promise<Run>
+  close: () => Promise<void>
+}
+
+/** Fails loudly when the pinned CLI is missing: the suite must never pass by not running. */
+export const checkClaude = async (): Promise<string> => {
+  if (!existsSync(CLAUDE_BIN)) throw new Error(`Claude Code is not installed at ${CLAUDE_BIN}: run \`npm ci --prefix test/e2e\``)
+  const v = await run(CLAUDE_BIN, ['--version'], { ...process.env, DISABLE_AUTOUPDATER: '1' }, 20_000)
+  if (v.code !== 0 || !v.stdout.includes(CLAUDE_CODE_VERSION)) {
+    throw new Error(`\`claude --version\` gave ${JSON.stringify(v.stdout.trim())} (exit ${v.code}); expected ${CLAUDE_CODE_VERSION}`)
+  }
+  if (!existsSync(TRAILBOSS_BIN) || !existsSync(EMIT_BIN)) throw new Error('dist/ is missing: run `npm run build`')
+  return v.stdout.trim()
+}
+
+/** Claude Code may still write its session files for a moment after its pane was killed. */
+const removeTree = async (dir: string): Promise<void> => {
+  for (let i = 0; ; i++) {
+    try {
+      rmSync(dir, { recursive: true, force: true })
+      return
+    } catch (err) {
+      if (i >= 20) throw err
+      await sleep(250)
+    }
+  }
+}
+
+export interface StartOptions {
+  /** Skip installing hooks (for the session that runs before install). */
+  noHooks?: boolean
+}
+
+export const startE2e = async (opts: StartOptions = {}): Promise<E2e> => {
+  // A short root: a tmux socket path must stay under ~100 bytes.
+  const root = mkdtempSync(join(tmpdir(), 'tb-e2e-'))
+  const home = join(root, 'home')
+  const project = join(root, 'work', 'proj')
+  const scratch = join(root, 'scratch')
+  const tbHome = join(root, 'tb')
+  const socket = join(root, 'sock')
+  for (const d of [home, project, scratch, join(home, '.claude')]) await mkdir(d, { recursive: true, mode: 0o700 })
+  await mkdir(join(project, '.git'), { recursive: true })
+  const api = await startMockApi({ scratchDir: scratch })
+  const claudeJson = {
+    hasCompletedOnboarding: true,
+    lastOnboardingVersion: CLAUDE_CODE_VERSION,
+    theme: 'dark',
+    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+    projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
+    messageIdleNotifThresholdMs: IDLE_NOTIF_MS,
+  }
+  await writeFile(join(home, '.claude.json'), JSON.stringify(claudeJson, null, 2), { mode: 0o600 })
+  const base: NodeJS.ProcessEnv = {
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    TRAILBOSS_HOME: tbHome,
+  }
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: API_KEY,
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+  }
+  const tmux = (...args: string[]): Promise<Run> => run('tmux', ['-S', socket, '-f', '/dev/null', ...args], env)
+  // The first session holds a plain shell: the place a person's client sits before `go`.
+  const started = await tmux('new-session', '-d', '-s', 'home', '-x', '160', '-y', '45', '-c', project, 'sh')
+  if (started.code !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`)
+  await tmux('set-option', '-g', 'remain-on-exit', 'off')
+  const e2e: E2e = {
+    root,
+    home,
+    project,
+    scratch,
+    tbHome,
+    socket,
+    api,
+    env,
+    cliEnv: base,
+    tmux,
+    close: async () => {
+      await tmux('kill-server')
+      await api.close()
+      if (process.env.TB_E2E_KEEP !== '1') await removeTree(root)
+    },
+  }
+  if (!opts.noHooks) await installHooks(e2e)
+  return e2e
+}
+
+/** `trailboss install` (user scope) into the throwaway HOME, as a person runs it. */
+export const installHooks = async (e2e: E2e): Promise<string> => {
+  const r = await run(process.execPath, [TRAILBOSS_BIN, 'install'], e2e.cliEnv, 20_000)
+  const settings = join(e2e.home, '.claude', 'settings.json')
+  if (r.code !== 0 || !existsSync(settings)) throw new Error(`trailboss install failed (exit ${r.code}): ${r.stderr.trim()}`)
+  return r.stdout
+}
+
+export interface Pane {
+  pane: string
+  sessionId: string
+}
+
+/** Starts claude in a new tmux window and waits for its input prompt. */
+export const startClaude = async (e2e: E2e, name: string, args: string[] = [], sessionId: string | null = randomUUID()): Promise<Pane & { startMs: number }> => {
+  const t0 = Date.now()
+  const idArgs = sessionId ? ['--session-id', sessionId] : []
+  const r = await e2e.tmux('new-window', '-d', '-t', 'home:', '-n', name, '-c', e2e.project, '-P', '-F', '#{pane_id}', CLAUDE_BIN, ...idArgs, ...args)
+  if (r.code !== 0) throw new Error(`tmux new-window failed: ${r.stderr}`)
+  const pane = r.stdout.trim()
+  await waitForScreen(e2e, pane, /\? for shortcuts/, 30_000, `claude's prompt in ${name}`)
+  return { pane, sessionId: sessionId ?? '', startMs: Date.now() - t0 }
+}
+
+/** The pane's visible text, or with `history` also what scrolled off. */
+export const capture = async (e2e: E2e, pane: string, history = false): Promise<string> => {
+  const r = await e2e.tmux('capture-pane', '-p', ...(history ? ['-S', '-'] : []), '-t', pane)
+  if (r.code !== 0) throw new Error(`capture-pane ${pane}: ${r.stderr.trim()}`)
+  return r.stdout
+}
+
+export const waitForScreen = async (e2e: E2e, pane: string, re: RegExp, timeoutMs: number, what = String(re)): Promise<string> => {
+  try {
+    return (await waitFor(what, async () => ((await capture(e2e, pane)).match(re) ? true : undefined), timeoutMs)) && (await capture(e2e, pane))
+  } catch (err) {
+    const screen = await capture(e2e, pane).catch(() => '(pane gone)')
+    throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${screen}`)
+  }
+}
+
+/** Types text the way a person does: the characters, then Enter as a separate key. */
+export const typeText = async (e2e: E2e, pane: string, text: string): Promise<void> => {
+  await e2e.tmux('send-keys', '-t', pane, '-l', text)
+  const tail = text.slice(-12)
+  await waitFor(`"${tail}" echoed in ${pane}`, async () => ((await capture(e2e, pane)).includes(tail) ? true : undefined), 5000)
+}
+
+/** Presses keys and returns the moment they were sent: the start of every latency figure. */
+export const press = async (e2e: E2e, pane: string, ...keys: string[]): Promise<number> => {
+  const t0 = Date.now()
+  const r = await e2e.tmux('send-keys', '-t', pane, ...keys)
+  if (r.code !== 0) throw new Error(`send-keys ${keys.join(' ')}: ${r.stderr.trim()}`)
+  return t0
+}
+
+/** Types a prompt and presses Enter; returns the time of the Enter. */
+export const submit = async (e2e: E2e, pane: string, text: string): Promise<number> => {
+  await typeText(e2e, pane, text)
+  return press(e2e, pane, 'Enter')
+}
+
+/** `trailboss <args>` as a person's shell outside tmux runs it. */
+export const trailboss = (e2e: E2e, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> =>
+  run(process.execPath, [TRAILBOSS_BIN, ...args], { ...e2e.cliEnv, ...env }, 15_000)
+
+/** `trailboss ls --json --all`, parsed. */
+export const lsJson = async (e2e: E2e): Promise<Listing> => {
+  const r = await trailboss(e2e, ['ls', '--json', '--all'])
+  if (r.code !== 0) throw new Error(`trailboss ls --json --all exited ${r.code}: ${r.stderr.trim()}`)
+  return JSON.parse(r.stdout) as Listing
+}
+
+export const itemOf = (listing: Listing, sessionId: string): Item | undefined => listing.queue.find((i) => i.sessionId === sessionId)
+
+/** The record files as the emitter wrote them (pending events not folded). */
+export const readRecords = async (e2e: E2e): Promise<Record<string, unknown>[]> => {
+  const dir = join(e2e.tbHome, 'sessions')
+  const names = await readdir(dir).catch(() => [] as string[])
+  const out: Record<string, unknown>[] = []
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    try {
+      out.push(JSON.parse(await readFile(join(dir, name), 'utf8')) as Record<string, unknown>)
+    } catch {
+      // Mid-rename or not ours: the next poll sees it.
+    }
+  }
+  return out
+}
+
+export interface Expect {
+  state: string
+  kind?: string | null
+  queued?: boolean
+}
+
+/** Waits until `ls --json --all` shows the session as expected; returns the item and the latency. */
+export const waitForItem = async (
+  e2e: E2e,
+  sessionId: string,
+  want: Expect | ((item: Item) => boolean),
+  from: number,
+  timeoutMs: number,
+): Promise<{ item: Item; ms: number; listing: Listing }> => {
+  let last: Item | undefined
+  let listing: Listing | undefined
+  const test =
+    typeof want === 'function'
+      ? want
+      : (i: Item) =>
+          i.state === want.state &&
+          (want.kind === undefined || i.kind === want.kind) &&
+          (want.queued === undefined || (i.n !== null) === want.queued)
+  try {
+    const r = await waitFor(
+      `session ${sessionId.slice(0, 8)} to be ${JSON.stringify(typeof want === 'function' ? 'as expected' : want)}`,
+      async () => {
+        listing = await lsJson(e2e)
+        last = itemOf(listing, sessionId)
+        return last && test(last) ? last : undefined
+      },
+      timeoutMs,
+      from,
+    )
+    return { item: r.value, ms: r.ms, listing: listing! }
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nlast item: ${JSON.stringify(last ?? null)}\nrecord: ${await recordText(e2e, sessionId)}`)
+  }
+}
+
+export const recordText = async (e2e: E2e, sessionId: string): Promise<string> =>
+  readFile(join(e2e.tbHome, 'sessions', `${sessionId}.json`), 'utf8').catch(() => '(no record)')
+
+/** Latency figures of one run, printed at the end for docs/claude-code.md. */
+export class Latencies {
+  readonly rows: { scenario: string; ms: number; note: string }[] = []
+  add(scenario: string, ms: number, note = ''): number {
+    this.rows.push({ scenario, ms, note })
+    return ms
+  }
+  format(): string {
+    return this.rows.map((r) => `${r.scenario.padEnd(52)} ${String(r.ms).padStart(6)} ms${r.note ? `  ${r.note}` : ''}`).join('\n')
+  }
+}
