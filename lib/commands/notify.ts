@@ -1,7 +1,76 @@
+// `trailboss notify`: tell the person about waits that are new since the last call, then exit.
+// Meant for cron and tmux hooks: the remembered set lives in $TRAILBOSS_HOME/notify.json and
+// the whole read → tell → remember runs under its lock, so overlapping calls tell once.
 import type { NotifyArgs } from '../cli.js'
-import { TrailbossError } from '../errors.js'
+import { parseDuration } from '../duration.js'
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
+import { checkDesktop, formatNotice, listTmuxClients, notifyDesktop, notifyTmux, ringBell, runExec, type Channel, type Outcome } from '../notifiers.js'
+import { deriveNew, waitId, withNotifyState } from '../notify-state.js'
+import type { QueueItem } from '../queue.js'
+import { loadQueue, type LoadOptions } from '../queue-read.js'
+import { callerSocket, execTmux, type TmuxExec } from '../tmux.js'
 
-export const runNotify = async (_args: NotifyArgs, _io: Io): Promise<number> => {
-  throw new TrailbossError('notify is not implemented yet')
+export interface NotifyDeps {
+  exec: TmuxExec
+  platform: NodeJS.Platform
+}
+
+const DEFAULT_CHANNELS: Channel[] = ['desktop', 'tmux', 'bell']
+
+/** Pure: the channels asked for. --exec alone means only it; --via picks; else all that work. */
+export const deriveChannels = (args: Pick<NotifyArgs, 'via' | 'exec'>): Channel[] => {
+  const via = (args.via ?? []) as Channel[]
+  if (via.includes('exec') && args.exec === undefined) throw new TrailbossError('--via exec needs --exec <command>', 'e.g. --exec "cat >> ~/waits.jsonl"', EXIT_USAGE)
+  if (via.length > 0) return [...new Set(args.exec !== undefined ? [...via, 'exec' as const] : via)]
+  return args.exec !== undefined ? ['exec'] : DEFAULT_CHANNELS
+}
+
+const tell = async (items: QueueItem[], channels: Channel[], args: NotifyArgs, io: Io, deps: NotifyDeps): Promise<Outcome[]> => {
+  const notice = formatNotice(items)
+  const outcomes: Outcome[] = []
+  const sockets = [...items.flatMap((i) => (i.tmux ? [i.tmux.socket] : [])), ...[callerSocket(io.env.TMUX)].filter((s): s is string => s !== null)]
+  const servers = channels.includes('tmux') || channels.includes('bell') ? await listTmuxClients(sockets, deps.exec) : []
+  for (const channel of channels) {
+    if (channel === 'desktop') outcomes.push(await notifyDesktop(notice, checkDesktop(io.env, deps.platform), io.env))
+    else if (channel === 'tmux') outcomes.push(await notifyTmux(notice, servers, deps.exec))
+    else if (channel === 'bell') outcomes.push(ringBell(servers, io.stderr.isTTY ? io.stderr : null))
+    else if (channel === 'exec' && args.exec !== undefined) {
+      for (const item of items) outcomes.push(await runExec(args.exec, item, io.env, io))
+    }
+  }
+  return outcomes
+}
+
+export const runNotify = async (args: NotifyArgs, io: Io, opts: LoadOptions = {}, deps: NotifyDeps = { exec: execTmux, platform: process.platform }): Promise<number> => {
+  const channels = deriveChannels(args)
+  const olderThanMs = args.olderThan === undefined ? 0 : parseDuration(args.olderThan)
+  const profile = olderThanMs > 0 ? String(olderThanMs) : ''
+  return withNotifyState(io.env, async (state) => {
+    // Read under the lock: a second call sees the queue and the set the first one left.
+    const view = await loadQueue(io, { exec: deps.exec, ...opts })
+    const due = view.queue.filter((i) => view.now - i.since >= olderThanMs)
+    const byId = new Map(due.map((i) => [waitId(i), i]))
+    const { fresh } = deriveNew(state, profile, [...byId.keys()], [])
+    const items = fresh.map((id) => byId.get(id)).filter((i): i is QueueItem => i !== undefined)
+    if (args.dryRun) {
+      for (const i of items) io.stdout.write(`would notify: ${i.key} ${i.project ?? '?'} ${i.kind ?? i.state}\n`)
+      return { next: null, result: EXIT_OK }
+    }
+    if (items.length === 0) return { next: deriveNew(state, profile, [...byId.keys()], []).next, result: EXIT_OK }
+    const outcomes = await tell(items, channels, args, io, deps)
+    const failed = outcomes.filter((o) => !o.ok)
+    const delivered = outcomes.filter((o) => o.ok)
+    if (delivered.length === 0) {
+      // Nothing reached the person: remember nothing, so the next call (from a desktop, say) tells them.
+      io.stderr.write(`trailboss: could not notify (${failed.map((o) => o.detail).join('; ')}) — use --exec <command>, or run notify where a desktop or tmux client is\n`)
+      return { next: null, result: EXIT_FAILURE }
+    }
+    // Say what failed, and which asked-for or desktop channel could not be used here (cron has
+    // no desktop session), with what was used instead; a default tmux or bell without a client is no news.
+    const worth = failed.filter((o) => !o.unavailable || args.via !== undefined || o.channel === 'desktop')
+    if (worth.length > 0) io.stderr.write(`trailboss: ${worth.map((o) => o.detail).join('; ')}; notified by ${delivered.map((o) => o.detail).join(', ')}\n`)
+    const toldIds = items.map(waitId)
+    return { next: deriveNew(state, profile, [...byId.keys()], toldIds).next, result: failed.some((o) => o.channel === 'exec') ? EXIT_FAILURE : EXIT_OK }
+  })
 }
