@@ -257,6 +257,30 @@ export const checkSessions = (records: readonly SessionRecord[], servers: Readon
       }
     })
 
+/** Log lines that mean an event was lost or a write failed, as opposed to notes (a pending event). */
+const LOG_PROBLEM = /\b(failed|gave up|compromised|not JSON|rejected)\b/
+/** How many of the latest log lines doctor shows. */
+export const LOG_LINES_SHOWN = 3
+
+/** The problems log of the last RECENT_SESSION_MS: lost or failed events are worth a warning. */
+export const checkLog = (path: string, text: string | null, now: number): Check => {
+  const recent = (text ?? '')
+    .split('\n')
+    .filter((line) => {
+      const at = Date.parse(line.slice(0, line.indexOf(' ')))
+      return Number.isFinite(at) && now - at <= RECENT_SESSION_MS
+    })
+  if (recent.length === 0) return { id: 'log', status: 'ok', summary: `no problems logged in the last ${formatAge(RECENT_SESSION_MS)} (${path})`, fix: null }
+  const problems = recent.filter((line) => LOG_PROBLEM.test(line))
+  return {
+    id: 'log',
+    status: problems.length > 0 ? 'warn' : 'info',
+    summary: `${recent.length} line${recent.length === 1 ? '' : 's'} in ${path} in the last ${formatAge(RECENT_SESSION_MS)}${problems.length ? `, ${problems.length} about failures` : ''}`,
+    fix: problems.length > 0 ? `read ${path}; the lines say what failed` : null,
+    details: (problems.length > 0 ? problems : recent).slice(-LOG_LINES_SHOWN),
+  }
+}
+
 export interface DoctorReport {
   version: 1
   ok: boolean

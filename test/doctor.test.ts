@@ -8,6 +8,7 @@ import t, { type Test } from 'tap'
 import { runDoctor } from '../lib/commands/doctor.js'
 import {
   checkHome,
+  checkLog,
   checkNode,
   checkRecords,
   checkRoutes,
@@ -124,6 +125,19 @@ t.test('checkHome and checkRecords', async (t) => {
   const bad = checkRecords(3, [{ file: '/s/x.json', why: 'not valid JSON' }], ['/s/y.json.corrupt-1'])
   t.same(bad.map((c) => [c.id, c.status]), [['records', 'fail'], ['records-set-aside', 'warn']])
   t.same(bad[0]?.details, ['/s/x.json: not valid JSON'])
+})
+
+t.test('checkLog: recent lines only; failures warn', async (t) => {
+  const now = Date.parse('2026-11-30T12:00:00Z')
+  t.equal(checkLog('/l', null, now).status, 'ok')
+  const old = '2026-11-01T00:00:00.000Z emit[1] failed: EACCES\n'
+  t.equal(checkLog('/l', old, now).status, 'ok', 'older than a day: not shown')
+  const note = '2026-11-30T11:00:00.000Z emit[2] lock of abc busy; saved Stop as a pending event\n'
+  t.equal(checkLog('/l', old + note, now).status, 'info')
+  const fail = `${note}2026-11-30T11:30:00.000Z emit[3] failed: ENOSPC\n`
+  const c = checkLog('/l', fail, now)
+  t.equal(c.status, 'warn')
+  t.same(c.details, ['2026-11-30T11:30:00.000Z emit[3] failed: ENOSPC'])
 })
 
 const record = (over: Partial<SessionRecord>): SessionRecord =>

@@ -8,6 +8,7 @@ import type { DoctorArgs } from '../cli.js'
 import {
   checkEmitterRun,
   checkHome,
+  checkLog,
   checkNode,
   checkRecords,
   checkRoutes,
@@ -25,7 +26,7 @@ import {
   type ServerAnswer,
 } from '../doctor-checks.js'
 import { useColour, type Io } from '../io.js'
-import { sessionsDir, trailbossHome, type Env } from '../paths.js'
+import { logFile, sessionsDir, trailbossHome, type Env } from '../paths.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot, readSettingsFile, settingsFile, SCOPES } from '../settings.js'
 import { execTmux, listPanes, TmuxUnavailable, type TmuxExec } from '../tmux.js'
 import { fileURLToPath } from 'node:url'
@@ -97,6 +98,27 @@ const modeOf = (path: string): fs.Stats | null => {
   }
 }
 
+/** The log is capped by the emitter; read at most its last bytes anyway. */
+const LOG_TAIL_BYTES = 64 * 1024
+
+const readLogTail = (file: string): string | null => {
+  let fd: number
+  try {
+    fd = fs.openSync(file, 'r')
+  } catch {
+    return null
+  }
+  try {
+    const size = fs.fstatSync(fd).size
+    const length = Math.min(size, LOG_TAIL_BYTES)
+    const buf = Buffer.alloc(length)
+    fs.readSync(fd, buf, 0, length, size - length)
+    return buf.toString('utf8')
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 const homeCheck = (env: Env): Check => {
   const path = trailbossHome(env)
   const st = modeOf(path)
@@ -165,11 +187,12 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   for (const s of scopes) checks.push(checkScopeHooks(s, facts))
   checks.push(...checkRoutes(scopes, facts))
   checks.push(homeCheck(env))
+  checks.push(checkLog(logFile(env), readLogTail(logFile(env)), io.now()))
 
   const { readStore } = await import('../store.js')
   let records: Awaited<ReturnType<typeof readStore>>['records'] = []
   try {
-    const store = readStore(env)
+    const store = readStore(env, undefined, { full: true })
     records = store.records
     checks.push(...checkRecords(store.records.length, store.skipped, store.setAside))
   } catch (err) {
