@@ -1,12 +1,14 @@
 // yargs wiring. main(argv, io) returns the exit code; bin/trailboss.ts turns it into the
 // process exit. Each command's module is imported only when that command runs, so `ls` and
 // `status` never pay for chokidar, the settings code or the diff renderer.
-import yargs, { type Argv } from 'yargs'
+import type { Argv } from 'yargs'
 import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from './errors.js'
 import { processIo, type Io } from './io.js'
 
-export const KINDS = ['permission', 'question', 'done', 'error', 'interrupted'] as const
-export const SORTS = ['age', 'kind', 'project', 'pane'] as const
+import { KINDS, LS_OPTIONS, SORTS, STATUS_OPTIONS } from './cli-options.js'
+import { parseFast } from './fast-args.js'
+
+export { KINDS, SORTS }
 export const SCOPES = ['user', 'project', 'local'] as const
 
 export interface LsArgs {
@@ -66,7 +68,9 @@ type Handler<A> = (args: A, io: Io) => Promise<number>
 const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing waits.
 Environment: TRAILBOSS_HOME (default ~/.trailboss), CLAUDE_CONFIG_DIR (default ~/.claude), NO_COLOR, TRAILBOSS_ALLOW_SEND=1.`
 
-const buildParser = (argv: string[], io: Io, setCode: (code: number) => void): Argv => {
+const buildParser = async (argv: string[], io: Io, setCode: (code: number) => void): Promise<Argv> => {
+  // Loaded here, not at the top: the fast path of ls and status never needs it.
+  const { default: yargs } = await import('yargs')
   const run =
     <A>(load: () => Promise<Handler<A>>) =>
     async (args: unknown): Promise<void> => {
@@ -81,14 +85,7 @@ const buildParser = (argv: string[], io: Io, setCode: (code: number) => void): A
       'the queue of sessions waiting on you, oldest first',
       (y) =>
         y
-          .option('all', { alias: 'a', type: 'boolean', default: false, describe: 'also list working, idle, ended and gone sessions' })
-          .option('plain', { type: 'boolean', default: false, describe: 'tab-separated lines, key first, no colour (for fzf)' })
-          .option('json', { type: 'boolean', default: false, describe: 'the versioned JSON contract (docs/ls.schema.json)' })
-          .option('kind', { type: 'string', array: true, choices: KINDS, describe: 'only these kinds of wait' })
-          .option('project', { type: 'string', array: true, describe: 'only these projects' })
-          .option('older-than', { type: 'string', describe: 'only waits older than this (e.g. 10m)' })
-          .option('sort', { choices: SORTS, default: 'age' as const, describe: 'order of the rows; numbers stay those of the oldest-first queue' })
-          .option('exit-status', { type: 'boolean', default: false, describe: 'exit 3 when nothing waits' })
+          .options(LS_OPTIONS)
           .check((a) => !(a.plain && a.json) || 'choose one of --plain and --json')
           .example('$0 ls', 'the queue as a table')
           .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
@@ -130,8 +127,7 @@ const buildParser = (argv: string[], io: Io, setCode: (code: number) => void): A
       "a short segment for tmux's status line; prints nothing when nothing waits",
       (y) =>
         y
-          .option('format', { type: 'string', describe: 'template with {count} {oldest} {kinds} {permission} {question} {done} {error} {interrupted}' })
-          .option('tmux', { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' }),
+          .options(STATUS_OPTIONS),
       run<StatusArgs>(async () => (await import('./commands/status.js')).runStatus),
     )
     .command(
@@ -191,6 +187,8 @@ const buildParser = (argv: string[], io: Io, setCode: (code: number) => void): A
     )
   }
   return parser
+    // A repeated single-value option takes its last value, as the fast path does.
+    .parserConfiguration({ 'duplicate-arguments-array': false })
     .demandCommand(1, 'name a command; `trailboss ls` shows the queue')
     .strict()
     .epilog(EPILOG)
@@ -200,12 +198,36 @@ const buildParser = (argv: string[], io: Io, setCode: (code: number) => void): A
     .wrap(Math.min(110, io.stdout.columns ?? 100))
 }
 
+/** `ls` and `status` with plain arguments skip yargs (see fast-args.ts); null: use yargs. */
+const runFast = async (argv: string[], io: Io): Promise<number | null> => {
+  const [command, ...rest] = argv
+  if (command === 'ls' || command === 'list') {
+    const args = parseFast(rest, LS_OPTIONS)
+    if (!args || (args.plain && args.json)) return null
+    return (await import('./commands/ls.js')).runLs(args as unknown as LsArgs, io)
+  }
+  if (command === 'status') {
+    const args = parseFast(rest, STATUS_OPTIONS)
+    return args ? (await import('./commands/status.js')).runStatus(args as unknown as StatusArgs, io) : null
+  }
+  return null
+}
+
 export const main = async (argv: string[], io: Io = processIo()): Promise<number> => {
+  try {
+    const fast = await runFast(argv, io)
+    if (fast !== null) return fast
+  } catch (err) {
+    io.stderr.write(`${formatError(err)}\n`)
+    return err instanceof TrailbossError ? err.exitCode : EXIT_FAILURE
+  }
   let code = 0
   let helpText = ''
-  const parser = buildParser(argv, io, (c) => {
-    code = c
-  })
+  const parser = (
+    await buildParser(argv, io, (c) => {
+      code = c
+    })
+  )
     .exitProcess(false)
     .fail((msg, err) => {
       // yargs reports its own validation failures as YError (and a failed .check() as the

@@ -28,6 +28,8 @@ export interface LoadOptions {
   exec?: TmuxExec
   /** Screen checks are on unless a caller must stay cheaper than one capture-pane per session. */
   screens?: boolean
+  /** Validate ended records with the full schema too (when they will be shown). */
+  full?: boolean
 }
 
 const LIVE = new Set(['working', 'permission', 'waiting'])
@@ -142,7 +144,7 @@ const checkScreens = async (
 export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions = {}): Promise<QueueView> => {
   const exec = opts.exec ?? execTmux
   const now = io.now()
-  const store = readStore(io.env)
+  const store = readStore(io.env, undefined, { full: opts.full ?? false })
   const transcripts = checkTranscripts(store.records, io.env, now)
   const { servers, available } = await askServers(store.records, exec)
   const screens = opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)

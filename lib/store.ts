@@ -33,8 +33,27 @@ const listDir = (dir: string): fs.Dirent[] => {
   }
 }
 
+/**
+ * An ended session shows only under `--all`, yet there are hundreds of them: without a full
+ * check they pass on the fields the queue reads of them (id, state, times, pane), which keeps
+ * `ls` and `status` fast. Every other record, and every record when `full`, goes through zod.
+ */
+const isEndedEnough = (v: unknown, sessionId: string): v is SessionRecord => {
+  if (typeof v !== 'object' || v === null) return false
+  const r = v as Partial<SessionRecord>
+  const t = r.tmux
+  return (
+    r.v === 1 &&
+    r.state === 'ended' &&
+    r.sessionId === sessionId &&
+    typeof r.lastEventAt === 'number' &&
+    typeof r.headless === 'boolean' &&
+    (t === null || (typeof t === 'object' && t !== undefined && typeof t.pane === 'string' && typeof t.socket === 'string'))
+  )
+}
+
 /** Reads one record file; returns the record or why it was skipped. */
-export const readRecordFile = (path: string, sessionId: string): SessionRecord | string => {
+export const readRecordFile = (path: string, sessionId: string, full = true): SessionRecord | string => {
   let data: unknown
   try {
     data = JSON.parse(fs.readFileSync(path, 'utf8'))
@@ -43,13 +62,19 @@ export const readRecordFile = (path: string, sessionId: string): SessionRecord |
     if (e.code) return `unreadable (${e.code})`
     return 'not valid JSON'
   }
+  if (!full && isEndedEnough(data, sessionId)) return data
   const parsed = parseRecord(data)
   if (!parsed.ok) return parsed.why
   if (parsed.record.sessionId !== sessionId) return `holds session ${parsed.record.sessionId}, not ${sessionId}`
   return parsed.record
 }
 
-export const readStore = (env: Env = process.env, dir: string = sessionsDir(env)): StoreContents => {
+export interface ReadOptions {
+  /** Validate ended records with the full schema too (doctor, `ls --all`). */
+  full?: boolean
+}
+
+export const readStore = (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): StoreContents => {
   const entries = listDir(dir)
   const pendingIds = new Set<string>()
   const recordIds: string[] = []
@@ -69,7 +94,7 @@ export const readStore = (env: Env = process.env, dir: string = sessionsDir(env)
   const seen = new Set<string>()
   for (const id of recordIds) {
     const file = join(dir, `${id}${RECORD_SUFFIX}`)
-    const rec = readRecordFile(file, id)
+    const rec = readRecordFile(file, id, opts.full ?? false)
     seen.add(id)
     if (typeof rec === 'string') {
       // A vanished file (gc meanwhile) is not worth a line.
