@@ -164,6 +164,17 @@ t.test('project and local scope write into the current project', async (t) => {
   t.equal(fs.readFileSync(join(project, '.claude', 'settings.json'), 'utf8'), '{}\n', 'our file emptied, never deleted')
 })
 
+t.test('install warns when the plugin registers the same hooks', async (t) => {
+  const { env, dir } = setup(t, JSON.stringify({ ...REAL, enabledPlugins: { 'trailboss@trailboss': true } }))
+  const io = testIo(env, dir)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
+  t.match(io.err(), /plugin is enabled too \(user settings\), so every event runs the emitter twice/)
+  const quiet = setup(t)
+  const io2 = testIo(quiet.env, quiet.dir)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, io2), 0)
+  t.equal(io2.err(), '', 'no plugin, no warning')
+})
+
 t.test('install replaces entries whose paths a Node upgrade broke, in place', async (t) => {
   const stale = { type: 'command', command: '/home/me/.nvm/versions/node/v20.1.0/bin/node', args: ['/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs'], async: true, timeout: 10 }
   const settings = { hooks: { Stop: [{ hooks: [stale] }, { hooks: [{ type: 'command', command: 'say done' }] }] } }

@@ -7,6 +7,7 @@ import { createTwoFilesPatch } from 'diff'
 import type { InstallArgs } from '../cli.js'
 import { formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
+import { listPluginEnables } from '../doctor-checks.js'
 import {
   deriveEmitterCommand,
   deriveHookEntry,
@@ -16,6 +17,8 @@ import {
   HOOK_EVENTS,
   isEphemeralPath,
   mergeHooks,
+  readSettingsFile,
+  SCOPES,
   settingsFile,
   unmergeHooks,
   updateSettingsFile,
@@ -97,8 +100,12 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
   report(io, u, args.dryRun, `installed hooks for ${HOOK_EVENTS.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
   if (!args.dryRun) {
     io.stdout.write(`each runs: ${[cmd.command, ...(cmd.args ?? [])].join(' ')}\n`)
+    const plugin = listPluginEnables(SCOPES.map((sc) => ({ scope: sc, file: settingsFile(sc, io.env, io.cwd), ...readSettingsFile(settingsFile(sc, io.env, io.cwd)) })))
+    if (plugin.length > 0) {
+      io.stderr.write(`trailboss: warning: the trailboss plugin is enabled too (${plugin.join(', ')} settings), so every event runs the emitter twice — keep one: trailboss uninstall${scope === 'user' ? '' : ` --scope ${scope}`}, or claude plugin uninstall trailboss\n`)
+    }
     if (scope === 'project') io.stdout.write(`teammates need trailboss-emit on their PATH too (npm install -g trailboss); check with: trailboss doctor\n`)
-    io.stdout.write(`new Claude Code sessions pick this up; running ones after a restart (or /hooks)\n`)
+    io.stdout.write(`Claude Code sessions started from now on use these hooks; restart the ones already running\n`)
   }
   return 0
 }
