@@ -287,3 +287,31 @@ t.test('watch --once renders once and exits', async (t) => {
   const out = execFileSync(process.execPath, [CLI, 'watch', '--once'], { env: home.env() as NodeJS.ProcessEnv, encoding: 'utf8' })
   t.match(out, /#1 {2}done {2}zeta/)
 })
+
+t.test('watch in a display-popup: a jump moves the client and closes the popup', async (t) => {
+  t.setTimeout(60_000)
+  const home = makeHome(t.testdir())
+  // The inner server holds the agents; the outer one gives its client a real terminal to run in.
+  const inner = startTmux(t, home)
+  const outer = startTmux(t, home)
+  const agent = inner.tmux('new-window', '-d', '-t', 'main', '-n', 'agents', '-P', '-F', '#{pane_id}', 'sleep', '600').trim()
+  await emitWait(home, { session: 'pppp-popup', cwd: '/tmp/popproj', message: 'Ready for review.', tmux: { env: `${inner.socket},${inner.pid},0`, pane: agent } })
+  const term = outer.tmux('display-message', '-p', '-t', 'main', '#{pane_id}').trim()
+  outer.tmux('send-keys', '-t', term, `exec tmux -S ${inner.socket} attach -t main`, 'Enter')
+  const clients = (): string[] => inner.tmux('list-clients', '-F', '#{client_name} #{pane_id}').split('\n').filter(Boolean)
+  await waitFor(() => clients().length === 1, 'a terminal client on the inner server', 5000)
+  const clientName = clients()[0]?.split(' ')[0] ?? ''
+  const popup = spawn(
+    'tmux',
+    ['-S', inner.socket, 'display-popup', '-c', clientName, '-E', '-w', '90', '-h', '20', `env TRAILBOSS_HOME='${home.tb}' CLAUDE_CONFIG_DIR='${home.claude}' ${process.execPath} ${CLI} watch`],
+    { env: tmuxEnv(join(home.root, 'home')), stdio: 'ignore' },
+  )
+  t.teardown(() => popup.kill())
+  await waitFor(() => outer.capture(term).includes('Trail Boss · 1 waiting'), 'the view in the popup', 10_000)
+  t.match(outer.capture(term), /1\s+\d+s\s+done\s+popproj\s+Ready for review\./)
+  // Keys typed in the terminal go to the popup, which has the focus.
+  outer.tmux('send-keys', '-t', term, '1')
+  await waitFor(() => clients()[0]?.endsWith(` ${agent}`) === true, 'the client moved to the waiting pane', 5000)
+  await waitFor(() => !outer.capture(term).includes('Trail Boss ·'), 'the popup closed', 5000)
+  t.pass('moved, and the popup closed to show the pane')
+})
