@@ -1,3 +1,6 @@
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import type { QueueItem } from '../lib/queue.js'
 import { DEFAULT_STATUS_FORMAT, deriveSummary, formatKinds, formatSegment } from '../lib/status-format.js'
@@ -55,4 +58,22 @@ t.test('trailboss status, built, for 0, 1 and many waits', async (t) => {
   t.equal(many.stdout, '3:1p 1q 1d\n')
   const tmux = await runCli(['status', '--tmux'], home.env())
   t.match(tmux.stdout, /^#\[fg=yellow,bold\]3 waiting · \d+s#\[default\]\n$/)
+})
+
+t.test('the built status command loads nothing of watch or notify', async (t) => {
+  const chunks = fileURLToPath(new URL('../dist/bin/chunks/', import.meta.url))
+  const entry = fs.readdirSync(chunks).find((f) => /^status-[A-Z0-9]+\.js$/.test(f))
+  if (!entry) return t.fail('no status chunk: run npm run build')
+  // Static imports only: dynamic import() loads on demand, which is the point.
+  const seen = new Set<string>()
+  const walk = (file: string): void => {
+    if (seen.has(file)) return
+    seen.add(file)
+    const text = fs.readFileSync(join(chunks, file), 'utf8')
+    for (const m of text.matchAll(/(?:^|[;\s}])import(?:\s*[\w{},*\s$]+from)?\s*["']\.\/([\w.-]+\.js)["']/g)) if (m[1]) walk(m[1])
+  }
+  walk(entry)
+  t.ok(seen.size > 1, `follows the imports (${seen.size} files)`)
+  t.same([...seen].filter((f) => /^(chokidar|watch|notify|yargs)-/.test(f)), [], 'no chokidar, watch, notify or yargs chunk')
+  t.notOk([...seen].some((f) => fs.readFileSync(join(chunks, f), 'utf8').includes('notify-send')), 'no notifier code')
 })

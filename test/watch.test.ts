@@ -217,6 +217,23 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
     t.ok(ms < 1500, `within about a second (${ms} ms)`)
   })
 
+  await t.test('what only the transcript shows: an interrupt makes a working session wait', async (t) => {
+    const agentD = server.tmux('split-window', '-d', '-t', agentA, '-P', '-F', '#{pane_id}', 'sleep', '600').trim()
+    const transcript = join(home.claude, 'projects', 'p', 'dddd-fourth.jsonl')
+    fs.writeFileSync(transcript, `${JSON.stringify({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'refactor delta' }, timestamp: new Date().toISOString() })}\n`)
+    await emitWait(home, { session: 'dddd-fourth', event: 'UserPromptSubmit', cwd: '/tmp/delta', transcript, tmux: tmuxVar(agentD) })
+    // Working: not on screen; the rescan that follows the record also starts watching its transcript.
+    await new Promise((r) => setTimeout(r, 300))
+    t.notMatch(server.capture(watchPane), /delta/)
+    const started = Date.now()
+    const line = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, timestamp: new Date().toISOString() }
+    fs.appendFileSync(transcript, `${JSON.stringify(line)}\n`)
+    await waitFor(() => /interrupted\s+delta/.test(server.capture(watchPane)), 'the interrupted session on screen', 5000)
+    const ms = Date.now() - started
+    t.comment(`transcript interrupt → on screen: ${ms} ms`)
+    t.ok(ms < 1500, `within about a second (${ms} ms)`)
+  })
+
   await t.test('idle CPU while nothing changes', async (t) => {
     const pid = childOf(Number(server.tmux('display-message', '-p', '-t', watchPane, '#{pane_pid}').trim()))
     if (pid === null) return t.fail('watch process not found')

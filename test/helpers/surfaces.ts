@@ -41,7 +41,7 @@ export const makeHome = (root: string): Home => {
 
 export interface Wait {
   session: string
-  event?: 'Stop' | 'PermissionRequest'
+  event?: 'Stop' | 'PermissionRequest' | 'UserPromptSubmit'
   cwd?: string
   message?: string
   tool?: { name: string; input: Record<string, unknown> }
@@ -60,6 +60,7 @@ export const emitWait = async (home: Home, w: Wait): Promise<void> => {
     hook_event_name: event,
     prompt_id: 'p1',
     ...(event === 'Stop' ? { last_assistant_message: w.message ?? 'Done.' } : {}),
+    ...(event === 'UserPromptSubmit' ? { prompt: w.message ?? 'go on' } : {}),
     ...(event === 'PermissionRequest' ? { tool_name: w.tool?.name ?? 'Bash', tool_input: w.tool?.input ?? { command: 'npm test' } } : {}),
   }
   const env = home.env(w.tmux ? { TMUX: w.tmux.env, TMUX_PANE: w.tmux.pane } : {})
