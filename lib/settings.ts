@@ -4,6 +4,8 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
+import { createRequire } from 'node:module'
+import { diffArrays } from 'diff'
 import lockfile from 'proper-lockfile'
 import { TrailbossError } from './errors.js'
 import { claudeConfigDir, trailbossHome, type Env } from './paths.js'
@@ -243,6 +245,63 @@ export const formatSettings = (settings: JsonObject, previous: string | null): s
   return JSON.stringify(settings, null, detectIndent(previous)) + eol
 }
 
+type JsonPath = (string | number)[]
+
+// jsonc-parser's main entry is UMD, whose inner requires a bundler cannot follow: load it from
+// node_modules at run time, as the package's dependency, instead of bundling it.
+const loadJsonc = (): typeof import('jsonc-parser') => createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser')
+
+/**
+ * The new settings as the smallest edit of the file's own text: only the values that changed
+ * are rewritten (jsonc-parser's modify), so hand formatting elsewhere survives and a dry run's
+ * diff shows just our entries. Falls back to a full rewrite in the file's indentation if the
+ * edited text would not parse to exactly `next`.
+ */
+export const formatSettingsEdit = (previous: string | null, before: JsonObject, next: JsonObject): string => {
+  if (previous === null || previous.trim() === '' || Object.keys(next).length === 0) return formatSettings(next, previous)
+  const jsonc = loadJsonc()
+  const indent = detectIndent(previous)
+  const formattingOptions = {
+    insertSpaces: indent !== '\t',
+    tabSize: indent === '\t' ? 1 : indent.length,
+    eol: previous.includes('\r\n') ? '\r\n' : '\n',
+  }
+  let text = previous
+  const set = (path: JsonPath, value: Json | undefined, isArrayInsertion = false): void => {
+    text = jsonc.applyEdits(text, jsonc.modify(text, path, value, { formattingOptions, isArrayInsertion }))
+  }
+  const walk = (path: JsonPath, a: Json, b: Json): void => {
+    if (jsonEqual(a, b)) return
+    if (isJsonObject(a) && isJsonObject(b)) {
+      for (const key of Object.keys(a)) if (!Object.hasOwn(b, key)) set([...path, key], undefined)
+      for (const [key, value] of Object.entries(b)) {
+        if (Object.hasOwn(a, key)) walk([...path, key], a[key] as Json, value)
+        else set([...path, key], value)
+      }
+      return
+    }
+    if (Array.isArray(a) && Array.isArray(b)) {
+      let i = 0
+      for (const part of diffArrays<Json>(a, b, { comparator: (x, y) => jsonEqual(x, y) })) {
+        for (const item of part.value) {
+          if (part.removed) set([...path, i], undefined)
+          else if (part.added) set([...path, i++], item, true)
+          else i++
+        }
+      }
+      return
+    }
+    set(path, b)
+  }
+  try {
+    walk([], before, next)
+    if (jsonEqual(JSON.parse(text) as Json, next)) return text
+  } catch {
+    // An edit the text did not take: the full rewrite below is always right.
+  }
+  return formatSettings(next, previous)
+}
+
 /** Deep equality of JSON values, key order included (it shows in the file). */
 export const jsonEqual = (a: Json | undefined, b: Json | undefined): boolean => JSON.stringify(a) === JSON.stringify(b)
 
@@ -362,7 +421,7 @@ export const updateSettingsFile = async (
     const settings = before === null ? {} : parseSettings(before, file)
     const next = change(settings)
     const changed = !jsonEqual(settings, next)
-    return { file, target, before, after: changed ? formatSettings(next, before) : (before ?? ''), changed }
+    return { file, target, before, after: changed ? formatSettingsEdit(before, settings, next) : (before ?? ''), changed }
   }
   if (opts.dryRun) return { ...compute(), backup: null }
   // Nothing to take out of a file that is not there: create neither it nor its folder.

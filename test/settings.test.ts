@@ -1,5 +1,4 @@
 import * as fs from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import t from 'tap'
@@ -10,6 +9,7 @@ import {
   detectIndent,
   findPackageRoot,
   formatSettings,
+  formatSettingsEdit,
   HOOK_EVENTS,
   HOOK_TIMEOUT_S,
   isEphemeralPath,
@@ -144,6 +144,24 @@ t.test('formatSettings keeps the file’s indentation and final newline', async 
   t.equal(formatSettings({ a: 1 }, null), '{\n  "a": 1\n}\n')
 })
 
+t.test('formatSettingsEdit rewrites only what changed and keeps hand formatting elsewhere', async (t) => {
+  const text = '{\n    "permissions": {"allow": ["Bash(ls)", "Read(x)"]},\n    "env": { "A": "1" },\n    "hooks": {\n        "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]\n    }\n}\n'
+  const before = parseSettings(text, 'f')
+  const merged = mergeHooks(before, ENTRY)
+  const installed = formatSettingsEdit(text, before, merged)
+  t.same(JSON.parse(installed), merged)
+  t.ok(installed.startsWith('{\n    "permissions": {"allow": ["Bash(ls)", "Read(x)"]},\n    "env": { "A": "1" },\n'), 'untouched lines keep their bytes')
+  t.match(installed, /\n {8}"SessionStart": \[\n {12}\{/, 'new entries in the file’s four-space indentation')
+  t.equal(formatSettingsEdit(installed, merged, unmergeHooks(merged)).replace(/\n {8}"Stop": \[[^]*?\n {8}\]/, 'STOP'), text.replace(/\n {8}"Stop": \[[^\n]*\]/, 'STOP'), 'uninstall: all else byte for byte')
+  const plain = `${JSON.stringify(REAL, null, 2)}\n`
+  const plainMerged = mergeHooks(REAL, ENTRY)
+  const plainInstalled = formatSettingsEdit(plain, REAL, plainMerged)
+  t.equal(plainInstalled, formatSettings(plainMerged, plain), 'Claude Code’s own format: the same as a full rewrite')
+  t.equal(formatSettingsEdit(plainInstalled, plainMerged, REAL), plain, 'and back, byte for byte')
+  t.equal(formatSettingsEdit('{"a": 1}', { a: 1 }, {}), '{}', 'emptied: a plain {}')
+  t.equal(formatSettingsEdit(null, {}, { a: 1 }), '{\n  "a": 1\n}\n', 'a new file')
+})
+
 t.test('the plugin hooks are the project-scope entry for every event, and hooks/hooks.json is them', async (t) => {
   const plugin = derivePluginHooks() as { hooks: Record<string, Json[]> }
   t.same(Object.keys(plugin.hooks), [...HOOK_EVENTS])
@@ -162,9 +180,7 @@ t.test('paths: scopes, package root, npx cache', async (t) => {
   const dir = t.testdir({ package: { 'package.json': JSON.stringify({ name: 'trailboss' }), dist: { bin: { chunks: { 'x.js': '' } } } }, 'package.json': JSON.stringify({ name: 'other' }) })
   t.equal(findPackageRoot(join(dir, 'package/dist/bin/chunks/x.js')), join(dir, 'package'), 'a bundled chunk deep in dist/')
   t.equal(findPackageRoot(join(dir, 'elsewhere/x.js')), findPackageRoot(dir), 'a foreign package.json is walked past')
-  const outside = fs.mkdtempSync(join(tmpdir(), 'tb-root-'))
-  t.teardown(() => fs.rmSync(outside, { recursive: true, force: true }))
-  t.equal(findPackageRoot(join(outside, 'x.js')), null, 'no trailboss package above')
+  t.equal(findPackageRoot('/no-such-folder-of-trailboss/x.js'), null, 'no trailboss package above')
   t.ok(isEphemeralPath('/home/me/.npm/_npx/ab12/node_modules/trailboss/dist/hooks/emit.cjs'))
   t.notOk(isEphemeralPath(EMITTER))
 })
@@ -213,6 +229,22 @@ t.test('property: random foreign settings survive install + uninstall byte for b
       if (listOurHooks(installed).length !== HOOK_EVENTS.length) return false
       // Uninstall: the original bytes.
       return formatSettings(unmergeHooks(parseSettings(installedText, 'f')), installedText) === text
+    }),
+    { numRuns: 300 },
+  )
+  t.pass('300 random settings')
+})
+
+t.test('property: the minimal edit survives install + uninstall byte for byte, and parses to the merge', async (t) => {
+  fc.assert(
+    fc.property(foreignSettings, fc.constantFrom(ENTRY, PROJECT_ENTRY), fc.constantFrom('  ', '    ', '\t'), (settings, entry, indent) => {
+      const text = `${JSON.stringify(settings, null, indent)}\n`
+      const before = parseSettings(text, 'f')
+      const merged = mergeHooks(before, entry)
+      const installed = formatSettingsEdit(text, before, merged)
+      if (JSON.stringify(JSON.parse(installed)) !== JSON.stringify(merged)) return false
+      const again = parseSettings(installed, 'f')
+      return formatSettingsEdit(installed, again, unmergeHooks(again)) === text
     }),
     { numRuns: 300 },
   )
