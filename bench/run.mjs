@@ -22,14 +22,26 @@ if (!flags.json) {
   console.log('# Trail Boss benchmarks')
   console.log(`\nNode ${m.node} on ${m.platform}, ${m.cpus} × ${m.cpu}, load average ${m.load} at start.`)
 }
+/**
+ * A bench returns sections ({title, header, rows, notes}); one that returns its own rows
+ * instead may export formatRows(rows) to render them, and its section is titled by its name.
+ */
+const toSections = (name, mod, result) => {
+  const items = [result].flat()
+  if (items.every((s) => s && typeof s.title === 'string' && Array.isArray(s.header))) return items
+  const text = typeof mod.formatRows === 'function' ? mod.formatRows(result) : JSON.stringify(result, null, 2)
+  return [{ title: name, text, data: result }]
+}
+
 let failed = 0
 for (const name of names) {
   const mod = await import(new URL(`./${name}.mjs`, import.meta.url).href)
   if (typeof mod.run !== 'function') continue
   try {
-    const sections = [await mod.run(flags)].flat()
+    const result = await mod.run(flags)
+    const sections = toSections(name, mod, result)
     report.sections.push(...sections.map((s) => ({ bench: name, ...s })))
-    if (!flags.json) sections.forEach(printSection)
+    if (!flags.json) sections.forEach((s) => (s.text ? console.log(`\n## ${s.title}\n\n${s.text}`) : printSection(s)))
   } catch (err) {
     failed++
     console.error(`bench ${name} failed: ${err instanceof Error ? err.message : String(err)}`)
