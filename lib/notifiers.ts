@@ -10,7 +10,7 @@ import type { OutStream } from './io.js'
 import { listClients, type Client } from './navigate.js'
 import type { Env } from './paths.js'
 import type { QueueItem } from './queue.js'
-import { execTmux, type TmuxExec } from './tmux.js'
+import { execTmux, TmuxUnavailable, type TmuxExec } from './tmux.js'
 
 export const CHANNELS = ['desktop', 'tmux', 'bell', 'exec'] as const
 export type Channel = (typeof CHANNELS)[number]
@@ -119,28 +119,36 @@ const utf8Tmux =
     exec(['-u', ...args], call)
 
 /** The attached clients of every tmux server the waits (or this process) live on. */
-export const listTmuxClients = async (sockets: readonly string[], exec: TmuxExec = execTmux): Promise<TmuxClients[]> => {
-  const out: TmuxClients[] = []
+export interface TmuxReach {
+  servers: TmuxClients[]
+  /** Why no client can be reached, when none can. */
+  why: string | null
+}
+
+export const listTmuxClients = async (sockets: readonly string[], exec: TmuxExec = execTmux): Promise<TmuxReach> => {
+  const servers: TmuxClients[] = []
+  let unavailable = false
   for (const socket of new Set(sockets)) {
     if (!fs.existsSync(socket)) continue
     try {
       const clients = await listClients(socket, utf8Tmux(exec))
-      if (clients.length > 0) out.push({ socket, clients })
-    } catch {
-      // tmux cannot be run, or this server does not answer: it cannot show a message either.
+      if (clients.length > 0) servers.push({ socket, clients })
+    } catch (err) {
+      // Not installed or not on this PATH (cron's PATH is short), or a server that does not answer.
+      if (err instanceof TmuxUnavailable) unavailable = true
     }
   }
-  return out
+  return { servers, why: servers.length > 0 ? null : unavailable ? 'tmux is not on PATH' : 'no tmux client is attached' }
 }
 
 /** tmux expands `#` in display-message; a literal one is `##`. */
 export const escapeTmuxFormat = (text: string): string => text.replaceAll('#', '##')
 
-export const notifyTmux = async (notice: Notice, servers: readonly TmuxClients[], exec: TmuxExec = execTmux): Promise<Outcome> => {
-  if (servers.length === 0) return { channel: 'tmux', ok: false, detail: 'no tmux client is attached', unavailable: true }
+export const notifyTmux = async (notice: Notice, reach: TmuxReach, exec: TmuxExec = execTmux): Promise<Outcome> => {
+  if (reach.servers.length === 0) return { channel: 'tmux', ok: false, detail: reach.why ?? 'no tmux client is attached', unavailable: true }
   let shown = 0
   const errors: string[] = []
-  for (const { socket, clients } of servers) {
+  for (const { socket, clients } of reach.servers) {
     for (const c of clients) {
       const r = await exec(['display-message', '-c', c.name, '-d', String(TMUX_MESSAGE_MS), escapeTmuxFormat(notice.line)], { socket })
       if (r.code === 0) shown++

@@ -147,6 +147,10 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
   // Cron: a short PATH with no tmux on it is common; here tmux is found, but no desktop bus is.
   const env = home.env({ PATH: `${fake.bin}:${process.env.PATH}` })
 
+  const noTmux = await runCli(['notify'], { ...env, PATH: fake.bin })
+  t.equal(noTmux.code, 1, "cron's short PATH without tmux")
+  t.match(noTmux.stderr, /could not notify \(no desktop session here \(run from cron\?\); tmux is not on PATH; no terminal to ring\)/)
+
   const nobody = await runCli(['notify'], env)
   t.equal(nobody.code, 1, 'no client attached and no desktop: nobody to tell')
   t.match(nobody.stderr, /could not notify \(no desktop session here \(run from cron\?\); no tmux client is attached; no terminal to ring\)/)

@@ -30,11 +30,11 @@ const tell = async (items: QueueItem[], channels: Channel[], args: NotifyArgs, i
   const notice = formatNotice(items)
   const outcomes: Outcome[] = []
   const sockets = [...items.flatMap((i) => (i.tmux ? [i.tmux.socket] : [])), ...[callerSocket(io.env.TMUX)].filter((s): s is string => s !== null)]
-  const servers = channels.includes('tmux') || channels.includes('bell') ? await listTmuxClients(sockets, deps.exec) : []
+  const reach = channels.includes('tmux') || channels.includes('bell') ? await listTmuxClients(sockets, deps.exec) : { servers: [], why: null }
   for (const channel of channels) {
     if (channel === 'desktop') outcomes.push(await notifyDesktop(notice, checkDesktop(io.env, deps.platform), io.env))
-    else if (channel === 'tmux') outcomes.push(await notifyTmux(notice, servers, deps.exec))
-    else if (channel === 'bell') outcomes.push(ringBell(servers, io.stderr.isTTY ? io.stderr : null))
+    else if (channel === 'tmux') outcomes.push(await notifyTmux(notice, reach, deps.exec))
+    else if (channel === 'bell') outcomes.push(ringBell(reach.servers, io.stderr.isTTY ? io.stderr : null))
     else if (channel === 'exec' && args.exec !== undefined) {
       for (const item of items) outcomes.push(await runExec(args.exec, item, io.env, io))
     }
