@@ -160,7 +160,7 @@ const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number>
   return EXIT_OK
 }
 
-type Resizable = OutStream & { on?: (ev: 'resize', fn: () => void) => unknown; off?: (ev: 'resize', fn: () => void) => unknown }
+type Resizable = OutStream & { on?: (ev: 'resize' | 'error', fn: () => void) => unknown; off?: (ev: 'resize' | 'error', fn: () => void) => unknown }
 
 /** The full-screen view on a TTY. */
 const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
@@ -312,6 +312,12 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
   process.on('SIGINT', onSignal)
   out.on?.('resize', onResize)
   stdin.on('data', onData)
+  // A closed popup or terminal: writes fail with EIO and stdin ends. Quit quietly, and leave
+  // the error listener in place for the last writes of the way out.
+  const onGone = (): void => finish(EXIT_OK)
+  out.on?.('error', onGone)
+  stdin.on('end', onGone)
+  stdin.on('error', onGone)
 
   let live: Live | null = null
   enter()
@@ -334,6 +340,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     if (digitTimer) clearTimeout(digitTimer)
     await live?.close()
     stdin.off('data', onData)
+    stdin.off('end', onGone)
     out.off?.('resize', onResize)
     restore()
     stdin.pause()
