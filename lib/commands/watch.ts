@@ -188,7 +188,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     const lines = formatWatchScreen({
       items: shown(),
       selected,
-      now: Date.now(),
+      now: io.now(),
       width: out.columns ?? 80,
       height: out.rows ?? 24,
       details,
@@ -225,7 +225,8 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     if (!item || busy) return
     busy = true
     const said: string[] = []
-    const capture: OutStream = { write: (t: string) => said.push(t) }
+    // Its words become the view's message line; isTTY stays true, so outside tmux `go` attaches here.
+    const capture: OutStream = { write: (t: string) => said.push(t), isTTY: out.isTTY, columns: out.columns }
     // Outside tmux `go` attaches in this terminal: hand it over, and take it back on detach.
     const attaching = !io.env.TMUX
     if (attaching) leave()
