@@ -65,8 +65,8 @@ t.test('sessions side by side: before install, in order, go, headless', async (t
     // Claude Code 2.1.197 re-reads settings.json while it runs: the session shows up from its
     // next hook event on (here the prompt), with no SessionStart behind it.
     const t0 = await submit(e2e, early.pane, 'QUESTION from the early session')
-    const { item, ms } = await waitForItem(e2e, early.sessionId, { state: 'waiting', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('early session (started before install): prompt → waiting', ms)
+    const { item, ms, recordMs } = await waitForItem(e2e, early.sessionId, { state: 'waiting', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
+    lat.add('early session (started before install): prompt → waiting', { ms, recordMs })
     t.equal(item.tmux?.pane, early.pane, 'with its pane')
   })
 
@@ -76,10 +76,10 @@ t.test('sessions side by side: before install, in order, go, headless', async (t
   await step('two sessions waiting, oldest first', async () => {
     const t1 = await submit(e2e, b.pane, 'PERM in b')
     const first = await waitForItem(e2e, b.sessionId, { state: 'permission', queued: true }, t1, HOOK_BOUND_MS)
-    lat.add('b: Bash tool call → permission', first.ms)
+    lat.add('b: Bash tool call → permission', first)
     const t2 = await submit(e2e, c.pane, 'hello from c')
     const second = await waitForItem(e2e, c.sessionId, { state: 'waiting', kind: 'done', queued: true }, t2, HOOK_BOUND_MS)
-    lat.add('c: finished turn → waiting/done', second.ms)
+    lat.add('c: finished turn → waiting/done', second)
     const queue = (await lsJson(e2e)).queue.filter((i) => i.n !== null)
     t.same(
       queue.map((i) => [i.n, i.sessionId, i.tmux?.pane]),

@@ -58,8 +58,8 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
   lat.add('claude start (window → prompt on screen)', a.startMs)
 
   await step('startup: idle, not queued', async () => {
-    const { item, ms } = await waitForItem(e2e, id, { state: 'idle', queued: false }, launchedAt, HOOK_BOUND_MS + 10_000)
-    lat.add('startup → idle', ms, 'from window creation')
+    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'idle', queued: false }, launchedAt, HOOK_BOUND_MS + 10_000)
+    lat.add('startup → idle', { ms, recordMs }, 'from window creation')
     t.equal(item.tmux?.pane, a.pane, 'the record knows the pane')
     t.equal(item.tmux?.socket, e2e.socket, 'and the tmux socket')
     t.equal(item.project, 'proj', 'project label is the folder holding .git')
@@ -68,8 +68,8 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
 
   await step('a finished turn: waiting, kind done, queued', async () => {
     const t0 = await submit(e2e, a.pane, 'hello there')
-    const { item, ms } = await waitForItem(e2e, id, { state: 'waiting', kind: 'done', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('finished turn → waiting/done', ms)
+    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'done', queued: true }, t0, HOOK_BOUND_MS)
+    lat.add('finished turn → waiting/done', { ms, recordMs })
     t.equal(item.n, 1)
     t.equal(item.ask?.message, TEXT_DONE, 'the last message is what is asked')
     t.equal(item.inferred, false)
@@ -81,15 +81,15 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
 
   await step('a question: waiting, kind question', async () => {
     const t0 = await submit(e2e, a.pane, 'QUESTION please')
-    const { item, ms } = await waitForItem(e2e, id, { state: 'waiting', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('turn ending in "?" → waiting/question', ms)
+    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
+    lat.add('turn ending in "?" → waiting/question', { ms, recordMs })
     t.equal(item.ask?.message, TEXT_QUESTION)
   })
 
   await step('permission prompt, then approve', async () => {
     const t0 = await submit(e2e, a.pane, 'PERM please')
-    const { item, ms } = await waitForItem(e2e, id, { state: 'permission', kind: 'permission', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('Bash tool call → permission', ms)
+    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'permission', kind: 'permission', queued: true }, t0, HOOK_BOUND_MS)
+    lat.add('Bash tool call → permission', { ms, recordMs })
     t.equal(item.ask?.tool, 'Bash')
     t.match(item.ask?.input, { command: new RegExp(`^touch ${e2e.scratch}/x\\d+$`) }, 'the command asked about')
     await waitForScreen(e2e, a.pane, /Do you want to proceed\?/, 5000, 'the permission dialog')
@@ -99,51 +99,51 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
     t.match(later, { state: 'permission', kind: 'permission', since: item.since }, 'permission_prompt keeps the wait and its since')
     const t1 = await press(e2e, a.pane, 'Enter')
     const done = await waitForItem(e2e, id, { state: 'waiting', kind: 'done' }, t1, HOOK_BOUND_MS)
-    lat.add('approve (Enter) → waiting/done after the tool ran', done.ms)
+    lat.add('approve (Enter) → waiting/done after the tool ran', done)
     t.equal(done.item.ask?.message, TEXT_AFTER_TOOL)
   })
 
   await step('permission prompt, then deny', async () => {
     const t0 = await submit(e2e, a.pane, 'PERM again please')
     const asked = await waitForItem(e2e, id, { state: 'permission', kind: 'permission' }, t0, HOOK_BOUND_MS)
-    lat.add('second Bash tool call → permission', asked.ms)
+    lat.add('second Bash tool call → permission', asked)
     await waitForScreen(e2e, a.pane, /Do you want to proceed\?/, 5000, 'the permission dialog')
     // "3. No": Claude Code fires no hook at all; only the transcript shows the denial.
     const t1 = await press(e2e, a.pane, '3')
-    const { item, ms } = await waitForItem(e2e, id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, HOOK_BOUND_MS)
-    lat.add('deny ("3. No") → waiting/interrupted (transcript)', ms)
+    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, HOOK_BOUND_MS)
+    lat.add('deny ("3. No") → waiting/interrupted (transcript)', { ms, recordMs })
     t.equal(item.inferred, false, 'the transcript, not the screen, tells')
   })
 
   await step('AskUserQuestion, then an answer', async () => {
     const t0 = await submit(e2e, a.pane, 'ASK me')
-    const { item, ms } = await waitForItem(e2e, id, { state: 'permission', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('AskUserQuestion → permission/question', ms)
+    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'permission', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
+    lat.add('AskUserQuestion → permission/question', { ms, recordMs })
     t.equal(item.ask?.tool, 'AskUserQuestion')
     t.match(item.ask?.input, { questions: [{ question: 'Which colour should the button be?' }] })
     await waitForScreen(e2e, a.pane, /Enter to select/, 5000, 'the question dialog')
     const t1 = await press(e2e, a.pane, 'Enter')
     const answered = await waitForItem(e2e, id, { state: 'waiting', kind: 'done' }, t1, HOOK_BOUND_MS)
-    lat.add('answer (Enter on "Red") → waiting/done', answered.ms)
+    lat.add('answer (Enter on "Red") → waiting/done', answered)
   })
 
   await step('an API error: waiting, kind error', async () => {
     const t0 = await submit(e2e, a.pane, 'FAIL now')
-    const { item, ms } = await waitForItem(e2e, id, { state: 'waiting', kind: 'error', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('API error (HTTP 400) → waiting/error', ms)
+    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'error', queued: true }, t0, HOOK_BOUND_MS)
+    lat.add('API error (HTTP 400) → waiting/error', { ms, recordMs })
     t.match(item.ask?.message, /400/, 'the error is what is shown')
   })
 
   await step('Esc while the model streams: waiting, kind interrupted', async () => {
     const t0 = await submit(e2e, a.pane, 'SLOW please')
     const working = await waitForItem(e2e, id, { state: 'working', queued: false }, t0, HOOK_BOUND_MS)
-    lat.add('prompt → working', working.ms)
+    lat.add('prompt → working', working)
     await waitForScreen(e2e, a.pane, new RegExp(TEXT_SLOW_FIRST), 10_000, 'the slow reply streaming')
     const before = countOf(await capture(e2e, a.pane, true), 'Interrupted')
     const t1 = await press(e2e, a.pane, 'Escape')
     await waitFor('one more Interrupted line', async () => (countOf(await capture(e2e, a.pane, true), 'Interrupted') > before ? true : undefined), 5000)
-    const { item, ms } = await waitForItem(e2e, id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, SCREEN_BOUND_MS)
-    lat.add('Esc during streaming → waiting/interrupted', ms, item.inferred ? '(screen check)' : '(transcript)')
+    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, SCREEN_BOUND_MS)
+    lat.add('Esc during streaming → waiting/interrupted', { ms, recordMs }, item.inferred ? '(screen check)' : '(transcript)')
   })
 
   await step('Esc before any output: waiting, shown from the screen', async () => {
@@ -162,16 +162,19 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
       },
       5000,
     )
-    const { item, ms } = await waitForItem(
-      e2e,
-      id,
-      (i) => i.state === 'waiting' && i.n !== null && (i.kind === 'interrupted' || i.kind === 'done'),
-      t1,
-      SCREEN_BOUND_MS,
-    )
-    lat.add('Esc before any output → waiting', ms, `(${item.inferred ? 'screen check' : 'transcript'}, kind ${item.kind})`)
-    t.equal(item.inferred, true, 'only the screen can tell: marked inferred')
-    await press(e2e, a.pane, 'C-u')
+    try {
+      const { item, ms, recordMs } = await waitForItem(
+        e2e,
+        id,
+        (i) => i.state === 'waiting' && i.n !== null && (i.kind === 'interrupted' || i.kind === 'done'),
+        t1,
+        SCREEN_BOUND_MS,
+      )
+      lat.add('Esc before any output → waiting', { ms, recordMs }, `(${item.inferred ? 'screen check' : 'transcript'}, kind ${item.kind})`)
+      t.equal(item.inferred, true, 'only the screen can tell: marked inferred')
+    } finally {
+      await press(e2e, a.pane, 'C-u') // empty the input box for the next steps
+    }
   })
 
   await step('/compact: the session still waits afterwards', async () => {
@@ -179,8 +182,8 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
     await waitForItem(e2e, id, { state: 'waiting', kind: 'done' }, t0, HOOK_BOUND_MS)
     const t1 = await submit(e2e, a.pane, '/compact')
     await waitForScreen(e2e, a.pane, /ctrl\+o to see full summary|Compacted/i, 20_000, 'compaction done')
-    const { item, ms } = await waitForItem(e2e, id, { state: 'waiting', queued: true }, t1, IDLE_NOTIF_MS + HOOK_BOUND_MS + 5000)
-    lat.add('/compact → waiting (after idle_prompt)', ms)
+    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', queued: true }, t1, IDLE_NOTIF_MS + HOOK_BOUND_MS + 5000)
+    lat.add('/compact → waiting (after idle_prompt)', { ms, recordMs })
     t.equal(item.sessionId, id, 'compaction keeps the session id')
   })
 
@@ -188,14 +191,21 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
   await step('/clear: the old session ends, a new id takes the pane', async () => {
     const t0 = await submit(e2e, a.pane, '/clear')
     const ended = await waitForItem(e2e, id, { state: 'ended', queued: false }, t0, HOOK_BOUND_MS)
-    lat.add('/clear → old session ended', ended.ms)
+    lat.add('/clear → old session ended', ended)
+    let inPane: unknown[] = []
     const found = await waitFor(
       'a new session in the same pane',
-      async () => (await lsJson(e2e)).queue.find((i) => i.sessionId !== id && i.tmux?.pane === a.pane && i.state === 'idle'),
+      async () => {
+        const items = (await lsJson(e2e)).queue.filter((i) => i.tmux?.pane === a.pane)
+        inPane = items.map((i) => ({ sessionId: i.sessionId, state: i.state, reason: i.reason }))
+        return items.find((i) => i.sessionId !== id && i.state === 'idle')
+      },
       HOOK_BOUND_MS,
       t0,
-    )
-    lat.add('/clear → new session idle in the same pane', found.ms)
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; sessions in ${a.pane}: ${JSON.stringify(inPane)}`)
+    })
+    lat.add('/clear → new session idle in the same pane', found)
     cleared = found.value.sessionId
     t.equal(found.value.n, null, 'a fresh session is not queued')
     const t1 = await submit(e2e, a.pane, 'hello after clear')
@@ -208,16 +218,16 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
   await step('/exit: ended, out of the queue', async () => {
     if (!cleared) throw new Error('no session after /clear')
     const t0 = await submit(e2e, a.pane, '/exit')
-    const { ms } = await waitForItem(e2e, cleared, { state: 'ended', queued: false }, t0, HOOK_BOUND_MS)
-    lat.add('/exit → ended', ms)
+    const exited = await waitForItem(e2e, cleared, { state: 'ended', queued: false }, t0, HOOK_BOUND_MS)
+    lat.add('/exit → ended', exited)
   })
 
   await step('--resume: the same id comes back, in a new pane', async () => {
     if (!cleared) throw new Error('no session after /clear')
     const t0 = Date.now()
     const b = await startClaude(e2e, 'resumed', ['--resume', cleared], null)
-    const { item, ms } = await waitForItem(e2e, cleared, (i) => i.state === 'idle' && i.tmux?.pane === b.pane, t0, HOOK_BOUND_MS + 10_000)
-    lat.add('--resume → idle in the new pane', ms, 'from window creation')
+    const { item, ms, recordMs } = await waitForItem(e2e, cleared, (i) => i.state === 'idle' && i.tmux?.pane === b.pane, t0, HOOK_BOUND_MS + 10_000)
+    lat.add('--resume → idle in the new pane', { ms, recordMs }, 'from window creation')
     t.equal(item.n, null)
     const t1 = await submit(e2e, b.pane, 'QUESTION after resume')
     await waitForItem(e2e, cleared, { state: 'waiting', kind: 'question', queued: true }, t1, HOOK_BOUND_MS)
@@ -225,7 +235,7 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
     // A killed pane: SessionEnd (reason other) still fires; tmux no longer has the pane.
     const t2 = await e2e.tmux('kill-pane', '-t', b.pane).then(() => Date.now())
     const gone = await waitForItem(e2e, cleared, { state: 'ended', queued: false }, t2, HOOK_BOUND_MS)
-    lat.add('kill-pane → ended (SessionEnd reason other)', gone.ms)
+    lat.add('kill-pane → ended (SessionEnd reason other)', gone)
   })
 
   t.equal((await lsJson(e2e)).queue.filter((i) => i.n !== null).length, 0, 'nothing waits at the end')
