@@ -257,6 +257,14 @@ const loadJsonc = (): typeof import('jsonc-parser') => createRequire(import.meta
  * diff shows just our entries. Falls back to a full rewrite in the file's indentation if the
  * edited text would not parse to exactly `next`.
  */
+const sameJsonText = (a: string, b: string): boolean => {
+  try {
+    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b))
+  } catch {
+    return false
+  }
+}
+
 export const formatSettingsEdit = (previous: string | null, before: JsonObject, next: JsonObject): string => {
   if (previous === null || previous.trim() === '' || Object.keys(next).length === 0) return formatSettings(next, previous)
   const jsonc = loadJsonc()
@@ -267,8 +275,20 @@ export const formatSettingsEdit = (previous: string | null, before: JsonObject, 
     eol: previous.includes('\r\n') ? '\r\n' : '\n',
   }
   let text = previous
+  // modify()'s own formatting re-lays out the whole line around an edit; format only the
+  // edited span instead (an insertion's text, or the gap a removal leaves), so the lines
+  // around it keep their layout.
+  // jsonc-parser's range formatting can mangle a span at a token edge: keep the unformatted
+  // edit whenever the formatted one does not mean the same.
   const set = (path: JsonPath, value: Json | undefined, isArrayInsertion = false): void => {
-    text = jsonc.applyEdits(text, jsonc.modify(text, path, value, { formattingOptions, isArrayInsertion }))
+    const edits = jsonc.modify(text, path, value, { isArrayInsertion })
+    const plain = jsonc.applyEdits(text, edits)
+    let formatted = plain
+    for (const edit of edits) {
+      const span = { offset: edit.offset, length: Math.max(edit.content.length, 1) }
+      formatted = jsonc.applyEdits(formatted, jsonc.format(formatted, span, formattingOptions))
+    }
+    text = sameJsonText(formatted, plain) ? formatted : plain
   }
   const walk = (path: JsonPath, a: Json, b: Json): void => {
     if (jsonEqual(a, b)) return

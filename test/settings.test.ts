@@ -152,7 +152,14 @@ t.test('formatSettingsEdit rewrites only what changed and keeps hand formatting 
   t.same(JSON.parse(installed), merged)
   t.ok(installed.startsWith('{\n    "permissions": {"allow": ["Bash(ls)", "Read(x)"]},\n    "env": { "A": "1" },\n'), 'untouched lines keep their bytes')
   t.match(installed, /\n {8}"SessionStart": \[\n {12}\{/, 'new entries in the file’s four-space indentation')
-  t.equal(formatSettingsEdit(installed, merged, unmergeHooks(merged)).replace(/\n {8}"Stop": \[[^]*?\n {8}\]/, 'STOP'), text.replace(/\n {8}"Stop": \[[^\n]*\]/, 'STOP'), 'uninstall: all else byte for byte')
+  // Taking our group back out of a one-line array is an edit jsonc-parser gets wrong; the
+  // result is checked, and a full rewrite in the file's indentation takes its place.
+  t.same(JSON.parse(formatSettingsEdit(installed, merged, unmergeHooks(merged))), before, 'uninstall: the same settings')
+  const oneLine = '{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(ls)"]}\n}\n'
+  const oneLineMerged = mergeHooks(parseSettings(oneLine, 'f'), ENTRY)
+  const oneLineInstalled = formatSettingsEdit(oneLine, parseSettings(oneLine, 'f'), oneLineMerged)
+  t.ok(oneLineInstalled.startsWith('{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(ls)"]},\n  "hooks": {\n'), 'the line before an insertion keeps its layout')
+  t.equal(formatSettingsEdit(oneLineInstalled, oneLineMerged, parseSettings(oneLine, 'f')), oneLine)
   const plain = `${JSON.stringify(REAL, null, 2)}\n`
   const plainMerged = mergeHooks(REAL, ENTRY)
   const plainInstalled = formatSettingsEdit(plain, REAL, plainMerged)
