@@ -11,6 +11,7 @@ import { listPluginEnables } from '../doctor-checks.js'
 import {
   deriveEmitterCommand,
   deriveHookEntry,
+  EMIT_BIN,
   emitterPathIn,
   findPackageRoot,
   findStableNode,
@@ -22,6 +23,7 @@ import {
   settingsFile,
   unmergeHooks,
   updateSettingsFile,
+  type EmitterCommand,
   type Scope,
   type SettingsUpdate,
 } from '../settings.js'
@@ -80,19 +82,19 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
   const scope: Scope = args.scope
   const file = settingsFile(scope, io.env, io.cwd)
   const known: string[] = []
-  let cmd = deriveEmitterCommand('project', '', '')
-  if (scope !== 'project') {
+  let cmd: EmitterCommand = { command: EMIT_BIN }
+  if (scope === 'project') {
+    try {
+      known.push(locateEmitter(io, deps).emitter)
+    } catch {
+      // Project scope runs trailboss-emit from PATH; our own paths only help recognise old entries.
+    }
+  } else {
     const { node, emitter } = locateEmitter(io, deps)
     known.push(emitter)
     cmd = deriveEmitterCommand(scope, node, emitter)
     if (isEphemeralPath(emitter)) {
       io.stderr.write(`trailboss: warning: ${emitter} is in npx's cache, which npm may clean — install the package for good: npm install -g trailboss\n`)
-    }
-  } else {
-    try {
-      known.push(locateEmitter(io, deps).emitter)
-    } catch {
-      // Project scope runs trailboss-emit from PATH; our own paths only help recognise old entries.
     }
   }
   const entry = deriveHookEntry(cmd)
