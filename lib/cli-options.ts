@@ -26,6 +26,6 @@ export const LS_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUS_OPTIONS = {
-  format: { type: 'string', describe: 'template with {count} {oldest} {kinds} {permission} {question} {done} {error} {interrupted}' },
+  format: { type: 'string', describe: 'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted}' },
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
 } as const satisfies Record<string, OptionSpec>

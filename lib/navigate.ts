@@ -3,7 +3,7 @@
 // `readPane`, `runPlan` and `attachTmux` are the effectful edges around it (DESIGN §5).
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
-import { execTmux, isNoServer, TmuxUnavailable, type TmuxExec } from './tmux.js'
+import { execTmux, FIELD_SEP, isNoServer, TmuxUnavailable, type TmuxExec } from './tmux.js'
 
 export interface Client {
   /** What `-c` takes: the tty path, or `client-<pid>` for a control-mode client (no tty). */
@@ -18,15 +18,17 @@ export interface Client {
   paneId: string
 }
 
-const SEP = '\u001f'
+// A printable separator (tmux prints control characters as `_` outside a UTF-8 locale, as in
+// cron); the session name, free text, comes last and takes whatever remains.
+const SEP = FIELD_SEP
 export const CLIENT_FORMAT = [
   '#{client_name}',
   '#{client_tty}',
   '#{client_pid}',
   '#{client_activity}',
-  '#{client_session}',
   '#{client_control_mode}',
   '#{pane_id}',
+  '#{client_session}',
 ].join(SEP)
 
 export const parseClients = (text: string): Client[] =>
@@ -40,9 +42,9 @@ export const parseClients = (text: string): Client[] =>
         tty: f[1] ?? '',
         pid: Number(f[2]),
         activity: Number(f[3]) || 0,
-        session: f[4] ?? '',
-        controlMode: f[5] === '1',
-        paneId: f[6] ?? '',
+        controlMode: f[4] === '1',
+        paneId: f[5] ?? '',
+        session: f.slice(6).join(SEP),
       }
     })
 

@@ -109,15 +109,6 @@ export interface TmuxClients {
   clients: Client[]
 }
 
-/**
- * tmux prints control characters (listClients' field separator) as `_` unless the locale is
- * UTF-8, and cron's environment has no locale: `-u` makes it print them as they are.
- */
-const utf8Tmux =
-  (exec: TmuxExec): TmuxExec =>
-  (args, call) =>
-    exec(['-u', ...args], call)
-
 /** The attached clients of every tmux server the waits (or this process) live on. */
 export interface TmuxReach {
   servers: TmuxClients[]
@@ -131,7 +122,7 @@ export const listTmuxClients = async (sockets: readonly string[], exec: TmuxExec
   for (const socket of new Set(sockets)) {
     if (!fs.existsSync(socket)) continue
     try {
-      const clients = await listClients(socket, utf8Tmux(exec))
+      const clients = await listClients(socket, exec)
       if (clients.length > 0) servers.push({ socket, clients })
     } catch (err) {
       // Not installed or not on this PATH (cron's PATH is short), or a server that does not answer.

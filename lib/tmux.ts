@@ -67,7 +67,8 @@ export interface Pane {
  * characters such as \x1f as `_`. The window name, the one field likeliest to hold odd text,
  * comes last and takes whatever remains.
  */
-const SEP = '|~|'
+export const FIELD_SEP = '|~|'
+const SEP = FIELD_SEP
 /** One line per pane. */
 export const PANE_FORMAT = [
   '#{pane_id}',

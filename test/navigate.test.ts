@@ -16,7 +16,7 @@ import {
 } from '../lib/navigate.js'
 import { attachControlClient, newPane, startServer } from './helpers/navigate-tmux.js'
 
-const US = '\u001f'
+const US = '|~|'
 const client = (name: string, paneId: string, activity: number, pid = 100): Client => ({
   name,
   tty: name.startsWith('/dev/') ? name : '',
@@ -29,13 +29,13 @@ const client = (name: string, paneId: string, activity: number, pid = 100): Clie
 
 t.test('parseClients reads captured list-clients output', async (t) => {
   const text = [
-    ['/dev/pts/5', '/dev/pts/5', '5664', '1796047042', 'alpha', '0', '%1'].join(US),
-    ['client-5181', '', '5181', '1796046994', 'beta', '1', '%3'].join(US),
+    ['/dev/pts/5', '/dev/pts/5', '5664', '1796047042', '0', '%1', 'alpha'].join(US),
+    ['client-5181', '', '5181', '1796046994', '1', '%3', 'beta|~|odd name'].join(US),
     '',
   ].join('\n')
   t.same(parseClients(text), [
     { name: '/dev/pts/5', tty: '/dev/pts/5', pid: 5664, activity: 1796047042, session: 'alpha', controlMode: false, paneId: '%1' },
-    { name: 'client-5181', tty: '', pid: 5181, activity: 1796046994, session: 'beta', controlMode: true, paneId: '%3' },
+    { name: 'client-5181', tty: '', pid: 5181, activity: 1796046994, session: 'beta|~|odd name', controlMode: true, paneId: '%3' },
   ])
   t.same(parseClients(''), [])
   t.equal(CLIENT_FORMAT.split(US).length, 7)
