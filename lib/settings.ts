@@ -73,7 +73,7 @@ export const deriveHookEntry = (cmd: EmitterCommand): HookEntry => ({
 export const deriveEmitterCommand = (scope: Scope, nodePath: string, emitterPath: string): EmitterCommand =>
   scope === 'project' ? { command: EMIT_BIN } : { command: nodePath, args: [emitterPath] }
 
-/** The plugin's hooks/hooks.json: a plugin is a git clone without dist/, so PATH it is. */
+/** The plugin's plugin/hooks/hooks.json: a plugin is a copy without dist/, so PATH it is. */
 export const derivePluginHooks = (): JsonObject => {
   const hooks: JsonObject = {}
   for (const event of HOOK_EVENTS) hooks[event] = [{ hooks: [deriveHookEntry({ command: EMIT_BIN })] }]

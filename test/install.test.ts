@@ -14,6 +14,7 @@ const EMITTER = join(ROOT, 'dist', 'hooks', 'emit.cjs')
 /** This checkout's emitter: its folder need not be named trailboss. */
 const KNOWN = [EMITTER]
 const CLAUDE = join(ROOT, 'test', 'e2e', 'node_modules', '.bin', 'claude')
+const PLUGIN = join(ROOT, 'plugin')
 
 /** A person's real-looking settings: foreign keys, and foreign hooks on the events we use. */
 const REAL: JsonObject = {
@@ -237,14 +238,15 @@ t.test('install fails clearly when the emitter is not built', async (t) => {
 
 t.test('the plugin: manifests in step with the package', async (t) => {
   const pkg = JSON.parse(fs.readFileSync(join(ROOT, 'package.json'), 'utf8'))
-  const plugin = JSON.parse(fs.readFileSync(join(ROOT, '.claude-plugin', 'plugin.json'), 'utf8'))
+  const plugin = JSON.parse(fs.readFileSync(join(PLUGIN, '.claude-plugin', 'plugin.json'), 'utf8'))
   const market = JSON.parse(fs.readFileSync(join(ROOT, '.claude-plugin', 'marketplace.json'), 'utf8'))
   t.equal(plugin.name, 'trailboss')
   t.equal(plugin.version, pkg.version)
   t.equal(market.plugins[0].name, 'trailboss')
-  t.equal(market.plugins[0].source, './')
+  t.equal(market.plugins[0].source, './plugin')
   t.equal(market.plugins[0].version, pkg.version)
-  for (const f of ['hooks/hooks.json', '.claude-plugin']) t.ok(pkg.files.includes(f), `${f} ships in the npm package`)
+  // Claude Code runs `npm ci` in a plugin folder that holds a package.json: keep it lean.
+  t.same(fs.readdirSync(PLUGIN).sort(), ['.claude-plugin', 'hooks'], 'the plugin folder holds only the manifest and the hooks')
 })
 
 const claude = (args: string[], home: string): Promise<Run> =>
@@ -268,7 +270,7 @@ t.test('the real Claude Code CLI (2.1.197) validates the plugin and our hook ent
   fs.mkdirSync(home)
   const version = await claude(['--version'], home)
   t.match(version.stdout, /^2\.1\.197 /, 'the pinned version')
-  const plugin = await claude(['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'plugin.json')], home)
+  const plugin = await claude(['plugin', 'validate', '--strict', join(PLUGIN, '.claude-plugin', 'plugin.json')], home)
   t.equal(plugin.code, 0, plugin.stdout + plugin.stderr)
   t.match(plugin.stdout, /Validation passed/)
   const market = await claude(['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'marketplace.json')], home)
@@ -294,11 +296,11 @@ t.test('the real Claude Code CLI installs the plugin from a local marketplace an
   t.setTimeout(180_000)
   const dir = t.testdir({ home: {} })
   const home = join(dir, 'home')
-  // A plugin is a git clone: only the manifests and hooks/hooks.json matter to Claude Code.
+  // The repository as a marketplace: its manifest, and the plugin folder it points at.
   const clone = join(dir, 'clone')
-  fs.mkdirSync(join(clone, 'hooks'), { recursive: true })
   fs.cpSync(join(ROOT, '.claude-plugin'), join(clone, '.claude-plugin'), { recursive: true })
-  fs.copyFileSync(join(ROOT, 'hooks', 'hooks.json'), join(clone, 'hooks', 'hooks.json'))
+  fs.cpSync(PLUGIN, join(clone, 'plugin'), { recursive: true })
+  fs.writeFileSync(join(clone, 'package.json'), '{"name": "trailboss", "devDependencies": {"left-pad": "1.3.0"}}')
   const add = await claude(['plugin', 'marketplace', 'add', clone], home)
   t.equal(add.code, 0, add.stdout + add.stderr)
   const inst = await claude(['plugin', 'install', 'trailboss@trailboss'], home)
@@ -306,6 +308,9 @@ t.test('the real Claude Code CLI installs the plugin from a local marketplace an
   const details = await claude(['plugin', 'details', 'trailboss@trailboss'], home)
   t.match(details.stdout, /Hooks \(13\)/)
   for (const event of HOOK_EVENTS) t.match(details.stdout, event)
+  const cached = join(home, '.claude', 'plugins', 'cache', 'trailboss', 'trailboss')
+  const [version] = fs.readdirSync(cached)
+  t.same(fs.readdirSync(join(cached, version as string)).sort(), ['.claude-plugin', 'hooks'], 'only the plugin folder is copied: no npm install of the package')
   const settings = read(join(home, '.claude', 'settings.json'))
   t.same(settings.enabledPlugins, { 'trailboss@trailboss': true }, 'what doctor looks for')
 })

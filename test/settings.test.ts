@@ -169,12 +169,12 @@ t.test('formatSettingsEdit rewrites only what changed and keeps hand formatting 
   t.equal(formatSettingsEdit(null, {}, { a: 1 }), '{\n  "a": 1\n}\n', 'a new file')
 })
 
-t.test('the plugin hooks are the project-scope entry for every event, and hooks/hooks.json is them', async (t) => {
+t.test('the plugin hooks are the project-scope entry for every event, and plugin/hooks/hooks.json is them', async (t) => {
   const plugin = derivePluginHooks() as { hooks: Record<string, Json[]> }
   t.same(Object.keys(plugin.hooks), [...HOOK_EVENTS])
   for (const groups of Object.values(plugin.hooks)) t.same(groups, [{ hooks: [PROJECT_ENTRY] }])
-  const file = JSON.parse(fs.readFileSync(new URL('../hooks/hooks.json', import.meta.url), 'utf8'))
-  t.same(file, plugin, 'hooks/hooks.json is in step with the code')
+  const file = JSON.parse(fs.readFileSync(new URL('../plugin/hooks/hooks.json', import.meta.url), 'utf8'))
+  t.same(file, plugin, 'plugin/hooks/hooks.json is in step with the code')
 })
 
 t.test('paths: scopes, package root, npx cache', async (t) => {
