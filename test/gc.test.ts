@@ -11,6 +11,7 @@ t.test('gc retires ended and gone sessions, and only those', async (t) => {
   await lab.emit('ended000-1', 'SessionEnd', { reason: 'other' }, { pane: live })
   await lab.emit('gone0000-1', 'Stop', { prompt_id: 'p' }, { pane: '%999' })
   await lab.emit('waiting0-1', 'Stop', { prompt_id: 'p' }, { pane: live })
+  await lab.emit('headless-1', 'UserPromptSubmit', { prompt_id: 'p' }, { headless: true })
   const dir = join(String(lab.env.TRAILBOSS_HOME), 'sessions')
   // A stale lock and a leftover temp file, as a killed writer leaves them.
   fs.mkdirSync(join(dir, 'waiting0-1.json.lock'))
@@ -23,6 +24,7 @@ t.test('gc retires ended and gone sessions, and only those', async (t) => {
   t.equal(dry.code, 0, dry.stderr)
   t.match(dry.stdout, /would remove ended000 \(ended/)
   t.match(dry.stdout, /would remove gone0000 \(gone/)
+  t.match(dry.stdout, /would remove headless \(working/, 'a quiet headless run, whose last hooks never came')
   t.notMatch(dry.stdout, /waiting0 \(/)
   t.ok(fs.existsSync(join(dir, 'ended000-1.json')), 'dry run removes nothing')
 

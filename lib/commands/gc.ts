@@ -14,9 +14,13 @@ import { loadQueue, reportSkipped, type LoadOptions } from '../queue-read.js'
 import { LOCK_STALE_MS, TEMP_LEFTOVER_MS } from '../record-write.js'
 import { readRecordFile } from '../store.js'
 
-/** Pure: which sessions gc retires. Gone needs a tmux answer; unknown panes keep a session. */
+/**
+ * Pure: which sessions gc retires. Gone needs a tmux answer; unknown panes keep a session.
+ * Headless runs are never queued, and `claude -p` exits before its async Stop and SessionEnd
+ * hooks run, so they count as finished once quiet for the threshold.
+ */
 export const selectRetired = (items: readonly QueueItem[], olderThanMs: number, now: number): QueueItem[] =>
-  items.filter((i) => (i.state === 'ended' || i.state === 'gone') && now - i.record.lastEventAt >= olderThanMs)
+  items.filter((i) => (i.state === 'ended' || i.state === 'gone' || i.headless) && now - i.record.lastEventAt >= olderThanMs)
 
 const appendLog = (io: Io, line: string): void => {
   try {
