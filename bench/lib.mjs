@@ -2,7 +2,7 @@
 // in the same run, with the candidates and the baseline interleaved round by round, so a noisy
 // neighbour slows all of them alike instead of skewing one.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -33,21 +33,47 @@ export const timeSpawn = (cmd, args, opts = {}) => {
 }
 
 /**
+ * CPU time (user + system, ms) of this process's finished children, from /proc on Linux; null
+ * elsewhere. It moves in clock ticks (10 ms), so only a mean over many runs means anything, but
+ * unlike wall time it barely moves when the machine is busy.
+ */
+export const childCpuMs = () => {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // Fields 16 and 17 of stat(5) (cutime, cstime), counted from 3 after the command name.
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS
+  } catch {
+    return null
+  }
+}
+const CLOCK_TICKS = 100
+
+/**
  * Runs every case once per round, in a rotating order, after `warmup` untimed rounds.
- * `cases` is {name: () => ms}. Returns {name: number[]} of timed samples.
+ * `cases` is {name: () => ms}. Returns {wall: {name: ms[]}, cpu: {name: ms | null}} where cpu
+ * is the mean CPU time per run of the children the case spawned.
  */
 export const interleave = (cases, { rounds = 40, warmup = 5 } = {}) => {
   const names = Object.keys(cases)
-  const samples = Object.fromEntries(names.map((n) => [n, []]))
+  const wall = Object.fromEntries(names.map((n) => [n, []]))
+  const cpuTotal = Object.fromEntries(names.map((n) => [n, 0]))
+  let haveCpu = childCpuMs() !== null
   for (let r = -warmup; r < rounds; r++) {
     const offset = ((r % names.length) + names.length) % names.length
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + offset) % names.length]
+      const c0 = childCpuMs()
       const ms = cases[name]()
-      if (r >= 0) samples[name].push(ms)
+      const c1 = childCpuMs()
+      if (r < 0) continue
+      wall[name].push(ms)
+      if (c0 === null || c1 === null) haveCpu = false
+      else cpuTotal[name] += c1 - c0
     }
   }
-  return samples
+  const cpu = Object.fromEntries(names.map((n) => [n, haveCpu && rounds > 0 ? cpuTotal[n] / rounds : null]))
+  return { wall, cpu }
 }
 
 /**
