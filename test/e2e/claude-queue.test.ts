@@ -107,6 +107,18 @@ t.test('sessions side by side: before install, in order, go, headless', async (t
     t.match(plain.stdout.split('\n')[0], new RegExp(`^${queue[0]!.key}\\t`), '--plain starts with the key')
   })
 
+  await step('doctor, status and the table agree with the real setup', async () => {
+    const doctor = await trailboss(e2e, ['doctor'])
+    t.equal(doctor.code, 0, `doctor exits 0 (${doctor.stderr.trim()})`)
+    t.match(doctor.stdout, /user scope: hooks for (\d+)\/\1 events/, 'doctor finds every hook that install wrote')
+    const status = await trailboss(e2e, ['status'])
+    t.equal(status.code, 0)
+    t.match(status.stdout, /^3 waiting\b/, 'status counts the three waits')
+    const table = await trailboss(e2e, ['ls'])
+    t.equal(table.code, 0)
+    t.match(table.stdout, /permission/, 'the table shows the permission wait')
+  })
+
   await step('go: the client moves to the oldest wait, then to number 3', async () => {
     const client = await attachClient(e2e, 'home')
     t.teardown(() => client.child.kill())
