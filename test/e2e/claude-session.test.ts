@@ -1,8 +1,8 @@
 // One long scripted session of the real Claude Code CLI, driven like a person would, checked
 // through `trailboss ls --json --all` after every step, with the time each state took to show.
 // Scenarios: startup, a finished turn, a question, permission (approve, then deny),
-// AskUserQuestion, an API error, Esc while the model works, /compact, /clear, /exit,
-// --resume, a killed pane.
+// AskUserQuestion, an API error, Esc while the model streams and before any output, /compact,
+// /clear, /exit, --resume, a killed pane. A failing step is reported and the script goes on.
 import t from 'tap'
 import {
   capture,
@@ -20,7 +20,6 @@ import {
   waitFor,
   waitForItem,
   waitForScreen,
-  type E2e,
 } from './harness.js'
 import { TEXT_AFTER_TOOL, TEXT_DONE, TEXT_QUESTION, TEXT_SLOW_FIRST } from './mock-api.js'
 
