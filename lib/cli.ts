@@ -1,8 +1,8 @@
-// yargs wiring. main(argv, io) returns the exit code; bin/trailboss.ts turns it into the
-// process exit. Each command's module is imported only when that command runs, so `ls` and
-// `status` never pay for chokidar, the settings code or the diff renderer.
-import type { Argv } from 'yargs'
-import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from './errors.js'
+// The entry: main(argv, io) returns the exit code; bin/trailboss.ts turns it into the process
+// exit. `ls` and `status` with plain arguments run from here (fast-args.ts); every other
+// command line goes to the yargs wiring in cli-full.ts, which the build keeps in a bundle of
+// its own, so the frequent commands never load yargs, chokidar or the settings code.
+import { EXIT_FAILURE, formatError, TrailbossError } from './errors.js'
 import { processIo, type Io } from './io.js'
 
 import { KINDS, LS_OPTIONS, SORTS, STATUS_OPTIONS } from './cli-options.js'
@@ -63,141 +63,6 @@ export interface GcArgs {
   dryRun: boolean
 }
 
-type Handler<A> = (args: A, io: Io) => Promise<number>
-
-const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing waits.
-Environment: TRAILBOSS_HOME (default ~/.trailboss), CLAUDE_CONFIG_DIR (default ~/.claude), NO_COLOR, TRAILBOSS_ALLOW_SEND=1.`
-
-const buildParser = async (argv: string[], io: Io, setCode: (code: number) => void): Promise<Argv> => {
-  // Loaded here, not at the top: the fast path of ls and status never needs it.
-  const { default: yargs } = await import('yargs')
-  const run =
-    <A>(load: () => Promise<Handler<A>>) =>
-    async (args: unknown): Promise<void> => {
-      setCode(await (await load())(args as A, io))
-    }
-  const send = io.env.TRAILBOSS_ALLOW_SEND === '1'
-  let parser = yargs(argv)
-    .scriptName('trailboss')
-    .usage('$0 <command> [options]\n\nWho is waiting on me, what do they want, take me there.')
-    .command(
-      ['ls', 'list'],
-      'the queue of sessions waiting on you, oldest first',
-      (y) =>
-        y
-          .options(LS_OPTIONS)
-          .check((a) => !(a.plain && a.json) || 'choose one of --plain and --json')
-          .example('$0 ls', 'the queue as a table')
-          .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
-          .example('$0 ls --json --exit-status', 'for scripts and cron'),
-      run<LsArgs>(async () => (await import('./commands/ls.js')).runLs),
-    )
-    .command(
-      'show <target>',
-      'everything about one wait: message or tool input, transcript tail, live screen',
-      (y) =>
-        y
-          .positional('target', { type: 'string', demandOption: true, describe: 'queue number, key, session-id prefix or pane id (%12)' })
-          .option('json', { type: 'boolean', default: false, describe: 'as JSON' })
-          .option('screen', { type: 'boolean', default: false, describe: "also the pane's live text (tmux capture-pane)" })
-          .option('lines', { type: 'number', default: 6, describe: 'how many transcript entries to show' }),
-      run<ShowArgs>(async () => (await import('./commands/show.js')).runShow),
-    )
-    .command(
-      'go [target]',
-      'take your tmux client to a waiting pane (default: the oldest wait)',
-      (y) =>
-        y
-          .positional('target', { type: 'string', describe: 'queue number, key, session-id prefix or pane id (%12)' })
-          .option('client', { type: 'string', describe: "the tmux client to move (key bindings pass '#{client_name}')" })
-          .option('print', { type: 'boolean', default: false, describe: 'print the tmux commands instead of running them' }),
-      run<GoArgs>(async () => (await import('./commands/go.js')).runGo),
-    )
-    .command(
-      'watch',
-      'a live view of the queue; a number or Enter jumps there, q quits',
-      (y) =>
-        y
-          .option('all', { alias: 'a', type: 'boolean', default: false, describe: 'also show sessions that are not waiting' })
-          .option('once', { type: 'boolean', default: false, describe: 'render once and exit (for tests and logs)' }),
-      run<WatchArgs>(async () => (await import('./commands/watch.js')).runWatch),
-    )
-    .command(
-      'status',
-      "a short segment for tmux's status line; prints nothing when nothing waits",
-      (y) =>
-        y
-          .options(STATUS_OPTIONS),
-      run<StatusArgs>(async () => (await import('./commands/status.js')).runStatus),
-    )
-    .command(
-      'notify',
-      'tell you about waits that are new since the last call (for cron or a tmux hook)',
-      (y) =>
-        y
-          .option('exec', { type: 'string', describe: "run this command line once per new wait, the item's JSON on stdin" })
-          .option('older-than', { type: 'string', describe: 'only waits at least this old (e.g. 5m: a reminder)' })
-          .option('via', { type: 'string', array: true, choices: ['desktop', 'tmux', 'bell', 'exec'], describe: 'channels to use (default: all that work here)' })
-          .option('dry-run', { type: 'boolean', default: false, describe: 'say what would be notified; remember nothing' }),
-      run<NotifyArgs>(async () => (await import('./commands/notify.js')).runNotify),
-    )
-    .command(
-      'install',
-      "add Trail Boss's hooks to Claude Code's settings",
-      (y) =>
-        y
-          .option('scope', { choices: SCOPES, default: 'user' as const, describe: 'user (~/.claude), project (.claude/settings.json, shared) or local (.claude/settings.local.json)' })
-          .option('dry-run', { type: 'boolean', default: false, describe: 'print the change as a diff; write nothing' }),
-      run<InstallArgs>(async () => (await import('./commands/install.js')).runInstall),
-    )
-    .command(
-      'uninstall',
-      "remove exactly Trail Boss's hooks from Claude Code's settings",
-      (y) =>
-        y
-          .option('scope', { choices: SCOPES, default: 'user' as const, describe: 'which settings file' })
-          .option('dry-run', { type: 'boolean', default: false, describe: 'print the change as a diff; write nothing' }),
-      run<InstallArgs>(async () => (await import('./commands/install.js')).runUninstall),
-    )
-    .command(
-      'doctor',
-      'check the whole chain (node, emitter, hooks, records, tmux) and say how to fix it',
-      (y) => y.option('json', { type: 'boolean', default: false, describe: 'as JSON' }),
-      run<DoctorArgs>(async () => (await import('./commands/doctor.js')).runDoctor),
-    )
-    .command(
-      'gc',
-      'retire ended and gone sessions older than a threshold',
-      (y) =>
-        y
-          .option('older-than', { type: 'string', default: '7d', describe: 'how long since their last event' })
-          .option('dry-run', { type: 'boolean', default: false, describe: 'list what would be removed' }),
-      run<GcArgs>(async () => (await import('./commands/gc.js')).runGc),
-    )
-  if (send) {
-    parser = parser.command(
-      'send <target> <text..>',
-      'type your text into a waiting pane (needs TRAILBOSS_ALLOW_SEND=1)',
-      (y) =>
-        y
-          .positional('target', { type: 'string', demandOption: true })
-          .positional('text', { type: 'string', array: true, demandOption: true })
-          .option('enter', { type: 'boolean', default: true, describe: 'press Enter after the text' }),
-      run<SendArgs>(async () => (await import('./commands/send.js')).runSend),
-    )
-  }
-  return parser
-    // A repeated single-value option takes its last value, as the fast path does.
-    .parserConfiguration({ 'duplicate-arguments-array': false })
-    .demandCommand(1, 'name a command; `trailboss ls` shows the queue')
-    .strict()
-    .epilog(EPILOG)
-    .help()
-    .alias('help', 'h')
-    .version()
-    .wrap(Math.min(110, io.stdout.columns ?? 100))
-}
-
 /** `ls` and `status` with plain arguments skip yargs (see fast-args.ts); null: use yargs. */
 const runFast = async (argv: string[], io: Io): Promise<number | null> => {
   const [command, ...rest] = argv
@@ -221,28 +86,6 @@ export const main = async (argv: string[], io: Io = processIo()): Promise<number
     io.stderr.write(`${formatError(err)}\n`)
     return err instanceof TrailbossError ? err.exitCode : EXIT_FAILURE
   }
-  let code = 0
-  let helpText = ''
-  const parser = (
-    await buildParser(argv, io, (c) => {
-      code = c
-    })
-  )
-    .exitProcess(false)
-    .fail((msg, err) => {
-      // yargs reports its own validation failures as YError (and a failed .check() as the
-      // string it returned); throwing stops it from running the command anyway.
-      if (err instanceof Error && err.name !== 'YError') throw err
-      throw new TrailbossError(msg || (err instanceof Error ? err.message : String(err ?? 'invalid arguments')), 'see trailboss --help', EXIT_USAGE)
-    })
-  try {
-    await parser.parseAsync(argv, {}, (_err, _argv, output) => {
-      helpText = output
-    })
-  } catch (err) {
-    io.stderr.write(`${formatError(err)}\n`)
-    return err instanceof TrailbossError ? err.exitCode : EXIT_FAILURE
-  }
-  if (helpText) io.stdout.write(`${helpText}\n`)
-  return code
+  // Everything else goes through yargs, in its own bundle (dist/bin/full/), loaded only here.
+  return (await import('./cli-full.js')).runFull(argv, io)
 }

@@ -1,25 +1,46 @@
 // Builds the two executables with esbuild. Type checking is `npm run typecheck` (tsc --noEmit).
 // - dist/hooks/emit.cjs: one CommonJS file with no imports beyond node builtins, because it
 //   starts on every agent event and module resolution is most of a Node start-up.
-// - dist/bin/trailboss.js: the CLI as ESM with code splitting, so each command's heavy
-//   modules (zod, chokidar, yargs) load only when that command runs.
+// - dist/bin/trailboss.js: the entry with the fast path of ls and status in one ESM file;
+//   dist/bin/full/: the yargs wiring and every other command, split into chunks loaded on
+//   demand, so each command's heavy modules (chokidar, yargs, diff) load only when it runs.
 import { build } from 'esbuild'
 import { chmod, rename, rm } from 'node:fs/promises'
 
 // Minified: parsing is a visible part of a short command's start-up.
 const common = { bundle: true, minify: true, platform: 'node', target: 'node20', logLevel: 'warning', legalComments: 'none' }
+/** Keeps the yargs wiring out of the entry bundle: the entry imports it from ./full/ at run time. */
+const fullCliExternal = {
+  name: 'full-cli-external',
+  setup(b) {
+    b.onResolve({ filter: /\/cli-full\.js$/ }, () => ({ path: './full/cli-full.js', external: true }))
+  },
+}
+// Bundled CommonJS dependencies (proper-lockfile, jsonc-parser) call require() for node builtins.
+const requireBanner = { js: "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);" }
+
 await rm('dist/bin.next', { recursive: true, force: true })
 await Promise.all([
   build({ ...common, entryPoints: ['hooks/emit.cts'], outfile: 'dist/hooks/emit.cjs', format: 'cjs' }),
+  // The entry, with ls and status inside: one file, because every module an ESM start-up
+  // resolves and loads is a visible part of a 30 ms command.
   build({
     ...common,
     entryPoints: { trailboss: 'bin/trailboss.ts' },
     outdir: 'dist/bin.next',
     format: 'esm',
+    plugins: [fullCliExternal],
+    banner: requireBanner,
+  }),
+  // Every other command: yargs and each command's modules in chunks loaded on demand.
+  build({
+    ...common,
+    entryPoints: { 'cli-full': 'lib/cli-full.ts' },
+    outdir: 'dist/bin.next/full',
+    format: 'esm',
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    // Bundled CommonJS dependencies (proper-lockfile) call require() for node builtins.
-    banner: { js: "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);" },
+    banner: requireBanner,
   }),
 ])
 // Swapped in whole, so stale chunks never pile up, and tests running beside a build only ever
