@@ -2,52 +2,17 @@
 // permission, 5% working, 90% ended; one tmux server; real-shaped transcripts), and the same
 // queue with 100 MB transcripts (sparse files) against 1 KB ones. Every figure is a ratio to
 // `node -e 0` measured in the same run, interleaved, because these machines are noisy.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { fmt, interleave, median, quantile, ratio, runIfMain, timeSpawn } from './lib.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'dist/bin/trailboss.js')
 const EMIT = join(ROOT, 'dist/hooks/emit.cjs')
 const TRANSCRIPT = join(ROOT, 'test/fixtures/transcripts/interactive-text-permission-approve-deny.jsonl')
-const RUNS = Number(process.env.BENCH_RUNS ?? 15)
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
-const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]
-
-const time = (argv, env) => {
-  const t0 = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] })
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6
-  if (r.status !== 0 && r.status !== 3) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`)
-  return ms
-}
-
-/** Runs each case RUNS times, interleaved with the baseline, and reports ratios of medians. */
-export const compare = (cases, env) => {
-  const baseline = []
-  const samples = cases.map(() => [])
-  for (let i = 0; i < 2; i++) cases.forEach((c) => time(c.argv, c.env ?? env)) // warm the page cache
-  for (let i = 0; i < RUNS; i++) {
-    baseline.push(time(['-e', '0'], env))
-    cases.forEach((c, j) => samples[j].push(time(c.argv, c.env ?? env)))
-  }
-  const base = median(baseline)
-  return cases.map((c, j) => ({
-    name: c.name,
-    median: median(samples[j]),
-    p10: quantile(samples[j], 0.1),
-    p90: quantile(samples[j], 0.9),
-    base,
-    ratio: median(samples[j]) / base,
-  }))
-}
-
 /** Templates made by the real emitter, then copied under new ids: fast to build 10,000. */
 const makeFixture = (count, transcriptBytes, socketInfo) => {
   const root = fs.mkdtempSync(join(tmpdir(), 'tb-bench-'))
@@ -93,7 +58,28 @@ const makeFixture = (count, transcriptBytes, socketInfo) => {
   return { root, env }
 }
 
-export const run = () => {
+const assertBuilt = () => {
+  // A stale dist/ would measure old code.
+  if (!fs.existsSync(CLI)) throw new Error('dist/bin/trailboss.js is missing: run npm run build')
+}
+
+/** The cases of one fixture, timed against `node -e 0` in the same interleaved rounds. */
+const measure = (cases, flags) => {
+  const timed = Object.fromEntries(
+    Object.entries(cases).map(([name, { argv, env }]) => [name, () => timeSpawn(process.execPath, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] })]),
+  )
+  timed['node -e 0'] = () => timeSpawn(process.execPath, ['-e', '0'])
+  return interleave(timed, { rounds: flags.rounds, warmup: flags.warmup })
+}
+
+const row = (name, r, baseName, target) => {
+  const q = ratio(r.wall[name], r.wall[baseName])
+  const cpu = r.cpu[name] !== null && r.cpu[baseName] ? `${fmt(r.cpu[name] / r.cpu[baseName], 2)}×` : '-'
+  return [name, fmt(median(r.wall[name])), `${fmt(quantile(r.wall[name], 0.1), 0)}–${fmt(quantile(r.wall[name], 0.9), 0)}`, fmt(median(r.wall[baseName])), `${fmt(q.paired, 2)}× (±${fmt(q.spread / 2, 2)})`, cpu, target]
+}
+
+export const run = (flags) => {
+  assertBuilt()
   // One tmux server, as in the design's mix: the pane checks cost one list-panes.
   const sockDir = fs.mkdtempSync(join(tmpdir(), 'tb-bench-tmux-'))
   const socket = join(sockDir, 's')
@@ -101,45 +87,44 @@ export const run = () => {
   const [sock, pid, pane] = execFileSync('tmux', ['-S', socket, 'display-message', '-p', '#{socket_path},#{pid},#{pane_id}'], { encoding: 'utf8' }).trim().split(',')
   const info = { socket: sock, pid, pane }
   const fixtures = []
+  const fixture = (count, bytes) => {
+    const f = makeFixture(count, bytes, info)
+    fixtures.push(f.root)
+    return f
+  }
   try {
     const rows = []
-    for (const count of [100, 1000, 10000]) {
-      const f = makeFixture(count, 1024, info)
-      fixtures.push(f.root)
-      const [ls] = compare([{ name: `ls --json, ${count} records`, argv: [CLI, 'ls', '--json'], env: f.env }], f.env)
-      rows.push(ls)
-      if (count === 1000) {
-        const big = makeFixture(count, 100 * 1024 * 1024, info)
-        fixtures.push(big.root)
-        const [small, large, status] = compare(
-          [
-            { name: 'ls --json, 1,000 records, 1 KB transcripts', argv: [CLI, 'ls', '--json'], env: f.env },
-            { name: 'ls --json, 1,000 records, 100 MB transcripts', argv: [CLI, 'ls', '--json'], env: big.env },
-            { name: 'status, 1,000 records', argv: [CLI, 'status'], env: f.env },
-          ],
-          f.env,
-        )
-        rows.push(status, { ...large, ratio: large.median / small.median, vs: '1 KB transcripts' })
-      }
+    const f1k = fixture(1000, 1024)
+    const big = fixture(1000, 100 * 1024 * 1024)
+    const main = measure(
+      {
+        'ls --json, 1,000 records': { argv: [CLI, 'ls', '--json'], env: f1k.env },
+        'status, 1,000 records': { argv: [CLI, 'status'], env: f1k.env },
+        'ls --json, 1,000 records, 100 MB transcripts': { argv: [CLI, 'ls', '--json'], env: big.env },
+      },
+      flags,
+    )
+    rows.push(row('ls --json, 1,000 records', main, 'node -e 0', '≤ 2.5× (aim 2×)'))
+    rows.push(row('status, 1,000 records', main, 'node -e 0', '≤ 2.5× (aim 2×)'))
+    const t = ratio(main.wall['ls --json, 1,000 records, 100 MB transcripts'], main.wall['ls --json, 1,000 records'])
+    rows.push(['ls --json, 1,000 records, 100 MB vs 1 KB transcripts', fmt(median(main.wall['ls --json, 1,000 records, 100 MB transcripts'])), '', fmt(median(main.wall['ls --json, 1,000 records'])), `${fmt(t.paired, 2)}× (±${fmt(t.spread / 2, 2)}) vs 1 KB`, '-', '≤ 1.1×'])
+    for (const count of [100, 10000]) {
+      const f = fixture(count, 1024)
+      const name = `ls --json, ${count.toLocaleString('en')} records`
+      rows.push(row(name, measure({ [name]: { argv: [CLI, 'ls', '--json'], env: f.env } }, { ...flags, rounds: Math.max(5, Math.round(flags.rounds / (count > 1000 ? 4 : 1))) }), 'node -e 0', 'printed'))
     }
-    return rows
+    return [
+      {
+        title: 'ls and status (DESIGN §6 fixture mix: 5% waiting or permission, 5% working, 90% ended; one tmux server)',
+        header: ['case', 'median ms', 'p10–p90 ms', 'node -e 0 ms', 'wall ratio (paired median ± half IQR)', 'CPU ratio', 'target'],
+        rows,
+        notes: ['Ratios are to `node -e 0` timed in the same interleaved rounds; the CPU ratio (user + system of the children) moves least when the machine is busy.'],
+      },
+    ]
   } finally {
     execFileSync('tmux', ['-S', socket, 'kill-server'])
     for (const dir of [...fixtures, sockDir]) fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
-const fmt = (n) => n.toFixed(1).padStart(7)
-export const formatRows = (rows) =>
-  [
-    '| case | median ms | p10–p90 ms | baseline ms | ratio | target |',
-    '|---|---:|---:|---:|---:|---|',
-    ...rows.map(
-      (r) =>
-        `| ${r.name} | ${fmt(r.median)} | ${r.p10.toFixed(0)}–${r.p90.toFixed(0)} | ${fmt(r.base)} | ${r.ratio.toFixed(2)}× ${r.vs ? `vs ${r.vs}` : 'vs node -e 0'} | ${
-          r.vs ? '≤ 1.1×' : r.name.includes('1000 records') || r.name.startsWith('status') ? '≤ 2.5× (aim 2×)' : 'printed'
-        } |`,
-    ),
-  ].join('\n')
-
-if (import.meta.url === `file://${process.argv[1]}`) console.log(formatRows(run()))
+await runIfMain(import.meta, run)
