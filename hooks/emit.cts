@@ -73,10 +73,13 @@ const transcriptSize = (transcript: unknown): number | null => {
 
 /** The event while it is not yet on disk: what the deadline saves as a pending event. */
 let unsaved: { dir: string; ev: events.HookEvent } | null = null
+/** Whether stdin was read: a deadline before that means the event was never seen. */
+let stdinRead = false
 
 const main = async (): Promise<void> => {
   if (env.TRAILBOSS_DISABLE === '1') return
   const { text, bytes } = await readStdin()
+  stdinRead = true
   let payload: unknown
   if (text === null) {
     log(`payload of ${bytes} bytes is over ${MAX_PAYLOAD_BYTES}; recording only what the environment gives`)
@@ -126,7 +129,7 @@ const deadline = setTimeout(() => {
     } catch (err) {
       log(`gave up after ${HARD_DEADLINE_MS} ms and lost ${left.ev.name}: ${(err as Error).message}`)
     }
-  } else log(`gave up after ${HARD_DEADLINE_MS} ms`)
+  } else log(`gave up after ${HARD_DEADLINE_MS} ms${stdinRead ? '' : ', before its event was read (nothing recorded)'}`)
   process.exit(0)
 }, HARD_DEADLINE_MS)
 deadline.unref()
