@@ -15,7 +15,6 @@ import {
   type SessionRecord,
 } from '../lib/events.js'
 import { claudeProjectsDir, isReadableTranscriptPath, SESSION_ID_PATTERN } from '../lib/paths.js'
-import { LOCK_STALE_MS } from '../lib/record-write.js'
 import { EMITTER, baseEnv, listTree, payload, pool, readSession, runEmitter, type ChildEnv, type EmitResult } from './helpers/emitter.js'
 
 const SCALE = Math.max(0.05, Number(process.env.TRAILBOSS_RELIABILITY_SCALE) || 1)
@@ -272,7 +271,8 @@ t.test('kill -9 at random moments: every file parses, leftovers never block, the
   for (let s = 0; s < SESSIONS; s++) {
     const before = readSession(dir, `kill-${s}`).applied
     const r = await runEmitter(JSON.stringify(payload(`kill-${s}`, 'Stop', { last_assistant_message: 'after' })), env)
-    t.ok(r.ms < LOCK_STALE_MS, `kill-${s}: a later event is not held up (${r.ms.toFixed(0)} ms)`)
+    // Only a hang would take this long; the emitter's own deadline is 1.2 s of its run.
+    t.ok(r.ms < 15_000, `kill-${s}: a later event is not held up (${r.ms.toFixed(0)} ms)`)
     const after = readSession(dir, `kill-${s}`)
     t.equal(after.applied, before + 1, `kill-${s}: and is visible`)
     t.equal(after.view?.message, 'after')
