@@ -12,8 +12,13 @@ import write = require('../lib/record-write.js')
 
 /** Payloads above this are drained unread (DESIGN §7); a PostToolUse after a big read is normal. */
 const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
-/** Whatever happens, the emitter is gone after this long (SessionEnd hooks get 1.5 s). */
+/** Once its event is read, the emitter is gone after this long (SessionEnd hooks get 1.5 s). */
 const HARD_DEADLINE_MS = 1200
+/**
+ * Reading stdin has its own, longer bound: on a CPU-starved machine merely getting to the read
+ * can take seconds, and an event never read is lost. It only guards against a stdin never closed.
+ */
+const STDIN_DEADLINE_MS = 10_000
 /** The log is cut back to its newer half once it grows past this. */
 const LOG_CAP_BYTES = 256 * 1024
 
@@ -73,13 +78,34 @@ const transcriptSize = (transcript: unknown): number | null => {
 
 /** The event while it is not yet on disk: what the deadline saves as a pending event. */
 let unsaved: { dir: string; ev: events.HookEvent } | null = null
-/** Whether stdin was read: a deadline before that means the event was never seen. */
-let stdinRead = false
+
+const giveUp = (ms: number, read: boolean): void => {
+  // On a loaded machine the lock wait can outlast the deadline: keep the event, then go.
+  const left = unsaved
+  if (left) {
+    try {
+      write.writePendingEvent(left.dir, left.ev)
+      log(`gave up waiting after ${ms} ms; saved ${left.ev.name} as a pending event`)
+    } catch (err) {
+      log(`gave up after ${ms} ms and lost ${left.ev.name}: ${(err as Error).message}`)
+    }
+  } else log(`gave up after ${ms} ms${read ? '' : ', before its event was read (nothing recorded)'}`)
+  process.exit(0)
+}
+
+const armDeadline = (ms: number, read: boolean): NodeJS.Timeout => {
+  const timer = setTimeout(() => giveUp(ms, read), ms)
+  timer.unref()
+  return timer
+}
+
+let deadline = armDeadline(STDIN_DEADLINE_MS, false)
 
 const main = async (): Promise<void> => {
   if (env.TRAILBOSS_DISABLE === '1') return
   const { text, bytes } = await readStdin()
-  stdinRead = true
+  clearTimeout(deadline)
+  deadline = armDeadline(HARD_DEADLINE_MS, true)
   let payload: unknown
   if (text === null) {
     log(`payload of ${bytes} bytes is over ${MAX_PAYLOAD_BYTES}; recording only what the environment gives`)
@@ -118,21 +144,6 @@ const main = async (): Promise<void> => {
   })
   if (outcome === 'pending') log(`lock of ${ev.sessionId} busy; saved ${ev.name} as a pending event`)
 }
-
-const deadline = setTimeout(() => {
-  // On a loaded machine the lock wait can outlast the deadline: keep the event, then go.
-  const left = unsaved
-  if (left) {
-    try {
-      write.writePendingEvent(left.dir, left.ev)
-      log(`gave up waiting after ${HARD_DEADLINE_MS} ms; saved ${left.ev.name} as a pending event`)
-    } catch (err) {
-      log(`gave up after ${HARD_DEADLINE_MS} ms and lost ${left.ev.name}: ${(err as Error).message}`)
-    }
-  } else log(`gave up after ${HARD_DEADLINE_MS} ms${stdinRead ? '' : ', before its event was read (nothing recorded)'}`)
-  process.exit(0)
-}, HARD_DEADLINE_MS)
-deadline.unref()
 
 main()
   .catch((err: unknown) => log(`failed: ${err instanceof Error ? err.message : String(err)}`))

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
 import { applyEvent, type HookEvent, type SessionRecord } from './events.js'
 import { pendingDir, recordFile, tempDir } from './paths.js'
-import { looksLikeRecord, PRIVATE_DIR_MODE, readDirNames, readPendingEvents, withPending, writeFileAtomic, writePendingEvent, type Logger } from './record-files.js'
+import { readDirIfExists } from './read-optional.js'
+import { looksLikeRecord, PRIVATE_DIR_MODE, readPendingEvents, withPending, writeFileAtomic, writePendingEvent, type Logger } from './record-files.js'
 
 export {
   ensurePrivateDir,
@@ -55,7 +56,7 @@ const removeLeftovers = (dir: string, rec: SessionRecord | null, sessionId: stri
   const pdir = pendingDir(dir, sessionId)
   for (const name of rec?.foldedPending ?? []) fs.rmSync(join(pdir, name), { force: true })
   const tdir = tempDir(dir)
-  for (const name of readDirNames(tdir)) {
+  for (const name of readDirIfExists(tdir)) {
     if (!name.startsWith(`${sessionId}.`)) continue
     const path = join(tdir, name)
     try {
@@ -99,7 +100,9 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
       onCompromised: (err) => log(`lock of ${file} compromised: ${err.message}`),
     })
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') log(`lock of ${file} failed: ${(err as Error).message}`)
+    // A starved process can spend its whole budget on one attempt: retry then reports a timeout.
+    const busy = (err as NodeJS.ErrnoException).code === 'ELOCKED' || /RetryOperation timeout/.test((err as Error).message)
+    if (!busy) log(`lock of ${file} failed: ${(err as Error).message}`)
     writePendingEvent(dir, ev)
     opts.onSaved?.('pending')
     return 'pending'

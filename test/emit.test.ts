@@ -28,6 +28,9 @@ import {
 t.setTimeout(240_000)
 
 
+/** Wall time that only a hang would exceed (the emitter's own deadlines are 10 s and 1.2 s). */
+const HANG_MS = 15_000
+
 const INTERACTIVE = { TMUX: '/tmp/tmux-1000/default,800,0', TMUX_PANE: '%7', CLAUDE_CODE_ENTRYPOINT: 'cli' }
 
 interface Home {
@@ -293,6 +296,15 @@ t.test('bad input: exit 0, silent, nothing written but one log line', async (t) 
   }
 })
 
+t.test('a stdin that never closes: the emitter still exits on its own', async (t) => {
+  const home = makeHome(t.testdir())
+  const r = await runEmitter('{"session_id":"open1","hook_event_name":"Stop"', { ...home.env, ...INTERACTIVE }, { holdStdin: true })
+  quiet(t, r, 'stdin held open')
+  t.ok(r.ms < HANG_MS, `exited after ${r.ms.toFixed(0)} ms`)
+  t.match(logLines(home).join('\n'), /before its event was read/)
+  t.same(listTree(home.root), ['home/', 'tb/', 'tb/log'])
+})
+
 t.test('wrong field types are stored as absent, not trusted', async (t) => {
   const home = makeHome(t.testdir())
   const weird = {
@@ -421,8 +433,6 @@ const holdLock = (lock: string): void => {
   const ahead = new Date(Date.now() + 3_600_000)
   fs.utimesSync(lock, ahead, ahead)
 }
-/** Wall time that only a hang would exceed (the emitter's own deadline is 1.2 s of its run). */
-const HANG_MS = 15_000
 
 t.test('a live lock holder: every event is kept as a pending event, folded in stamp order', async (t) => {
   const home = makeHome(t.testdir())

@@ -42,6 +42,8 @@ export interface EmitOptions {
   killSignal?: NodeJS.Signals
   /** Called with the pid as soon as the process exists. */
   onSpawn?: (pid: number) => void
+  /** Writes the input but never closes stdin, as a broken caller might. */
+  holdStdin?: boolean
 }
 
 /**
@@ -82,7 +84,8 @@ export const runEmitter = (input: string | Buffer, env: ChildEnv, opts: EmitOpti
         pid: child.pid ?? -1,
       })
     })
-    child.stdin.end(input)
+    if (opts.holdStdin) child.stdin.write(input)
+    else child.stdin.end(input)
   })
 
 /** Runs async tasks with at most `limit` in flight; results keep the tasks' order. */
