@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
 import { TrailbossError } from './errors.js'
 import { trailbossHome, type Env } from './paths.js'
+import { readTextIfExists } from './read-optional.js'
 import { ensurePrivateDir, writeFileAtomic } from './record-write.js'
 
 export const NOTIFY_STATE_VERSION = 1
@@ -53,15 +54,6 @@ export const deriveNew = (state: NotifyState, profile: string, currentIds: reado
   return { fresh, next: { v: NOTIFY_STATE_VERSION, told: { ...state.told, [profile]: [...keep].sort() } } }
 }
 
-const readText = (file: string): string | null => {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw err
-  }
-}
-
 /**
  * Runs `fn` with the state under the lock and writes what it returns atomically (fsync: this
  * file decides whether the person hears about a wait again). `fn` returning null writes nothing.
@@ -85,7 +77,7 @@ export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => P
     throw err
   }
   try {
-    const { next, result } = await fn(parseNotifyState(readText(file)))
+    const { next, result } = await fn(parseNotifyState(readTextIfExists(file)))
     if (next) {
       writeFileAtomic(file, `${JSON.stringify(next)}\n`, home, '.notify')
       const fd = fs.openSync(file, 'r')

@@ -6,6 +6,7 @@ import * as fs from 'node:fs'
 import { join } from 'node:path'
 import { foldEvents, type HookEvent, type SessionRecord } from './events.js'
 import { pendingDir } from './paths.js'
+import { readDirIfExists } from './read-optional.js'
 
 export type Logger = (line: string) => void
 
@@ -43,14 +44,6 @@ export interface PendingEvent {
   event: HookEvent
 }
 
-export const readDirNames = (dir: string): string[] => {
-  try {
-    return fs.readdirSync(dir)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw err
-  }
-}
 
 /**
  * Pending events of a session that are not yet in its record. Readers call this without the
@@ -60,7 +53,7 @@ export const readPendingEvents = (dir: string, sessionId: string, folded: readon
   const pdir = pendingDir(dir, sessionId)
   const skip = new Set(folded)
   const out: PendingEvent[] = []
-  for (const name of readDirNames(pdir)) {
+  for (const name of readDirIfExists(pdir)) {
     if (!name.endsWith('.json') || skip.has(name)) continue
     try {
       const event: unknown = JSON.parse(fs.readFileSync(join(pdir, name), 'utf8'))

@@ -9,6 +9,7 @@ import { diffArrays } from 'diff'
 import lockfile from 'proper-lockfile'
 import { TrailbossError } from './errors.js'
 import { claudeConfigDir, trailbossHome, type Env } from './paths.js'
+import { readTextIfExists } from './read-optional.js'
 
 export const SCOPES = ['user', 'project', 'local'] as const
 export type Scope = (typeof SCOPES)[number]
@@ -384,15 +385,6 @@ export interface UpdateOptions {
   now?: () => number
 }
 
-const readText = (file: string): string | null => {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw err
-  }
-}
-
 /** Temp file beside the target, flushed to disk, renamed over it; the folder flushed too. */
 export const writeFileDurable = (target: string, data: string, mode: number): void => {
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
@@ -437,7 +429,7 @@ export const updateSettingsFile = async (
 ): Promise<SettingsUpdate> => {
   const target = resolveSettingsTarget(file)
   const compute = (): Omit<SettingsUpdate, 'backup'> => {
-    const before = readText(target)
+    const before = readTextIfExists(target)
     const settings = before === null ? {} : parseSettings(before, file)
     const next = change(settings)
     const changed = !jsonEqual(settings, next)
@@ -486,7 +478,7 @@ export const updateSettingsFile = async (
 export const readSettingsFile = (file: string): { settings: JsonObject | null; error: string | null } => {
   let text: string | null
   try {
-    text = readText(file)
+    text = readTextIfExists(file)
   } catch (err) {
     return { settings: null, error: (err as Error).message }
   }
