@@ -20,6 +20,8 @@ import {
   waitFor,
   waitForItem,
   waitForScreen,
+  type Expect,
+  type Item,
 } from './harness.js'
 import { TEXT_AFTER_TOOL, TEXT_DONE, TEXT_QUESTION, TEXT_SLOW_FIRST } from './mock-api.js'
 
@@ -42,12 +44,47 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
     console.error(`# latency (keypress → state in ls --json)\n${lat.format().replace(/^/gm, '# ')}`)
   })
 
+  /** Brings the pane back to an empty prompt after a failed step, so the next one stands alone. */
+  const settle = async (pane: string): Promise<void> => {
+    for (let i = 0; i < 3; i++) {
+      const screen = await capture(e2e, pane).catch(() => '')
+      if (!/Do you want to proceed\?|Enter to select|esc to interrupt/.test(screen)) break
+      await press(e2e, pane, 'Escape')
+      await sleep(500)
+    }
+    await press(e2e, pane, 'C-u').catch(() => undefined)
+  }
+
   /** Runs one scenario; a failure is reported and the script goes on with the next one. */
-  const step = async (name: string, fn: () => Promise<void>): Promise<void> => {
+  const step = async (name: string, pane: string, fn: () => Promise<void>): Promise<void> => {
     try {
       await fn()
     } catch (err) {
       t.fail(`${name}: ${(err as Error).message}`)
+      await settle(pane)
+    }
+  }
+
+  /**
+   * One check of `ls --json`: a miss is a failed assertion, not the end of the script, so the
+   * keys of the scenario are still pressed and every later check still tells its own story.
+   */
+  const expect = async (
+    label: string,
+    sessionId: string,
+    want: Expect | ((item: Item) => boolean),
+    from: number,
+    bound: number,
+    note?: (item: Item) => string,
+  ): Promise<Item | null> => {
+    try {
+      const r = await waitForItem(e2e, sessionId, want, from, bound)
+      lat.add(label, r, note?.(r.item))
+      t.pass(label)
+      return r.item
+    } catch (err) {
+      t.fail(`${label}: ${(err as Error).message}`)
+      return null
     }
   }
 
@@ -56,98 +93,88 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
   const id = a.sessionId
   lat.add('claude start (window → prompt on screen)', a.startMs)
 
-  await step('startup: idle, not queued', async () => {
-    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'idle', queued: false }, launchedAt, HOOK_BOUND_MS + 10_000)
-    lat.add('startup → idle', { ms, recordMs }, 'from window creation')
-    t.equal(item.tmux?.pane, a.pane, 'the record knows the pane')
-    t.equal(item.tmux?.socket, e2e.socket, 'and the tmux socket')
-    t.equal(item.project, 'proj', 'project label is the folder holding .git')
-    t.equal(item.cwd, e2e.project)
+  await step('startup', a.pane, async () => {
+    const item = await expect('startup → idle, not queued', id, { state: 'idle', queued: false }, launchedAt, HOOK_BOUND_MS + 10_000, () => 'from window creation')
+    t.equal(item?.tmux?.pane, a.pane, 'the record knows the pane')
+    t.equal(item?.tmux?.socket, e2e.socket, 'and the tmux socket')
+    t.equal(item?.project, 'proj', 'project label is the folder holding .git')
+    t.equal(item?.cwd, e2e.project)
   })
 
-  await step('a finished turn: waiting, kind done, queued', async () => {
+  await step('a finished turn', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'hello there')
-    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'done', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('finished turn → waiting/done', { ms, recordMs })
-    t.equal(item.n, 1)
-    t.equal(item.ask?.message, TEXT_DONE, 'the last message is what is asked')
-    t.equal(item.inferred, false)
+    const item = await expect('finished turn → waiting/done', id, { state: 'waiting', kind: 'done', queued: true }, t0, HOOK_BOUND_MS)
+    t.equal(item?.n, 1)
+    t.equal(item?.ask?.message, TEXT_DONE, 'the last message is what is asked')
+    t.equal(item?.inferred, false)
     // idle_prompt (after messageIdleNotifThresholdMs) repeats the same wait: `since` must not move.
     await sleep(IDLE_NOTIF_MS + 1500)
     const again = itemOf(await lsJson(e2e), id)
-    t.match(again, { state: 'waiting', kind: 'done', since: item.since }, 'idle_prompt keeps the wait and its since')
+    t.match(again, { state: 'waiting', kind: 'done', since: item?.since }, 'idle_prompt keeps the wait and its since')
   })
 
-  await step('a question: waiting, kind question', async () => {
+  await step('a question', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'QUESTION please')
-    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('turn ending in "?" → waiting/question', { ms, recordMs })
-    t.equal(item.ask?.message, TEXT_QUESTION)
+    const item = await expect('turn ending in "?" → waiting/question', id, { state: 'waiting', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
+    t.equal(item?.ask?.message, TEXT_QUESTION)
   })
 
-  await step('permission prompt, then approve', async () => {
+  await step('permission prompt, then approve', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'PERM please')
-    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'permission', kind: 'permission', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('Bash tool call → permission', { ms, recordMs })
-    t.equal(item.ask?.tool, 'Bash')
-    t.match(item.ask?.input, { command: new RegExp(`^touch ${e2e.scratch}/x\\d+$`) }, 'the command asked about')
+    const item = await expect('Bash tool call → permission', id, { state: 'permission', kind: 'permission', queued: true }, t0, HOOK_BOUND_MS)
+    t.equal(item?.ask?.tool, 'Bash')
+    t.match(item?.ask?.input, { command: new RegExp(`^touch ${e2e.scratch}/x\\d+$`) }, 'the command asked about')
     await waitForScreen(e2e, a.pane, /Do you want to proceed\?/, 5000, 'the permission dialog')
     // The Notification permission_prompt comes 6 s later and is the same wait.
     await sleep(PERMISSION_NOTIF_MS + 1500)
     const later = itemOf(await lsJson(e2e), id)
-    t.match(later, { state: 'permission', kind: 'permission', since: item.since }, 'permission_prompt keeps the wait and its since')
+    t.match(later, { state: 'permission', kind: 'permission', since: item?.since }, 'permission_prompt keeps the wait and its since')
     const t1 = await press(e2e, a.pane, 'Enter')
-    const done = await waitForItem(e2e, id, { state: 'waiting', kind: 'done' }, t1, HOOK_BOUND_MS)
-    lat.add('approve (Enter) → waiting/done after the tool ran', done)
-    t.equal(done.item.ask?.message, TEXT_AFTER_TOOL)
+    const done = await expect('approve (Enter) → waiting/done after the tool ran', id, { state: 'waiting', kind: 'done' }, t1, HOOK_BOUND_MS)
+    t.equal(done?.ask?.message, TEXT_AFTER_TOOL)
   })
 
-  await step('permission prompt, then deny', async () => {
+  await step('permission prompt, then deny', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'PERM again please')
-    const asked = await waitForItem(e2e, id, { state: 'permission', kind: 'permission' }, t0, HOOK_BOUND_MS)
-    lat.add('second Bash tool call → permission', asked)
+    await expect('second Bash tool call → permission', id, { state: 'permission', kind: 'permission' }, t0, HOOK_BOUND_MS)
     await waitForScreen(e2e, a.pane, /Do you want to proceed\?/, 5000, 'the permission dialog')
     // "3. No": Claude Code fires no hook at all; only the transcript shows the denial.
     const t1 = await press(e2e, a.pane, '3')
-    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, HOOK_BOUND_MS)
-    lat.add('deny ("3. No") → waiting/interrupted (transcript)', { ms, recordMs })
-    t.equal(item.inferred, false, 'the transcript, not the screen, tells')
+    const item = await expect('deny ("3. No") → waiting/interrupted (transcript)', id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, HOOK_BOUND_MS)
+    t.equal(item?.inferred, false, 'the transcript, not the screen, tells')
   })
 
-  await step('AskUserQuestion, then an answer', async () => {
+  await step('AskUserQuestion, then an answer', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'ASK me')
-    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'permission', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('AskUserQuestion → permission/question', { ms, recordMs })
-    t.equal(item.ask?.tool, 'AskUserQuestion')
-    t.match(item.ask?.input, { questions: [{ question: 'Which colour should the button be?' }] })
+    const item = await expect('AskUserQuestion → permission/question', id, { state: 'permission', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
+    t.equal(item?.ask?.tool, 'AskUserQuestion')
+    t.match(item?.ask?.input, { questions: [{ question: 'Which colour should the button be?' }] })
     await waitForScreen(e2e, a.pane, /Enter to select/, 5000, 'the question dialog')
     const t1 = await press(e2e, a.pane, 'Enter')
-    const answered = await waitForItem(e2e, id, { state: 'waiting', kind: 'done' }, t1, HOOK_BOUND_MS)
-    lat.add('answer (Enter on "Red") → waiting/done', answered)
+    await expect('answer (Enter on "Red") → waiting/done', id, { state: 'waiting', kind: 'done' }, t1, HOOK_BOUND_MS)
   })
 
-  await step('an API error: waiting, kind error', async () => {
+  await step('an API error', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'FAIL now')
-    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'error', queued: true }, t0, HOOK_BOUND_MS)
-    lat.add('API error (HTTP 400) → waiting/error', { ms, recordMs })
-    t.match(item.ask?.message, /400/, 'the error is what is shown')
+    const item = await expect('API error (HTTP 400) → waiting/error', id, { state: 'waiting', kind: 'error', queued: true }, t0, HOOK_BOUND_MS)
+    t.match(item?.ask?.message, /400/, 'the error is what is shown')
   })
 
-  await step('Esc while the model streams: waiting, kind interrupted', async () => {
+  await step('Esc while the model streams', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'SLOW please')
-    const working = await waitForItem(e2e, id, { state: 'working', queued: false }, t0, HOOK_BOUND_MS)
-    lat.add('prompt → working', working)
+    await expect('prompt → working', id, { state: 'working', queued: false }, t0, HOOK_BOUND_MS)
     await waitForScreen(e2e, a.pane, new RegExp(TEXT_SLOW_FIRST), 10_000, 'the slow reply streaming')
     const before = countOf(await capture(e2e, a.pane, true), 'Interrupted')
     const t1 = await press(e2e, a.pane, 'Escape')
     await waitFor('one more Interrupted line', async () => (countOf(await capture(e2e, a.pane, true), 'Interrupted') > before ? true : undefined), 5000)
-    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, SCREEN_BOUND_MS)
-    lat.add('Esc during streaming → waiting/interrupted', { ms, recordMs }, item.inferred ? '(screen check)' : '(transcript)')
+    await expect('Esc during streaming → waiting/interrupted', id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, SCREEN_BOUND_MS, (i) =>
+      i.inferred ? '(screen check)' : '(transcript)',
+    )
   })
 
-  await step('Esc before any output: waiting, shown from the screen', async () => {
+  await step('Esc before any output', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'HANG on')
-    await waitForItem(e2e, id, { state: 'working' }, t0, HOOK_BOUND_MS)
+    await expect('prompt → working (no reply yet)', id, { state: 'working' }, t0, HOOK_BOUND_MS)
     await waitForScreen(e2e, a.pane, /esc to interrupt/, 5000, 'the spinner')
     const t1 = await press(e2e, a.pane, 'Escape')
     // Claude Code 2.1.197 fires no hook and writes nothing to the transcript here: the prompt
@@ -161,80 +188,70 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
       },
       5000,
     )
-    try {
-      const { item, ms, recordMs } = await waitForItem(
-        e2e,
-        id,
-        (i) => i.state === 'waiting' && i.n !== null && (i.kind === 'interrupted' || i.kind === 'done'),
-        t1,
-        SCREEN_BOUND_MS,
-      )
-      lat.add('Esc before any output → waiting', { ms, recordMs }, `(${item.inferred ? 'screen check' : 'transcript'}, kind ${item.kind})`)
-      t.equal(item.inferred, true, 'only the screen can tell: marked inferred')
-    } finally {
-      await press(e2e, a.pane, 'C-u') // empty the input box for the next steps
-    }
+    const item = await expect(
+      'Esc before any output → waiting (screen)',
+      id,
+      (i) => i.state === 'waiting' && i.n !== null && (i.kind === 'interrupted' || i.kind === 'done'),
+      t1,
+      SCREEN_BOUND_MS,
+      (i) => `(${i.inferred ? 'screen check' : 'transcript'}, kind ${i.kind})`,
+    )
+    if (item) t.equal(item.inferred, true, 'only the screen can tell: marked inferred')
+    await press(e2e, a.pane, 'C-u') // empty the input box for the next steps
   })
 
-  await step('/compact: the session still waits afterwards', async () => {
+  await step('/compact', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'hello again')
-    await waitForItem(e2e, id, { state: 'waiting', kind: 'done' }, t0, HOOK_BOUND_MS)
+    await expect('turn before /compact → waiting/done', id, { state: 'waiting', kind: 'done' }, t0, HOOK_BOUND_MS)
     const t1 = await submit(e2e, a.pane, '/compact')
     await waitForScreen(e2e, a.pane, /ctrl\+o to see full summary|Compacted/i, 20_000, 'compaction done')
-    const { item, ms, recordMs } = await waitForItem(e2e, id, { state: 'waiting', queued: true }, t1, IDLE_NOTIF_MS + HOOK_BOUND_MS + 5000)
-    lat.add('/compact → waiting (after idle_prompt)', { ms, recordMs })
-    t.equal(item.sessionId, id, 'compaction keeps the session id')
+    const item = await expect('/compact → waiting (after idle_prompt)', id, { state: 'waiting', queued: true }, t1, IDLE_NOTIF_MS + HOOK_BOUND_MS + 5000)
+    if (item) t.equal(item.sessionId, id, 'compaction keeps the session id')
   })
 
   let cleared = ''
-  await step('/clear: the old session ends, a new id takes the pane', async () => {
+  await step('/clear', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, '/clear')
-    const ended = await waitForItem(e2e, id, { state: 'ended', queued: false }, t0, HOOK_BOUND_MS)
-    lat.add('/clear → old session ended', ended)
-    let inPane: unknown[] = []
+    await expect('/clear → old session ended', id, { state: 'ended', queued: false }, t0, HOOK_BOUND_MS)
+    // Found by its pane whatever its state, so the steps after it run even when that is wrong.
     const found = await waitFor(
-      'a new session in the same pane',
-      async () => {
-        const items = (await lsJson(e2e)).queue.filter((i) => i.tmux?.pane === a.pane)
-        inPane = items.map((i) => ({ sessionId: i.sessionId, state: i.state, reason: i.reason }))
-        return items.find((i) => i.sessionId !== id && i.state === 'idle')
-      },
+      'a new session id in the same pane',
+      async () => (await lsJson(e2e)).queue.find((i) => i.sessionId !== id && i.tmux?.pane === a.pane),
       HOOK_BOUND_MS,
       t0,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}; sessions in ${a.pane}: ${JSON.stringify(inPane)}`)
-    })
-    lat.add('/clear → new session idle in the same pane', found)
+    )
     cleared = found.value.sessionId
-    t.equal(found.value.n, null, 'a fresh session is not queued')
+    await expect('/clear → new session idle in the same pane', cleared, { state: 'idle', queued: false }, t0, HOOK_BOUND_MS)
     const t1 = await submit(e2e, a.pane, 'hello after clear')
-    const { item } = await waitForItem(e2e, cleared, { state: 'waiting', kind: 'done', queued: true }, t1, HOOK_BOUND_MS)
-    t.equal(item.tmux?.pane, a.pane)
+    const item = await expect('new session: finished turn → waiting/done', cleared, { state: 'waiting', kind: 'done', queued: true }, t1, HOOK_BOUND_MS)
+    t.equal(item?.tmux?.pane, a.pane)
     const old = itemOf(await lsJson(e2e), id)
     t.match(old, { state: 'ended', n: null }, 'the cleared session stays out of the queue')
   })
 
-  await step('/exit: ended, out of the queue', async () => {
+  await step('/exit', a.pane, async () => {
     if (!cleared) throw new Error('no session after /clear')
     const t0 = await submit(e2e, a.pane, '/exit')
-    const exited = await waitForItem(e2e, cleared, { state: 'ended', queued: false }, t0, HOOK_BOUND_MS)
-    lat.add('/exit → ended', exited)
+    await expect('/exit → ended', cleared, { state: 'ended', queued: false }, t0, HOOK_BOUND_MS)
   })
 
-  await step('--resume: the same id comes back, in a new pane', async () => {
+  let resumed = ''
+  await step('--resume', a.pane, async () => {
     if (!cleared) throw new Error('no session after /clear')
     const t0 = Date.now()
     const b = await startClaude(e2e, 'resumed', ['--resume', cleared], null)
-    const { item, ms, recordMs } = await waitForItem(e2e, cleared, (i) => i.state === 'idle' && i.tmux?.pane === b.pane, t0, HOOK_BOUND_MS + 10_000)
-    lat.add('--resume → idle in the new pane', { ms, recordMs }, 'from window creation')
-    t.equal(item.n, null)
+    resumed = b.pane
+    const item = await expect('--resume → idle in the new pane', cleared, (i) => i.state === 'idle' && i.tmux?.pane === b.pane, t0, HOOK_BOUND_MS + 10_000, () => 'from window creation')
+    t.equal(item?.n, null)
     const t1 = await submit(e2e, b.pane, 'QUESTION after resume')
-    await waitForItem(e2e, cleared, { state: 'waiting', kind: 'question', queued: true }, t1, HOOK_BOUND_MS)
+    await expect('resumed: reply ending in "?" → waiting/question', cleared, { state: 'waiting', kind: 'question', queued: true }, t1, HOOK_BOUND_MS)
+  })
 
-    // A killed pane: SessionEnd (reason other) still fires; tmux no longer has the pane.
-    const t2 = await e2e.tmux('kill-pane', '-t', b.pane).then(() => Date.now())
-    const gone = await waitForItem(e2e, cleared, { state: 'ended', queued: false }, t2, HOOK_BOUND_MS)
-    lat.add('kill-pane → ended (SessionEnd reason other)', gone)
+  await step('a killed pane', a.pane, async () => {
+    if (!resumed) throw new Error('no resumed pane')
+    // SessionEnd (reason other) still fires; tmux no longer has the pane.
+    const t0 = await e2e.tmux('kill-pane', '-t', resumed).then(() => Date.now())
+    await expect('kill-pane → ended (SessionEnd reason other)', cleared, { state: 'ended', queued: false }, t0, HOOK_BOUND_MS)
   })
 
   t.equal((await lsJson(e2e)).queue.filter((i) => i.n !== null).length, 0, 'nothing waits at the end')
