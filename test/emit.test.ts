@@ -20,6 +20,7 @@ import {
   readCaptures,
   readSession,
   runEmitter,
+  tempDir,
   type ChildEnv,
   type EmitResult,
   waitFor,
@@ -74,7 +75,7 @@ type Check = (t: Test, at: (i: number) => Snap, sid: (i: number) => Snap) => voi
  * checks the record of the step's session after the steps listed in `checks`.
  */
 const replay = async (t: Test, file: string, checks: Record<number, Check>): Promise<void> => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const captures = readCaptures(file)
   const snaps: Snap[] = []
   for (const [i, c] of captures.entries()) {
@@ -220,7 +221,7 @@ t.test('replay: API errors, headless and interactive', (t) =>
 )
 
 t.test('a headless run started from a pane claims no pane', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const r = await emit(home, payload('headless1', 'SessionStart', { source: 'startup' }), { ...INTERACTIVE, CLAUDE_CODE_ENTRYPOINT: 'sdk-cli' })
   quiet(t, r, 'sdk-cli')
   const rec = readSession(home.sessions, 'headless1').view
@@ -229,7 +230,7 @@ t.test('a headless run started from a pane claims no pane', async (t) => {
 })
 
 t.test('transcript size is read only under Claude Code projects folder', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const projects = join(home.env.HOME!, '.claude', 'projects', '-work')
   fs.mkdirSync(projects, { recursive: true })
   const inside = join(projects, 's1.jsonl')
@@ -281,7 +282,7 @@ t.test('bad input: exit 0, silent, nothing written but one log line', async (t) 
     ['session_id absolute path', JSON.stringify({ ...ok, session_id: '/etc/passwd' })],
   ]
   for (const [name, input, extra] of cases) {
-    const home = makeHome(t.testdir(), extra)
+    const home = makeHome(tempDir(t), extra)
     const r = await runEmitter(input, home.env)
     quiet(t, r, name)
     const tree = listTree(home.root)
@@ -297,7 +298,7 @@ t.test('bad input: exit 0, silent, nothing written but one log line', async (t) 
 })
 
 t.test('a stdin that never closes: the emitter still exits on its own', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const r = await runEmitter('{"session_id":"open1","hook_event_name":"Stop"', { ...home.env, ...INTERACTIVE }, { holdStdin: true })
   quiet(t, r, 'stdin held open')
   t.ok(r.ms < HANG_MS, `exited after ${r.ms.toFixed(0)} ms`)
@@ -306,7 +307,7 @@ t.test('a stdin that never closes: the emitter still exits on its own', async (t
 })
 
 t.test('wrong field types are stored as absent, not trusted', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const weird = {
     ...payload('types1', 'Stop'),
     cwd: 7,
@@ -328,7 +329,7 @@ t.test('wrong field types are stored as absent, not trusted', async (t) => {
 })
 
 t.test('an unknown event updates fields, never the state', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   quiet(t, await emit(home, payload('unk1', 'Stop', { last_assistant_message: 'done.' }), INTERACTIVE), 'Stop')
   const before = readSession(home.sessions, 'unk1').view!
   quiet(t, await emit(home, payload('unk1', 'SomeFutureEvent', { cwd: '/srv' }), { ...INTERACTIVE, TMUX_PANE: '%9' }), 'unknown')
@@ -343,7 +344,7 @@ t.test('an unknown event updates fields, never the state', async (t) => {
 })
 
 t.test('payload over 16 MB: drained, logged, only what the environment gives is recorded', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const big = Buffer.alloc(17 * 1024 * 1024, 0x61)
   const r = await runEmitter(big, { ...home.env, ...INTERACTIVE, CLAUDE_CODE_SESSION_ID: 'bigsess' })
   quiet(t, r, 'over the cap')
@@ -355,7 +356,7 @@ t.test('payload over 16 MB: drained, logged, only what the environment gives is 
 })
 
 t.test('a payload just under 16 MB is parsed', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const body = JSON.stringify(payload('near', 'PostToolUse', { tool_name: 'Read', tool_input: { file_path: '/x' }, tool_response: 'z'.repeat(15 * 1024 * 1024) }))
   const r = await runEmitter(body, { ...home.env, ...INTERACTIVE })
   quiet(t, r, '15 MB')
@@ -365,7 +366,7 @@ t.test('a payload just under 16 MB is parsed', async (t) => {
 })
 
 t.test('TRAILBOSS_DISABLE=1 does nothing at all', async (t) => {
-  const home = makeHome(t.testdir(), { TRAILBOSS_DISABLE: '1' })
+  const home = makeHome(tempDir(t), { TRAILBOSS_DISABLE: '1' })
   for (const input of [JSON.stringify(payload('dis1', 'Stop')), 'not json', '']) {
     quiet(t, await runEmitter(input, { ...home.env, ...INTERACTIVE }), `disabled: ${input.slice(0, 10)}`)
   }
@@ -374,7 +375,7 @@ t.test('TRAILBOSS_DISABLE=1 does nothing at all', async (t) => {
 
 t.test('the environment never reaches the log', async (t) => {
   const secret = 'sk-ant-fake-0123456789abcdef'
-  const home = makeHome(t.testdir(), { ANTHROPIC_API_KEY: secret, SOME_TOKEN: secret })
+  const home = makeHome(tempDir(t), { ANTHROPIC_API_KEY: secret, SOME_TOKEN: secret })
   const inputs = ['garbage', '[]', JSON.stringify(payload('../x', 'Stop')), JSON.stringify({ hook_event_name: 'Stop' })]
   for (const input of inputs) quiet(t, await runEmitter(input, { ...home.env, ...INTERACTIVE }), input)
   const big = Buffer.alloc(16 * 1024 * 1024 + 1, 0x61)
@@ -435,7 +436,7 @@ const holdLock = (lock: string): void => {
 }
 
 t.test('a live lock holder: every event is kept as a pending event, folded in stamp order', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const sid = 'busy-session'
   quiet(t, await emit(home, payload(sid, 'SessionStart', { source: 'startup' }), INTERACTIVE), 'start')
   // Hold the session's lock as a live holder does.
@@ -469,7 +470,7 @@ t.test('a live lock holder: every event is kept as a pending event, folded in st
 })
 
 t.test('racing emitters of one session: nothing lost, one valid file, the newest event decides', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const sid = 'race-session'
   const N = 48
   const results = await pool(
@@ -523,7 +524,7 @@ const normalizeForTest = (p: Record<string, unknown>, stamp: number): HookEvent 
 })
 
 t.test('two sessions at once never touch each other’s files', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const N = 24
   const tasks = Array.from({ length: N * 2 }, (_, i) => () =>
     emit(home, realistic(i % 2 ? 'sess-b' : 'sess-a', Math.floor(i / 2)), { ...INTERACTIVE, TMUX_PANE: i % 2 ? '%2' : '%1' }),
@@ -541,7 +542,7 @@ t.test('two sessions at once never touch each other’s files', async (t) => {
 })
 
 t.test('a lock left by a dead emitter delays nothing and loses nothing', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const sid = 'dead-holder'
   quiet(t, await emit(home, payload(sid, 'SessionStart', { source: 'startup' }), INTERACTIVE), 'start')
   // What a SIGKILLed holder leaves: its lock folder, and a temp file it never renamed.
@@ -589,7 +590,7 @@ const seedPending = (home: Home, sid: string, count: number): void => {
 }
 
 t.test('an emitter SIGKILLed while holding the lock blocks nothing and loses nothing', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   const sid = 'killed-holder'
   quiet(t, await emit(home, payload(sid, 'SessionStart', { source: 'startup' }), INTERACTIVE), 'start')
   const lock = join(home.sessions, `${sid}.json.lock`)
@@ -630,7 +631,7 @@ t.test('an emitter SIGKILLed while holding the lock blocks nothing and loses not
 // --- Permissions ----------------------------------------------------------------------------------
 
 t.test('folders 0700, files 0600, a looser folder is tightened', async (t) => {
-  const home = makeHome(t.testdir())
+  const home = makeHome(tempDir(t))
   fs.mkdirSync(home.sessions, { recursive: true, mode: 0o755 })
   fs.chmodSync(home.tb, 0o755)
   fs.chmodSync(home.sessions, 0o777)
@@ -653,7 +654,7 @@ t.test('folders 0700, files 0600, a looser folder is tightened', async (t) => {
 })
 
 t.test('a fresh TRAILBOSS_HOME is created private, under a umask of 0', async (t) => {
-  const root = t.testdir()
+  const root = tempDir(t)
   const home = makeHome(root, { TRAILBOSS_HOME: join(root, 'a', 'b', 'tb') })
   home.tb = home.env.TRAILBOSS_HOME!
   home.sessions = join(home.tb, 'sessions')

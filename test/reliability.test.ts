@@ -15,7 +15,7 @@ import {
   type SessionRecord,
 } from '../lib/events.js'
 import { claudeProjectsDir, isReadableTranscriptPath, SESSION_ID_PATTERN } from '../lib/paths.js'
-import { EMITTER, baseEnv, listTree, payload, pool, readSession, runEmitter, type ChildEnv, type EmitResult } from './helpers/emitter.js'
+import { EMITTER, baseEnv, listTree, payload, pool, readSession, runEmitter, tempDir, type ChildEnv, type EmitResult } from './helpers/emitter.js'
 
 const SCALE = Math.max(0.05, Number(process.env.TRAILBOSS_RELIABILITY_SCALE) || 1)
 const scaled = (n: number): number => Math.max(1, Math.ceil(n * SCALE))
@@ -101,7 +101,7 @@ const shape = (r: SessionRecord | null) =>
   }
 
 t.test('load: ~100 sessions, thousands of events, nothing lost, every state the stamp-order fold', async (t) => {
-  const root = t.testdir()
+  const root = tempDir(t)
   fs.mkdirSync(join(root, 'home'))
   const env = baseEnv(root, PANE_ENV)
   const dir = join(env.TRAILBOSS_HOME!, 'sessions')
@@ -189,7 +189,7 @@ const pctl = (xs: number[]): string => {
 }
 
 t.test('racing bursts under load: counts add up, the newest stamp decides', async (t) => {
-  const root = t.testdir()
+  const root = tempDir(t)
   fs.mkdirSync(join(root, 'home'))
   const env = baseEnv(root, { ...PANE_ENV, TMUX_PANE: '%1' })
   const dir = join(env.TRAILBOSS_HOME!, 'sessions')
@@ -220,7 +220,7 @@ t.test('racing bursts under load: counts add up, the newest stamp decides', asyn
 // --- Faults: kill -9 at random moments --------------------------------------------------------------
 
 t.test('kill -9 at random moments: every file parses, leftovers never block, the next holder cleans', async (t) => {
-  const root = t.testdir()
+  const root = tempDir(t)
   fs.mkdirSync(join(root, 'home'))
   const env = baseEnv(root, { ...PANE_ENV, TMUX_PANE: '%1' })
   const dir = join(env.TRAILBOSS_HOME!, 'sessions')
@@ -329,7 +329,7 @@ const payloadArb = fc.record(
 )
 
 t.test('fuzz (spawned): any bytes or JSON → exit 0, silent, nothing outside the sessions folder', async (t) => {
-  const root = t.testdir()
+  const root = tempDir(t)
   fs.mkdirSync(join(root, 'home'))
   const env = baseEnv(root, { ...PANE_ENV, TMUX_PANE: '%1' })
   const tb = env.TRAILBOSS_HOME!
@@ -445,7 +445,7 @@ t.test('isReadableTranscriptPath admits only .jsonl files under the projects fol
 const hasStrace = spawnSync('strace', ['-V']).status === 0
 
 t.test('no syscall of the emitter names a path from the payload outside the projects folder', { skip: !hasStrace && 'strace is not installed' }, async (t) => {
-  const root = t.testdir()
+  const root = tempDir(t)
   const home = join(root, 'home')
   const projects = join(home, '.claude', 'projects', '-w')
   fs.mkdirSync(projects, { recursive: true })

@@ -27,6 +27,16 @@ export const FIXTURES = fileURLToPath(new URL('../fixtures/claude-code/', import
 
 export type ChildEnv = Record<string, string | undefined>
 
+/**
+ * A fresh private temp folder, removed after the test. Not t.testdir(): its path is fixed by
+ * the test's name, so two runs of the suite in one checkout would share (and wipe) it.
+ */
+export const tempDir = (t: { teardown: (fn: () => void) => void }): string => {
+  const dir = fs.mkdtempSync(join(tmpdir(), 'trailboss-test-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
 export interface EmitResult {
   code: number | null
   signal: NodeJS.Signals | null
