@@ -22,8 +22,11 @@ const STDIN_DEADLINE_MS = 10_000
 /** The log is cut back to its newer half once it grows past this. */
 const LOG_CAP_BYTES = 256 * 1024
 
-// Stamped first thing: the order of events is the order their emitters started (DESIGN §3).
-const stamp = performance.timeOrigin + performance.now()
+// The order of events is the order their emitters started (DESIGN §3). With async hooks Claude
+// Code starts PreToolUse and PermissionRequest milliseconds apart, and Node's own start-up
+// (30-60 ms, more under load) reorders a stamp taken in this script; the process's time
+// origin, taken before that start-up, kept the order (0 swaps in 40 trials, against 7).
+const stamp = performance.timeOrigin
 const env = process.env
 
 const log = (line: string): void => {

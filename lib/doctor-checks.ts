@@ -3,7 +3,7 @@
 import { isAbsolute } from 'node:path'
 import type { SessionRecord } from './events.js'
 import { formatAge } from './duration.js'
-import { EMIT_BIN, HOOK_EVENTS, isEphemeralPath, isJsonObject, listOurHooks, type JsonObject, type Scope } from './settings.js'
+import { EMIT_BIN, FOREGROUND_EVENTS, HOOK_EVENTS, isEphemeralPath, isJsonObject, listOurHooks, type JsonObject, type Scope } from './settings.js'
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail'
 
@@ -128,7 +128,9 @@ export const checkScopeHooks = (s: ScopeSettings, facts: HookFacts): Check => {
       }
     }
     if (s.scope === 'project' && args.length > 0) raise('warn', `project scope is shared, but runs this machine's paths (${command} ${args.join(' ')})`, 'trailboss install --scope project (it writes trailboss-emit from PATH)')
-    if (hook.async !== true) raise('warn', `a hook without "async": true makes the agent wait for it`, reinstall(s.scope))
+  }
+  for (const { event, hook } of ours) {
+    if (hook.async !== true && !FOREGROUND_EVENTS.has(event)) raise('warn', `the ${event} hook has no "async": true, so the agent waits for it`, reinstall(s.scope))
   }
   const count = `${events.size}/${HOOK_EVENTS.length} events`
   if (worst === 'ok') return { id, status: 'ok', summary: `${s.scope} scope: hooks for ${count} in ${s.file}`, fix: null }

@@ -200,12 +200,24 @@ const WORKING_EVENTS = new Set([
 
 const sameInput = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 
+/** Whether `ev` (a PreToolUse) is the call that the record's open permission dialog is about. */
+const isOpenDialogFor = (rec: SessionRecord, ev: HookEvent): boolean =>
+  rec.state === 'permission' &&
+  rec.tool !== null &&
+  ev.tool !== null &&
+  rec.promptId === ev.promptId &&
+  rec.tool.name === ev.tool.name &&
+  sameInput(rec.tool.input, ev.tool.input)
+
 /** The state an event asks for, or null when it leaves the state as it is. */
 export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateChange | null => {
   const current = rec?.state ?? null
   const isToolEvent = TOOL_EVENTS.has(ev.name) || (ev.name === 'Notification' && ev.notificationType === 'permission_prompt')
   // Within one prompt, a turn that Stop ended is not reopened by a late tool event of it.
   if (isToolEvent && rec && ev.promptId !== null && rec.turnEndedPromptId === ev.promptId) return null
+  // The PreToolUse of the very call a dialog asks about, stamped after it (async hooks start
+  // milliseconds apart): the dialog is still open.
+  if (ev.name === 'PreToolUse' && rec && isOpenDialogFor(rec, ev)) return null
   if (WORKING_EVENTS.has(ev.name)) return { state: 'working', kind: null }
   switch (ev.name) {
     case 'SessionStart':
@@ -240,6 +252,9 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
         case 'idle_prompt':
           // Confirms a wait as it is, even when its prompt id is newer (a /compact in between).
           if (current === 'waiting') return null
+          // After /clear Claude Code sends idle_prompt for the new session, which nobody has
+          // prompted yet: nothing waits on the person there.
+          if (current === 'idle') return null
           return { state: 'waiting', kind: 'done', tool: null, message: rec?.message ?? null }
         default:
           return null
@@ -298,11 +313,20 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent): SessionRe
     lastEvent: ev.stamp >= base.lastEventAt ? ev.name : base.lastEvent,
     events: base.events + 1,
   }
+  // A PermissionRequest has no tool_use_id; its PreToolUse, in whatever order it lands, has.
+  if (ev.name === 'PreToolUse' && ev.tool && prev && isOpenDialogFor(prev, ev) && prev.tool?.useId === null) {
+    rec.tool = { ...prev.tool, useId: ev.tool.useId }
+  }
   if (prev && ev.stamp < prev.stateStamp) return rec
   if (ev.name === 'PreToolUse' && ev.tool) rec.lastTool = ev.tool
   // Once ended, only a new SessionStart (resume) brings a session back (DESIGN §4).
   if (base.state === 'ended' && prev && ev.name !== 'SessionStart') return rec
   const change = stateChangeFor(prev, ev)
+  // idle_prompt: Claude Code sits at its prompt and the person pressed no key since the turn
+  // ended, so what the transcript gained meanwhile (a /compact) is not the person coming back.
+  if (!change && ev.name === 'Notification' && ev.notificationType === 'idle_prompt' && base.state === 'waiting' && ev.offset !== null) {
+    rec.offset = ev.offset
+  }
   // Only an event that sets the state moves stateStamp: a newer event that leaves the state
   // (MessageDisplay, an unknown one) must not void an older Stop still on its way.
   if (!change) return rec

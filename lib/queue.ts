@@ -97,7 +97,9 @@ interface Derived {
 export const derivePaneOwners = (records: readonly SessionRecord[]): Map<string, string> => {
   const owners = new Map<string, SessionRecord>()
   for (const r of records) {
-    if (!r.tmux || r.headless) continue
+    // An ended session runs nowhere: after /clear its SessionEnd can be stamped after the new
+    // session's SessionStart (they fire within a millisecond), and must not take the pane back.
+    if (!r.tmux || r.headless || r.state === 'ended') continue
     const at = `${r.tmux.socket}\n${r.tmux.pane}`
     const cur = owners.get(at)
     if (!cur || r.lastEventAt > cur.lastEventAt) owners.set(at, r)

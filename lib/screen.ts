@@ -18,9 +18,12 @@ export const classifyScreen = (text: string): ScreenVerdict => {
   if (lines.some((l) => /Do you want to proceed\?/.test(l)) || /Enter to select .*Esc to cancel/.test(footer) || /^\s*Esc to cancel/m.test(footer)) {
     return 'permission'
   }
-  if (!/\? for shortcuts/.test(footer)) return 'unknown'
+  // The input box: a `❯` line between two rules. After an Esc before any output, 2.1.197 puts
+  // the prompt back into it and its footer loses the `? for shortcuts` hint.
+  const boxTop = lines.findLastIndex((l, i) => SEPARATOR.test(l) && i < lines.length - 1 && SEPARATOR.test(lines[i + 2] ?? '') && (lines[i + 1] ?? '').startsWith('❯'))
+  const footerOnly = boxTop >= 0 && lines.slice(boxTop + 3).filter((l) => l.trim() !== '').length <= 1
+  if (!/\? for shortcuts/.test(footer) && !footerOnly) return 'unknown'
   // Idle prompt: is the conversation's last entry (just above the input box) an interruption?
-  const boxTop = lines.findLastIndex((l, i) => SEPARATOR.test(l) && i < lines.length - 1 && SEPARATOR.test(lines[i + 2] ?? ''))
   const above = (boxTop > 0 ? lines.slice(0, boxTop) : lines).filter((l) => l.trim() !== '')
   const tail = above.slice(-2).join('\n')
   return /⎿\s+Interrupted/.test(tail) ? 'interrupted' : 'idle'

@@ -52,11 +52,25 @@ export interface EmitterCommand {
   args?: string[]
 }
 
-export interface HookEntry extends JsonObject {
+export type HookEntry = JsonObject & {
   type: 'command'
   command: string
-  async: true
+  async?: true
   timeout: number
+}
+
+/**
+ * Events whose hook runs in the foreground. An async SessionEnd hook of Claude Code 2.1.197
+ * starts after the agent is gone and reads an empty stdin (seen on /exit and on a killed pane),
+ * so it runs in the foreground, within its timeout; the agent is ending anyway.
+ */
+export const FOREGROUND_EVENTS: ReadonlySet<string> = new Set(['SessionEnd'])
+
+/** The entry as registered for one event: async, except where that loses the event. */
+export const entryForEvent = (entry: HookEntry, event: string): HookEntry => {
+  if (!FOREGROUND_EVENTS.has(event)) return { ...entry }
+  const { async: _async, ...foreground } = entry
+  return foreground
 }
 
 export const isJsonObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -77,7 +91,7 @@ export const deriveEmitterCommand = (scope: Scope, nodePath: string, emitterPath
 /** The plugin's plugin/hooks/hooks.json: a plugin is a copy without dist/, so PATH it is. */
 export const derivePluginHooks = (): JsonObject => {
   const hooks: JsonObject = {}
-  for (const event of HOOK_EVENTS) hooks[event] = [{ hooks: [deriveHookEntry({ command: EMIT_BIN })] }]
+  for (const event of HOOK_EVENTS) hooks[event] = [{ hooks: [entryForEvent(deriveHookEntry({ command: EMIT_BIN }), event)] }]
   return {
     description: 'Trail Boss: record each session event with trailboss-emit (from the trailboss npm package, on PATH).',
     hooks,
@@ -172,7 +186,7 @@ export const mergeHooks = (
   const hooks: JsonObject = isJsonObject(cleaned.hooks) ? { ...cleaned.hooks } : {}
   for (const event of events) {
     const before = prevHooks[event]
-    const ourGroup: JsonObject = { hooks: [{ ...entry }] }
+    const ourGroup: JsonObject = { hooks: [entryForEvent(entry, event)] }
     const firstOurs = Array.isArray(before) ? before.findIndex((g) => isOurGroup(g, known)) : -1
     const kept = Array.isArray(before) ? before.map((g) => withoutOurs(g, known)) : []
     const groups: Json[] = []

@@ -81,7 +81,10 @@ t.test('install merges our hooks and keeps every foreign key and hook exactly', 
   t.same(hooks.SessionEnd?.[0], realHooks.SessionEnd?.[0])
   const ours = listOurHooks(after, KNOWN)
   t.same(ours.map((o) => o.event).sort(), [...HOOK_EVENTS].sort(), 'one entry per event')
-  for (const { hook } of ours) t.same(hook, { type: 'command', command: hook.command, args: [EMITTER], async: true, timeout: 10 })
+  // Async everywhere but SessionEnd, whose async hook would read an empty stdin.
+  for (const { event, hook } of ours) {
+    t.same(hook, { type: 'command', command: hook.command, args: [EMITTER], ...(event === 'SessionEnd' ? {} : { async: true }), timeout: 10 }, event)
+  }
   t.ok(fs.existsSync(ours[0]?.hook.command as string), 'the Node binary path exists')
   t.same(unmergeHooks(after, KNOWN), REAL, 'only ours were added')
   t.match(io.out(), /installed hooks for 13 events \(user scope\)/)
@@ -154,7 +157,9 @@ t.test('project and local scope write into the current project', async (t) => {
   const { env, dir, project } = setup(t)
   t.equal(await runInstall({ scope: 'project', dryRun: false }, testIo(env, project)), 0)
   const shared = read(join(project, '.claude', 'settings.json'))
-  for (const { hook } of listOurHooks(shared, KNOWN)) t.same(hook, { type: 'command', command: 'trailboss-emit', async: true, timeout: 10 }, 'shared: from PATH')
+  for (const { event, hook } of listOurHooks(shared, KNOWN)) {
+    t.same(hook, { type: 'command', command: 'trailboss-emit', ...(event === 'SessionEnd' ? {} : { async: true }), timeout: 10 }, 'shared: from PATH')
+  }
   t.equal(listOurHooks(shared, KNOWN).length, HOOK_EVENTS.length)
   t.equal(await runInstall({ scope: 'local', dryRun: false }, testIo(env, project)), 0)
   const local = read(join(project, '.claude', 'settings.local.json'))

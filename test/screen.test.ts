@@ -14,6 +14,8 @@ t.test('captured Claude Code screens', async (t) => {
     ['06-after-esc-interrupt.txt', 'interrupted'],
     ['07-esc-before-output.txt', 'interrupted'],
     ['08-askuserquestion.txt', 'permission'],
+    // Reconstructed from the end-to-end run: the prompt is back in the box, the footer empty.
+    ['09-esc-before-output-prompt-restored.txt', 'interrupted'],
   ]
   for (const [file, verdict] of cases) t.equal(classifyScreen(screen(file)), verdict, file)
 })

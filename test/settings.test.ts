@@ -7,6 +7,7 @@ import {
   deriveHookEntry,
   derivePluginHooks,
   detectIndent,
+  entryForEvent,
   findPackageRoot,
   formatSettings,
   formatSettingsEdit,
@@ -88,7 +89,8 @@ t.test('mergeHooks adds one group per event and keeps every foreign key and hook
   for (const key of Object.keys(REAL)) if (key !== 'hooks') t.same(merged[key], REAL[key], key)
   t.strictSame(Object.keys(merged), Object.keys(REAL), 'key order kept')
   const hooks = merged.hooks as Record<string, Json[]>
-  for (const event of HOOK_EVENTS) t.same(hooks[event]?.filter((g) => JSON.stringify(g).includes(EMITTER)), [{ hooks: [ENTRY] }], event)
+  for (const event of HOOK_EVENTS) t.same(hooks[event]?.filter((g) => JSON.stringify(g).includes(EMITTER)), [{ hooks: [entryForEvent(ENTRY, event)] }], event)
+  t.notOk('async' in ((hooks.SessionEnd?.at(-1) as { hooks: JsonObject[] }).hooks[0] ?? {}), 'SessionEnd runs in the foreground')
   t.same(hooks.PreToolUse?.[0], (REAL.hooks as Record<string, Json[]>).PreToolUse?.[0], 'foreign group first, as before')
   t.same(hooks.PreCompact, (REAL.hooks as Record<string, Json[]>).PreCompact, 'an event we do not use is untouched')
   t.equal(listOurHooks(merged).length, HOOK_EVENTS.length)
@@ -172,7 +174,7 @@ t.test('formatSettingsEdit rewrites only what changed and keeps hand formatting 
 t.test('the plugin hooks are the project-scope entry for every event, and plugin/hooks/hooks.json is them', async (t) => {
   const plugin = derivePluginHooks() as { hooks: Record<string, Json[]> }
   t.same(Object.keys(plugin.hooks), [...HOOK_EVENTS])
-  for (const groups of Object.values(plugin.hooks)) t.same(groups, [{ hooks: [PROJECT_ENTRY] }])
+  for (const [event, groups] of Object.entries(plugin.hooks)) t.same(groups, [{ hooks: [entryForEvent(PROJECT_ENTRY, event)] }])
   const file = JSON.parse(fs.readFileSync(new URL('../plugin/hooks/hooks.json', import.meta.url), 'utf8'))
   t.same(file, plugin, 'plugin/hooks/hooks.json is in step with the code')
 })
