@@ -132,7 +132,8 @@ export const normalizeEvent = (payload: unknown, ctx: EventContext): HookEvent |
   if (!name) return 'payload has no hook_event_name'
   const sessionId = p.session_id
   if (typeof sessionId !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) {
-    return `invalid session_id ${JSON.stringify(String(sessionId).slice(0, 80))}`
+    // Never String() a payload value: an object's own toString may be anything, or throw.
+    return typeof sessionId === 'string' ? `invalid session_id ${JSON.stringify(sessionId.slice(0, 80))}` : `invalid session_id (${sessionId === null ? 'null' : typeof sessionId})`
   }
   const { env } = ctx
   // `claude -p` and the SDK run with this entrypoint: nobody sits at a pane (DESIGN §2).

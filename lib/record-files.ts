@@ -1,11 +1,10 @@
 // Files of the record store that need no lock: private folders, atomic writes, pending
 // events. Readers (ls, status, watch) use this module without loading proper-lockfile, whose
 // graceful-fs set-up costs start-up time on every command.
-import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import { foldEvents, type HookEvent, type SessionRecord } from './events.js'
-import { pendingDir } from './paths.js'
+import { pendingDir, tempDir } from './paths.js'
 import { readDirIfExists } from './read-optional.js'
 
 export type Logger = (line: string) => void
@@ -71,9 +70,15 @@ export const readPendingEvents = (dir: string, sessionId: string, folded: readon
 export const withPending = (rec: SessionRecord | null, pending: readonly PendingEvent[]): SessionRecord | null =>
   pending.length === 0 ? rec : foldEvents(rec, pending.map((p) => p.event))
 
+/**
+ * A suffix that makes a file name unique among writers (with the pid beside it): no crypto,
+ * whose module costs the emitter's start-up more than it gives; `wx` and `link` catch a clash.
+ */
+const uniqueSuffix = (): string => `${process.hrtime.bigint().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+
 /** Writes `data` to `file` atomically: a temp file created exclusively, then a rename. */
 export const writeFileAtomic = (file: string, data: string, tmpDir: string, tmpPrefix: string): void => {
-  const tmp = join(tmpDir, `${tmpPrefix}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const tmp = join(tmpDir, `${tmpPrefix}.${process.pid}.${uniqueSuffix()}.tmp`)
   try {
     fs.writeFileSync(tmp, data, { flag: 'wx', mode: PRIVATE_FILE_MODE })
     fs.renameSync(tmp, file)
@@ -84,10 +89,19 @@ export const writeFileAtomic = (file: string, data: string, tmpDir: string, tmpP
 }
 
 /** Saves an event as its own file, created exclusively, never overwritten (DESIGN §3). */
-export const writePendingEvent = (dir: string, ev: HookEvent): string => {
+export const writePendingEvent = (dir: string, ev: HookEvent, tmpDir = tempDir(dir)): string => {
   const pdir = pendingDir(dir, ev.sessionId)
   fs.mkdirSync(pdir, { recursive: true, mode: PRIVATE_DIR_MODE })
-  const name = `${ev.stamp.toFixed(3).padStart(18, '0')}-${process.pid}-${randomBytes(3).toString('hex')}.json`
-  fs.writeFileSync(join(pdir, name), JSON.stringify(ev), { flag: 'wx', mode: PRIVATE_FILE_MODE })
+  fs.mkdirSync(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  const name = `${ev.stamp.toFixed(3).padStart(18, '0')}-${process.pid}-${uniqueSuffix()}.json`
+  // Written beside, then linked in: a reader never sees a half-written pending file, and the
+  // link fails rather than replace an existing name.
+  const tmp = join(tmpDir, `${ev.sessionId}.${name}.tmp`)
+  fs.writeFileSync(tmp, JSON.stringify(ev), { flag: 'wx', mode: PRIVATE_FILE_MODE })
+  try {
+    fs.linkSync(tmp, join(pdir, name))
+  } finally {
+    fs.rmSync(tmp, { force: true })
+  }
   return name
 }

@@ -21,7 +21,9 @@ const requireBanner = { js: "import { createRequire as __tbCreateRequire } from 
 
 await rm('dist/bin.next', { recursive: true, force: true })
 await Promise.all([
-  build({ ...common, entryPoints: ['hooks/emit.cts'], outfile: 'dist/hooks/emit.cjs', format: 'cjs' }),
+  // graceful-fs (proper-lockfile's fs) patches all of fs at load, for retries on EMFILE that a
+  // one-event process never meets: the emitter's lock uses node:fs itself.
+  build({ ...common, entryPoints: ['hooks/emit.cts'], outfile: 'dist/hooks/emit.cjs', format: 'cjs', alias: { 'graceful-fs': 'node:fs' } }),
   // The entry, with ls and status inside: one file, because every module an ESM start-up
   // resolves and loads is a visible part of a 30 ms command.
   build({
