@@ -2,7 +2,7 @@
 // only when that command runs.
 import type { Argv } from 'yargs'
 import { SCOPES, type DoctorArgs, type GcArgs, type GoArgs, type InstallArgs, type LsArgs, type NotifyArgs, type SendArgs, type ShowArgs, type StatusArgs, type WatchArgs } from './cli.js'
-import { LS_OPTIONS, STATUS_OPTIONS } from './cli-options.js'
+import { LS_OPTIONS, STATUS_OPTIONS, toYargsOptions } from './cli-options.js'
 import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from './errors.js'
 import type { Io } from './io.js'
 
@@ -28,7 +28,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       'the queue of sessions waiting on you, oldest first',
       (y) =>
         y
-          .options(LS_OPTIONS)
+          .options(toYargsOptions(LS_OPTIONS))
           .check((a) => !(a.plain && a.json) || 'choose one of --plain and --json')
           .example('$0 ls', 'the queue as a table')
           .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
@@ -70,7 +70,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       "a short segment for tmux's status line; prints nothing when nothing waits",
       (y) =>
         y
-          .options(STATUS_OPTIONS),
+          .options(toYargsOptions(STATUS_OPTIONS)),
       run<StatusArgs>(async () => (await import('./commands/status.js')).runStatus),
     )
     .command(
@@ -130,8 +130,6 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     )
   }
   return parser
-    // A repeated single-value option takes its last value, as the fast path does.
-    .parserConfiguration({ 'duplicate-arguments-array': false })
     .demandCommand(1, 'name a command; `trailboss ls` shows the queue')
     .strict()
     .epilog(EPILOG)

@@ -29,3 +29,13 @@ export const STATUS_OPTIONS = {
   format: { type: 'string', describe: 'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted}' },
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
 } as const satisfies Record<string, OptionSpec>
+
+/**
+ * A table as yargs options. A single-value option given twice takes its last value, as
+ * util.parseArgs does in the fast path (yargs would make an array of it, which no command
+ * expects); variadic positionals such as `send`'s text keep every word.
+ */
+export const toYargsOptions = <T extends Readonly<Record<string, OptionSpec>>>(table: T): T =>
+  Object.fromEntries(
+    Object.entries(table).map(([name, spec]) => [name, spec.array ? spec : { ...spec, coerce: (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v) }]),
+  ) as unknown as T

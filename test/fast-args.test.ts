@@ -2,12 +2,12 @@
 import fc from 'fast-check'
 import t from 'tap'
 import yargs from 'yargs'
-import { LS_OPTIONS, STATUS_OPTIONS, type OptionSpec } from '../lib/cli-options.js'
+import { LS_OPTIONS, STATUS_OPTIONS, toYargsOptions, type OptionSpec } from '../lib/cli-options.js'
 import { parseFast } from '../lib/fast-args.js'
 
 const viaYargs = async (args: string[], table: Record<string, OptionSpec>): Promise<Record<string, unknown> | null> => {
   try {
-    const parsed = await yargs(args).options(table).parserConfiguration({ 'duplicate-arguments-array': false }).strict().exitProcess(false).fail((msg, err) => {
+    const parsed = await yargs(args).options(toYargsOptions(table)).strict().exitProcess(false).fail((msg, err) => {
       throw err ?? new Error(msg)
     }).parseAsync()
     const out: Record<string, unknown> = {}
