@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { fmt, interleave, median, quantile, ratio, runIfMain, timeSpawn } from './lib.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const CLI = join(ROOT, 'dist/bin/trailboss.js')
+const CLI = join(ROOT, 'dist/bin/trailboss.cjs')
 const EMIT = join(ROOT, 'dist/hooks/emit.cjs')
 const TRANSCRIPT = join(ROOT, 'test/fixtures/transcripts/interactive-text-permission-approve-deny.jsonl')
 /** Templates made by the real emitter, then copied under new ids: fast to build 10,000. */
@@ -60,7 +60,7 @@ const makeFixture = (count, transcriptBytes, socketInfo) => {
 
 const assertBuilt = () => {
   // A stale dist/ would measure old code.
-  if (!fs.existsSync(CLI)) throw new Error('dist/bin/trailboss.js is missing: run npm run build')
+  if (!fs.existsSync(CLI)) throw new Error('dist/bin/trailboss.cjs is missing: run npm run build')
 }
 
 /** The cases of one fixture, timed against `node -e 0` in the same interleaved rounds. */

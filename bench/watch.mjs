@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { fmt, machine, median, p95, runIfMain, scratch } from './lib.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const CLI = join(ROOT, 'dist/bin/trailboss.js')
+const CLI = join(ROOT, 'dist/bin/trailboss.cjs')
 const EMIT = join(ROOT, 'dist/hooks/emit.cjs')
 const LATENCY_TARGET_MS = 200
 const CPU_TARGET_PCT = 1

@@ -23,7 +23,10 @@ export const processIo = (): Io => ({
   cwd: process.cwd(),
   stdout: process.stdout,
   stderr: process.stderr,
-  stdin: process.stdin,
+  // Opening stdin costs a few ms at start-up, and only watch, go and send read it.
+  get stdin() {
+    return process.stdin
+  },
   now: Date.now,
 })
 

@@ -28,8 +28,8 @@ export interface LoadOptions {
   exec?: TmuxExec
   /** Screen checks are on unless a caller must stay cheaper than one capture-pane per session. */
   screens?: boolean
-  /** Validate ended records with the full schema too (when they will be shown). */
-  full?: boolean
+  /** Ended sessions are counted (for keys) but not loaded: for views that never show them. */
+  skipEnded?: boolean
 }
 
 const LIVE = new Set(['working', 'permission', 'waiting'])
@@ -144,11 +144,11 @@ const checkScreens = async (
 export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions = {}): Promise<QueueView> => {
   const exec = opts.exec ?? execTmux
   const now = io.now()
-  const store = readStore(io.env, undefined, { full: opts.full ?? false })
+  const store = readStore(io.env, undefined, { skipEnded: opts.skipEnded === true })
   const transcripts = checkTranscripts(store.records, io.env, now)
   const { servers, available } = await askServers(store.records, exec)
   const screens = opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)
-  const items = deriveQueue(store.records, { transcripts, servers, screens })
+  const items = deriveQueue(store.records, { transcripts, servers, screens }, store.endedIds)
   return { queue: items.filter(isQueued), items, skipped: store.skipped, tmuxAvailable: available, now }
 }
 

@@ -160,8 +160,9 @@ const applyScreen = (rec: SessionRecord, d: Derived, screen: ScreenVerdict | und
 }
 
 /** The whole derivation: every record becomes an item; waits are numbered oldest first. */
-export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts): QueueItem[] => {
-  const keys = deriveKeys(records.map((r) => r.sessionId))
+export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts, otherIds: readonly string[] = []): QueueItem[] => {
+  // Keys are unique among all records on disk, loaded or not (DESIGN §7).
+  const keys = deriveKeys([...records.map((r) => r.sessionId), ...otherIds])
   const owners = derivePaneOwners(records)
   const items = records.map((rec): QueueItem => {
     let d = applyTranscript(rec, facts.transcripts.get(rec.sessionId))
@@ -193,7 +194,8 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
       record: rec,
     }
   })
-  const queued = items.filter(isQueued).sort((a, b) => a.since - b.since || a.sessionId.localeCompare(b.sessionId))
+  // Plain code-unit order for ties: localeCompare would load ICU's collator (~8 ms) on every run.
+  const queued = items.filter(isQueued).sort((a, b) => a.since - b.since || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0))
   queued.forEach((item, i) => {
     item.n = i + 1
   })

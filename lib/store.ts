@@ -16,6 +16,8 @@ export interface SkippedFile {
 export interface StoreContents {
   dir: string
   records: SessionRecord[]
+  /** Ended sessions not loaded (ReadOptions.skipEnded). */
+  endedIds: string[]
   skipped: SkippedFile[]
   /** Files set aside by the emitter when a record did not parse (`<id>.json.corrupt-<ms>`). */
   setAside: string[]
@@ -34,44 +36,48 @@ const listDir = (dir: string): fs.Dirent[] => {
 }
 
 /**
- * An ended session shows only under `--all`, yet there are hundreds of them: without a full
- * check they pass on the fields the queue reads of them (id, state, times, pane), which keeps
- * `ls` and `status` fast. Every other record, and every record when `full`, goes through zod.
+ * The state of a record file as our writer lays it out, without parsing it: the first
+ * `"state":` of the file is the record's own (the fields before it are strings, whose quotes
+ * JSON escapes, and the pane). Anything unexpected answers null, and the file is parsed.
  */
-const isEndedEnough = (v: unknown, sessionId: string): v is SessionRecord => {
-  if (typeof v !== 'object' || v === null) return false
-  const r = v as Partial<SessionRecord>
-  const t = r.tmux
-  return (
-    r.v === 1 &&
-    r.state === 'ended' &&
-    r.sessionId === sessionId &&
-    typeof r.lastEventAt === 'number' &&
-    typeof r.headless === 'boolean' &&
-    (t === null || (typeof t === 'object' && t !== undefined && typeof t.pane === 'string' && typeof t.socket === 'string'))
-  )
+export const peekState = (text: string): string | null => {
+  const at = text.indexOf('"state":"')
+  if (at < 0) return null
+  const end = text.indexOf('"', at + 9)
+  return end < 0 ? null : text.slice(at + 9, end)
 }
 
-/** Reads one record file; returns the record or why it was skipped. */
-export const readRecordFile = (path: string, sessionId: string, full = true): SessionRecord | string => {
+/** What a read told to skip ended records answers for one. */
+export const ENDED = Symbol('ended')
+
+/** Reads one record file: the record, why it was skipped, or ENDED when told to skip those. */
+const readRecordOrEnded = (path: string, sessionId: string, skipEnded: boolean): SessionRecord | string | typeof ENDED => {
   let data: unknown
   try {
-    data = JSON.parse(fs.readFileSync(path, 'utf8'))
+    const text = fs.readFileSync(path, 'utf8')
+    if (skipEnded && peekState(text) === 'ended') return ENDED
+    data = JSON.parse(text)
   } catch (err) {
     const e = err as NodeJS.ErrnoException
     if (e.code) return `unreadable (${e.code})`
     return 'not valid JSON'
   }
-  if (!full && isEndedEnough(data, sessionId)) return data
   const parsed = parseRecord(data)
   if (!parsed.ok) return parsed.why
   if (parsed.record.sessionId !== sessionId) return `holds session ${parsed.record.sessionId}, not ${sessionId}`
   return parsed.record
 }
 
+/** Reads one record file; returns the record or why it was skipped. */
+export const readRecordFile = (path: string, sessionId: string): SessionRecord | string => readRecordOrEnded(path, sessionId, false) as SessionRecord | string
+
 export interface ReadOptions {
-  /** Validate ended records with the full schema too (doctor, `ls --all`). */
-  full?: boolean
+  /**
+   * Note ended sessions by id only, unparsed: ls without --all and status never show them,
+   * and there are hundreds (keys still count their ids). A session with pending events is
+   * read whole, since one of them may bring it back.
+   */
+  skipEnded?: boolean
 }
 
 export const readStore = (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): StoreContents => {
@@ -91,11 +97,16 @@ export const readStore = (env: Env = process.env, dir: string = sessionsDir(env)
     }
   }
   const records: SessionRecord[] = []
+  const endedIds: string[] = []
   const seen = new Set<string>()
   for (const id of recordIds) {
     const file = join(dir, `${id}${RECORD_SUFFIX}`)
-    const rec = readRecordFile(file, id, opts.full ?? false)
+    const rec = readRecordOrEnded(file, id, opts.skipEnded === true && !pendingIds.has(id))
     seen.add(id)
+    if (rec === ENDED) {
+      endedIds.push(id)
+      continue
+    }
     if (typeof rec === 'string') {
       // A vanished file (gc meanwhile) is not worth a line.
       if (rec !== 'unreadable (ENOENT)') skipped.push({ file, why: rec })
@@ -110,5 +121,5 @@ export const readStore = (env: Env = process.env, dir: string = sessionsDir(env)
     const rec = withPending(null, readPendingEvents(dir, id, []))
     if (rec) records.push(rec)
   }
-  return { dir, records, skipped, setAside }
+  return { dir, records, endedIds, skipped, setAside }
 }

@@ -1,6 +1,5 @@
 // tmux adapter: runs tmux with argument arrays (never a shell string) and parses its output.
 // Parsers are pure and exported, so they are tested with captured strings.
-import { execFile } from 'node:child_process'
 
 /** No tmux call of ours may hang a command (a wedged server must not freeze `ls`). */
 export const TMUX_TIMEOUT_MS = 2000
@@ -29,8 +28,11 @@ export class TmuxUnavailable extends Error {
   }
 }
 
-export const execTmux: TmuxExec = (args, call = {}) =>
-  new Promise((resolve, reject) => {
+export const execTmux: TmuxExec = async (args, call = {}) => {
+  // Loaded on first use: `ls` over sessions without tmux, and `status` with nothing waiting,
+  // never pay for compiling child_process.
+  const { execFile } = await import('node:child_process')
+  return new Promise((resolve, reject) => {
     const argv = call.socket ? ['-S', call.socket, ...args] : [...args]
     execFile(
       'tmux',
@@ -43,6 +45,7 @@ export const execTmux: TmuxExec = (args, call = {}) =>
       },
     )
   })
+}
 
 export interface Pane {
   paneId: string

@@ -1,7 +1,7 @@
 // Builds the two executables with esbuild. Type checking is `npm run typecheck` (tsc --noEmit).
 // - dist/hooks/emit.cjs: one CommonJS file with no imports beyond node builtins, because it
 //   starts on every agent event and module resolution is most of a Node start-up.
-// - dist/bin/trailboss.js: the entry with the fast path of ls and status in one ESM file;
+// - dist/bin/trailboss.cjs: the entry with the fast path of ls and status in one file;
 //   dist/bin/full/: the yargs wiring and every other command, split into chunks loaded on
 //   demand, so each command's heavy modules (chokidar, yargs, diff) load only when it runs.
 import { build } from 'esbuild'
@@ -24,15 +24,15 @@ await Promise.all([
   // graceful-fs (proper-lockfile's fs) patches all of fs at load, for retries on EMFILE that a
   // one-event process never meets: the emitter's lock uses node:fs itself.
   build({ ...common, entryPoints: ['hooks/emit.cts'], outfile: 'dist/hooks/emit.cjs', format: 'cjs', alias: { 'graceful-fs': 'node:fs' } }),
-  // The entry, with ls and status inside: one file, because every module an ESM start-up
-  // resolves and loads is a visible part of a 30 ms command.
+  // The entry, with ls and status inside: one file, because every module a start-up resolves
+  // and loads is a visible part of a 30 ms command.
   build({
     ...common,
-    entryPoints: { trailboss: 'bin/trailboss.ts' },
-    outdir: 'dist/bin.next',
-    format: 'esm',
+    entryPoints: ['bin/trailboss.ts'],
+    // CommonJS: Node loads it without the ESM loader's resolution and async reads (~5 ms).
+    outfile: 'dist/bin.next/trailboss.cjs',
+    format: 'cjs',
     plugins: [fullCliExternal],
-    banner: requireBanner,
   }),
   // Every other command: yargs and each command's modules in chunks loaded on demand.
   build({
@@ -47,7 +47,7 @@ await Promise.all([
 ])
 // Swapped in whole, so stale chunks never pile up, and tests running beside a build only ever
 // see a complete dist/bin (the two renames are microseconds apart).
-await chmod('dist/bin.next/trailboss.js', 0o755)
+await chmod('dist/bin.next/trailboss.cjs', 0o755)
 await rm('dist/bin.old', { recursive: true, force: true })
 await rename('dist/bin', 'dist/bin.old').catch((err) => {
   if (err.code !== 'ENOENT') throw err

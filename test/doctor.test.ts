@@ -29,7 +29,7 @@ import type { Io } from '../lib/io.js'
 import { deriveEmitterCommand, deriveHookEntry, mergeHooks, type JsonObject } from '../lib/settings.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const CLI = join(ROOT, 'dist', 'bin', 'trailboss.js')
+const CLI = join(ROOT, 'dist', 'bin', 'trailboss.cjs')
 const EMITTER = join(ROOT, 'dist', 'hooks', 'emit.cjs')
 
 // ---- pure verdicts --------------------------------------------------------------------------

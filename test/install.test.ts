@@ -9,7 +9,7 @@ import type { Io } from '../lib/io.js'
 import { HOOK_EVENTS, listOurHooks, unmergeHooks, type Json, type JsonObject } from '../lib/settings.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const CLI = join(ROOT, 'dist', 'bin', 'trailboss.js')
+const CLI = join(ROOT, 'dist', 'bin', 'trailboss.cjs')
 const EMITTER = join(ROOT, 'dist', 'hooks', 'emit.cjs')
 /** This checkout's emitter: its folder need not be named trailboss. */
 const KNOWN = [EMITTER]

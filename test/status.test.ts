@@ -60,7 +60,7 @@ t.test('trailboss status, built, for 0, 1 and many waits', async (t) => {
 })
 
 t.test('the built entry, which runs ls and status, holds nothing of yargs, watch or notify', async (t) => {
-  const entry = fs.readFileSync(fileURLToPath(new URL('../dist/bin/trailboss.js', import.meta.url)), 'utf8')
+  const entry = fs.readFileSync(fileURLToPath(new URL('../dist/bin/trailboss.cjs', import.meta.url)), 'utf8')
   // Its only import of our own code is the yargs wiring, loaded for the other commands.
   const imports = [...entry.matchAll(/(?:from|import\()\s*["'](\.[^"']+)["']/g)].map((m) => m[1])
   t.same([...new Set(imports)], ['./full/cli-full.js'])

@@ -192,7 +192,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const { readStore } = await import('../store.js')
   let records: Awaited<ReturnType<typeof readStore>>['records'] = []
   try {
-    const store = readStore(env, undefined, { full: true })
+    const store = readStore(env)
     records = store.records
     checks.push(...checkRecords(store.records.length, store.skipped, store.setAside))
   } catch (err) {

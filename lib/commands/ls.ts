@@ -45,7 +45,7 @@ export const sortItems = (items: readonly QueueItem[], sort: LsArgs['sort']): Qu
 
 export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
-  const view = await loadQueue(io, { full: args.all, ...opts })
+  const view = await loadQueue(io, { skipEnded: !args.all, ...opts })
   reportSkipped(view, io)
   const shown = sortItems(filterItems(view.items, { all: args.all, kinds: args.kind, projects: args.project, olderThanMs }, view.now), args.sort)
   if (args.json) {

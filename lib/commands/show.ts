@@ -50,7 +50,7 @@ export const formatShow = (item: QueueItem, conversation: ConversationLine[] | n
 }
 
 export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
-  const view = await loadQueue(io, { full: true, ...opts })
+  const view = await loadQueue(io, opts)
   reportSkipped(view, io)
   const item = resolveTarget(view, args.target, io)
   const path = item.record.transcriptPath

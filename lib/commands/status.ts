@@ -9,7 +9,7 @@ import { loadQueue, type LoadOptions } from '../queue-read.js'
 import { deriveSummary, formatSegment } from '../status-format.js'
 
 export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
-  const view = await loadQueue(io, opts)
+  const view = await loadQueue(io, { skipEnded: true, ...opts })
   // Skipped files are `ls`'s and `doctor`'s to report: a status line has no room for them.
   const text = formatSegment(deriveSummary(view.queue, view.now), args.format, { tmux: args.tmux })
   if (text) io.stdout.write(`${text}\n`)

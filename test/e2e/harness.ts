@@ -13,7 +13,7 @@ import { startMockApi, type MockApi } from './mock-api.js'
 export const CLAUDE_CODE_VERSION = '2.1.197'
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const CLAUDE_BIN = join(REPO, 'test', 'e2e', 'node_modules', '.bin', 'claude')
-export const TRAILBOSS_BIN = join(REPO, 'dist', 'bin', 'trailboss.js')
+export const TRAILBOSS_BIN = join(REPO, 'dist', 'bin', 'trailboss.cjs')
 export const EMIT_BIN = join(REPO, 'dist', 'hooks', 'emit.cjs')
 /** The idle notification's delay (`messageIdleNotifThresholdMs`); Claude Code's default is 60 s. */
 export const IDLE_NOTIF_MS = 3000

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { ChildEnv } from './emitter.js'
 
-export const CLI = fileURLToPath(new URL('../../dist/bin/trailboss.js', import.meta.url))
+export const CLI = fileURLToPath(new URL('../../dist/bin/trailboss.cjs', import.meta.url))
 
 export interface CliResult {
   code: number | null

@@ -20,7 +20,7 @@ export interface Built {
 export const copyBuilt = async (t: { teardown: (fn: () => void) => void }): Promise<Built> => {
   const dir = mkdtempSync(join(tmpdir(), 'tb-dist-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const built = { emitter: join(dir, 'hooks', 'emit.cjs'), cli: join(dir, 'bin', 'trailboss.js') }
+  const built = { emitter: join(dir, 'hooks', 'emit.cjs'), cli: join(dir, 'bin', 'trailboss.cjs') }
   const deadline = Date.now() + 30_000
   for (;;) {
     try {

@@ -5,7 +5,7 @@ import * as fs from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const CLI = fileURLToPath(new URL('../../dist/bin/trailboss.js', import.meta.url))
+export const CLI = fileURLToPath(new URL('../../dist/bin/trailboss.cjs', import.meta.url))
 export const EMITTER = fileURLToPath(new URL('../../dist/hooks/emit.cjs', import.meta.url))
 
 export type ChildEnv = Record<string, string | undefined>

@@ -1,0 +1,41 @@
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { applyEvent, type HookEvent } from '../lib/events.js'
+import { writePendingEvent } from '../lib/record-files.js'
+import { peekState, readStore } from '../lib/store.js'
+
+const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
+  v: 1, stamp, name, sessionId, agent: 'claude-code', promptId: 'p', host: 'h', headless: false, cwd: '/w', project: 'w',
+  transcriptPath: null, offset: null, tmux: null, source: null, reason: null, notificationType: null, tool: { name: 'X', input: { state: 'ended' }, useId: null },
+  message: null, backgroundTasks: 0, isInterrupt: false, ...extra,
+})
+
+t.test('peekState reads the record\'s own state, whatever its inputs hold', async (t) => {
+  const live = applyEvent(null, ev('a', 'PreToolUse', 1))
+  t.equal(peekState(JSON.stringify(live)), 'working', 'a tool input with "state":"ended" comes after the record\'s own')
+  t.equal(peekState(JSON.stringify(applyEvent(live, ev('a', 'SessionEnd', 2)))), 'ended')
+  t.equal(peekState('{"v":1}'), null)
+  t.equal(peekState('{"state":"ended'), null, 'a torn file')
+})
+
+t.test('readStore: ended sessions counted by id when skipped, pending events still count', async (t) => {
+  const home = t.testdir({ sessions: {} })
+  const dir = join(home, 'sessions')
+  const put = (id: string, ...events: HookEvent[]): void => {
+    const rec = events.reduce<ReturnType<typeof applyEvent> | null>((r, e) => applyEvent(r, e), null)
+    fs.writeFileSync(join(dir, `${id}.json`), JSON.stringify(rec))
+  }
+  put('done-1', ev('done-1', 'Stop', 1), ev('done-1', 'SessionEnd', 2))
+  put('live-1', ev('live-1', 'Stop', 1))
+  put('back-1', ev('back-1', 'SessionEnd', 1))
+  writePendingEvent(dir, ev('back-1', 'SessionStart', 5, { source: 'resume' }))
+  fs.writeFileSync(join(dir, 'torn-1.json'), '{"v":1,"state":"ended"')
+  const full = readStore({ TRAILBOSS_HOME: home })
+  t.same(full.records.map((r) => r.sessionId).sort(), ['back-1', 'done-1', 'live-1'])
+  t.same(full.endedIds, [])
+  const light = readStore({ TRAILBOSS_HOME: home }, undefined, { skipEnded: true })
+  t.same(light.records.map((r) => [r.sessionId, r.state]).sort(), [['back-1', 'idle'], ['live-1', 'waiting']], 'a resumed session is read whole')
+  t.same(light.endedIds.sort(), ['done-1', 'torn-1'])
+  t.same(full.skipped.map((s) => s.why), ['not valid JSON'], 'a full read reports the torn file')
+})
