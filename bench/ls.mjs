@@ -68,7 +68,10 @@ const measure = (cases, flags) => {
   const timed = Object.fromEntries(
     Object.entries(cases).map(([name, { argv, env }]) => [name, () => timeSpawn(process.execPath, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] })]),
   )
-  timed['node -e 0'] = () => timeSpawn(process.execPath, ['-e', '0'])
+  // The same small environment as the cases: variables such as NODE_EXTRA_CA_CERTS make every
+  // Node start load certificates, which would flatter the ratios.
+  const env = Object.values(cases)[0].env
+  timed['node -e 0'] = () => timeSpawn(process.execPath, ['-e', '0'], { env })
   return interleave(timed, { rounds: flags.rounds, warmup: flags.warmup })
 }
 
