@@ -39,8 +39,9 @@ const makeFixture = (count, transcriptBytes, socketInfo) => {
   }
   const text = fs.readFileSync(TRANSCRIPT)
   for (let i = 0; i < count; i++) {
+    // DESIGN §6: 5% waiting or permission (half each), 5% working, 90% ended.
     const slot = i % 20
-    const state = slot === 0 ? 'waiting' : slot === 1 ? 'permission' : slot === 2 ? 'working' : 'ended'
+    const state = slot === 0 ? (i % 40 === 0 ? 'waiting' : 'permission') : slot === 1 ? 'working' : 'ended'
     const id = `bench${String(i).padStart(6, '0')}-0000-4000-8000-000000000000`
     const transcript = join(projects, `${id}.jsonl`)
     const live = state !== 'ended'
