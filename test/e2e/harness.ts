@@ -1,6 +1,7 @@
 // The end-to-end harness: the real Claude Code CLI (pinned in test/e2e/package.json) in panes
 // of a private tmux server, talking to the mock API on 127.0.0.1, with Trail Boss's hooks
 // installed in a throwaway HOME. Every wait is a poll with a deadline.
+import type { JsonItem } from '../../lib/format.js'
 import { execFile, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -58,22 +59,8 @@ export const waitFor = async <T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
-/** One item of `trailboss ls --json` (DESIGN §7). */
-export interface Item {
-  n: number | null
-  key: string
-  sessionId: string
-  agent: string
-  state: string
-  kind: string | null
-  since: string
-  cwd: string | null
-  project: string | null
-  tmux: { pane: string; socket: string; alive: boolean | null } | null
-  inferred: boolean
-  ask: { tool: string | null; input: unknown; message: string | null } | null
-  [more: string]: unknown
-}
+/** One item of `trailboss ls --json` (DESIGN §7), as the CLI writes it. */
+export type Item = JsonItem
 
 export interface Listing {
   version: number
