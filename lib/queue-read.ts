@@ -10,7 +10,7 @@ import { deriveQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS
 import { PRIVATE_DIR_MODE, writeFileAtomic } from './record-files.js'
 import { classifyScreen, type ScreenVerdict } from './screen.js'
 import { readStore, type SkippedFile } from './store.js'
-import { callerSocket, capturePane, execTmux, listPanes, TmuxUnavailable, type Pane, type TmuxExec } from './tmux.js'
+import { callerSocket, capturePanes, execTmux, listPanes, TmuxUnavailable, type Pane, type TmuxExec } from './tmux.js'
 import { deriveTranscriptVerdict, readTranscriptAfter, type TranscriptVerdict } from './transcript.js'
 
 export interface QueueView {
@@ -113,23 +113,30 @@ const checkScreens = async (
   if (candidates.length === 0) return out
   const cache = readScreenCache(env)
   const fresh: Record<string, ScreenCacheEntry> = {}
-  let captures = 0
+  const due: SessionRecord[] = []
   for (const rec of candidates.sort((a, b) => a.lastEventAt - b.lastEventAt)) {
     const cached = cache[rec.sessionId]
     if (cached && cached.lastEventAt === rec.lastEventAt && now - cached.at < SCREEN_CHECK_AFTER_MS) {
       out.set(rec.sessionId, cached.verdict)
       fresh[rec.sessionId] = cached
-      continue
-    }
-    if (captures >= MAX_SCREEN_CHECKS_PER_RUN || !rec.tmux) continue
-    captures++
-    const text = await capturePane(rec.tmux.socket, rec.tmux.pane, exec).catch(() => null)
-    if (text === null) continue
-    const verdict = classifyScreen(text)
-    out.set(rec.sessionId, verdict)
-    fresh[rec.sessionId] = { at: now, lastEventAt: rec.lastEventAt, verdict }
+    } else if (due.length < MAX_SCREEN_CHECKS_PER_RUN) due.push(rec)
   }
-  if (captures > 0) {
+  // One tmux run per server for all of its due panes.
+  const bySocket = new Map<string, SessionRecord[]>()
+  for (const rec of due) if (rec.tmux) bySocket.set(rec.tmux.socket, [...(bySocket.get(rec.tmux.socket) ?? []), rec])
+  await Promise.all(
+    [...bySocket].map(async ([socket, recs]) => {
+      const texts = await capturePanes(socket, recs.map((r) => r.tmux?.pane ?? ''), exec).catch(() => recs.map(() => null))
+      recs.forEach((rec, i) => {
+        const text = texts[i]
+        if (text === null || text === undefined) return
+        const verdict = classifyScreen(text)
+        out.set(rec.sessionId, verdict)
+        fresh[rec.sessionId] = { at: now, lastEventAt: rec.lastEventAt, verdict }
+      })
+    }),
+  )
+  if (due.length > 0) {
     try {
       const home = trailbossHome(env)
       fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE })

@@ -136,6 +136,28 @@ export const capturePane = async (socket: string | undefined, paneId: string, ex
   return r.code === 0 ? r.stdout : null
 }
 
+/** Printed between captures of one batch; a pane's text cannot produce it by chance. */
+const CAPTURE_MARK = '@@trailboss-capture-boundary-7f3a9c@@'
+
+/**
+ * Pure: splits a batch's output into the panes' texts. Every capture is followed by its mark;
+ * tmux stops a sequence at a failing command, so a capture with no mark after it is null.
+ */
+export const parseCaptures = (stdout: string, count: number): (string | null)[] => {
+  const parts = stdout.split(`${CAPTURE_MARK}\n`)
+  return Array.from({ length: count }, (_, i) => (i < parts.length - 1 ? (parts[i] ?? null) : null))
+}
+
+/**
+ * The visible text of several panes of one server in one tmux run (a command sequence),
+ * since each tmux process costs a few ms: null for a pane whose capture did not come back.
+ */
+export const capturePanes = async (socket: string | undefined, paneIds: readonly string[], exec: TmuxExec = execTmux): Promise<(string | null)[]> => {
+  if (paneIds.length === 0) return []
+  const args = paneIds.flatMap((id) => ['capture-pane', '-p', '-t', id, ';', 'display-message', '-p', CAPTURE_MARK, ';']).slice(0, -1)
+  return parseCaptures((await exec(args, { socket })).stdout, paneIds.length)
+}
+
 /** The socket path of the tmux server this process runs inside, from `$TMUX`. */
 export const callerSocket = (tmuxEnv: string | undefined): string | null => {
   if (!tmuxEnv) return null
