@@ -8,6 +8,7 @@ import os = require('node:os')
 import path = require('node:path')
 import events = require('../lib/events.js')
 import paths = require('../lib/paths.js')
+import files = require('../lib/record-files.js')
 import write = require('../lib/record-write.js')
 
 /** Payloads above this are drained unread (DESIGN §7); a PostToolUse after a big read is normal. */
@@ -87,7 +88,7 @@ const giveUp = (ms: number, read: boolean): void => {
   const left = unsaved
   if (left) {
     try {
-      write.writePendingEvent(left.dir, left.ev)
+      files.writePendingEvent(left.dir, left.ev)
       log(`gave up waiting after ${ms} ms; saved ${left.ev.name} as a pending event`)
     } catch (err) {
       log(`gave up after ${ms} ms and lost ${left.ev.name}: ${(err as Error).message}`)
@@ -136,8 +137,8 @@ const main = async (): Promise<void> => {
     return
   }
   const dir = paths.sessionsDir(env)
-  write.ensurePrivateDir(paths.trailbossHome(env), log)
-  write.ensurePrivateDir(dir, log)
+  files.ensurePrivateDir(paths.trailbossHome(env), log)
+  files.ensurePrivateDir(dir, log)
   unsaved = { dir, ev }
   const outcome = await write.recordEvent(dir, ev, {
     log,

@@ -7,7 +7,7 @@ import lockfile from 'proper-lockfile'
 import { TrailbossError } from './errors.js'
 import { trailbossHome, type Env } from './paths.js'
 import { readTextIfExists } from './read-optional.js'
-import { ensurePrivateDir, writeFileAtomic } from './record-write.js'
+import { ensurePrivateDir, writeFileAtomic } from './record-files.js'
 
 export const NOTIFY_STATE_VERSION = 1
 /** A holder refreshes its lock every half of this; a dead one's lock is taken over after it. */

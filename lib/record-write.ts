@@ -8,20 +8,6 @@ import { pendingDir, recordFile, tempDir } from './paths.js'
 import { readDirIfExists } from './read-optional.js'
 import { looksLikeRecord, PRIVATE_DIR_MODE, readPendingEvents, withPending, writeFileAtomic, writePendingEvent, type Logger } from './record-files.js'
 
-export {
-  ensurePrivateDir,
-  looksLikeEvent,
-  looksLikeRecord,
-  PRIVATE_DIR_MODE,
-  PRIVATE_FILE_MODE,
-  readPendingEvents,
-  withPending,
-  writeFileAtomic,
-  writePendingEvent,
-  type Logger,
-  type PendingEvent,
-} from './record-files.js'
-
 /** How long an emitter tries for the lock before it drops its event as a pending file. */
 export const LOCK_BUDGET_MS = 300
 /** A lock older than this belongs to a dead holder; proper-lockfile will not go below 2 s. */

@@ -8,7 +8,8 @@ import { isBuiltin } from 'node:module'
 import { build } from 'esbuild'
 import t, { type Test } from 'tap'
 import { foldEvents, normalizeEvent, type HookEvent, type SessionRecord } from '../lib/events.js'
-import { LOCK_STALE_MS, writePendingEvent } from '../lib/record-write.js'
+import { writePendingEvent } from '../lib/record-files.js'
+import { LOCK_STALE_MS } from '../lib/record-write.js'
 import {
   BUILT_EMITTER,
   EMITTER,

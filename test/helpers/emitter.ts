@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { HookEvent, SessionRecord } from '../../lib/events.js'
 import { recordFile } from '../../lib/paths.js'
-import { looksLikeRecord, readPendingEvents, withPending, type PendingEvent } from '../../lib/record-write.js'
+import { looksLikeRecord, readPendingEvents, withPending, type PendingEvent } from '../../lib/record-files.js'
 
 export const BUILT_EMITTER = fileURLToPath(new URL('../../dist/hooks/emit.cjs', import.meta.url))
 
