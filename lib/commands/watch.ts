@@ -9,7 +9,7 @@ import { useColour, type Io, type OutStream } from '../io.js'
 import { isReadableTranscriptPath, sessionsDir } from '../paths.js'
 import type { QueueItem } from '../queue.js'
 import { loadQueue, type QueueView } from '../queue-read.js'
-import { ensurePrivateDir } from '../record-write.js'
+import { ensurePrivateDir } from '../record-files.js'
 import { execTmux, type TmuxExec } from '../tmux.js'
 import { deriveMove, deriveSelectedIndex, formatChanges, formatWatchScreen } from '../watch-view.js'
 
@@ -305,12 +305,16 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
   }
   const onResize = (): void => draw(true)
 
-  process.on('exit', restore)
-  process.on('uncaughtException', onCrash)
-  process.on('unhandledRejection', onCrash)
-  process.on('SIGTERM', onSignal)
-  process.on('SIGHUP', onSignal)
-  process.on('SIGINT', onSignal)
+  // Installed here and removed in `finally`, from one list so the two never drift apart.
+  const processHandlers: [string, (...args: any[]) => void][] = [
+    ['exit', restore],
+    ['uncaughtException', onCrash],
+    ['unhandledRejection', onCrash],
+    ['SIGTERM', onSignal],
+    ['SIGHUP', onSignal],
+    ['SIGINT', onSignal],
+  ]
+  for (const [event, handler] of processHandlers) process.on(event, handler)
   out.on?.('resize', onResize)
   stdin.on('data', onData)
   // A closed popup or terminal: writes fail with EIO and stdin ends. Quit quietly, and leave
@@ -345,12 +349,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     out.off?.('resize', onResize)
     restore()
     stdin.pause()
-    process.off('exit', restore)
-    process.off('uncaughtException', onCrash)
-    process.off('unhandledRejection', onCrash)
-    process.off('SIGTERM', onSignal)
-    process.off('SIGHUP', onSignal)
-    process.off('SIGINT', onSignal)
+    for (const [event, handler] of processHandlers) process.off(event, handler)
   }
 }
 
