@@ -2,9 +2,9 @@ import { execFile, execFileSync, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
+import { captureIo } from './helpers/io.js'
 import { runDoctor } from '../lib/commands/doctor.js'
 import {
   checkHome,
@@ -25,7 +25,6 @@ import {
   type ServerAnswer,
 } from '../lib/doctor-checks.js'
 import type { SessionRecord } from '../lib/events.js'
-import type { Io } from '../lib/io.js'
 import { deriveEmitterCommand, deriveHookEntry, mergeHooks, type JsonObject } from '../lib/settings.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -396,21 +395,16 @@ t.test('doctor warns, without failing, about double registration, lost panes and
   t.equal(statusOf(report, 'session:doctor-session-1'), 'warn', 'but the session it held is lost')
 })
 
-const quietIo = (env: NodeJS.ProcessEnv, cwd: string): Io & { out: () => string } => {
-  let out = ''
-  return { env, cwd, stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true }, stdin: new PassThrough(), now: Date.now, out: () => out }
-}
-
 t.test('doctor in-process: an old Node and an unbuilt package fail', async (t) => {
   const s = await healthy(t)
-  const io = quietIo(s.env, s.project)
+  const io = captureIo(s.env, s.project)
   t.equal(await runDoctor({ json: true }, io, { nodeVersion: '18.20.0' }), 1)
   const report = JSON.parse(io.out()) as DoctorReport
   t.equal(statusOf(report, 'node'), 'fail')
   const pkg = join(s.dir, 'pkg')
   fs.mkdirSync(join(pkg, 'lib'), { recursive: true })
   fs.writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'trailboss' }))
-  const io2 = quietIo(s.env, s.project)
+  const io2 = captureIo(s.env, s.project)
   t.equal(await runDoctor({ json: true }, io2, { selfFile: join(pkg, 'lib', 'doctor.js') }), 1)
   const report2 = JSON.parse(io2.out()) as DoctorReport
   const own = report2.checks.find((c) => c.id === "emitter:this package's emitter")

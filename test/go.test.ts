@@ -5,10 +5,9 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import t from 'tap'
+import { captureIo } from './helpers/io.js'
 import { describeItem, pickDefault, runGo } from '../lib/commands/go.js'
-import type { Io } from '../lib/io.js'
 import { loadQueue } from '../lib/queue-read.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
 import { attachControlClient, cleanEnv, newPane, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
@@ -30,22 +29,6 @@ const typeInPane = async (server: TestServer, pane: string, dir: string, home: s
   server.tmux('send-keys', '-t', pane, 'Enter')
   await waitFor(() => existsSync(rc) && readFileSync(rc, 'utf8').endsWith('\n'), `${args.join(' ')} to finish`, 20_000)
   return { code: Number(readFileSync(rc, 'utf8')), stdout: readFileSync(out, 'utf8'), stderr: readFileSync(err, 'utf8') }
-}
-
-/** An in-process Io with captured output, no terminal, and this env. */
-const captureIo = (env: NodeJS.ProcessEnv): Io & { out: () => string; err: () => string } => {
-  let out = ''
-  let err = ''
-  return {
-    env,
-    cwd: process.cwd(),
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    stdin: new PassThrough(),
-    now: Date.now,
-    out: () => out,
-    err: () => err,
-  }
 }
 
 t.test('go moves the client, across sessions, windows and servers', async (t) => {

@@ -1,11 +1,10 @@
 import { execFile, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
+import { captureIo } from './helpers/io.js'
 import { runInstall, runUninstall } from '../lib/commands/install.js'
-import type { Io } from '../lib/io.js'
 import { HOOK_EVENTS, listOurHooks, unmergeHooks, type Json, type JsonObject } from '../lib/settings.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -32,21 +31,6 @@ const REAL: JsonObject = {
 }
 const REAL_TEXT = `${JSON.stringify(REAL, null, 2)}\n`
 
-const testIo = (env: Record<string, string | undefined>, cwd: string): Io & { out: () => string; err: () => string } => {
-  let out = ''
-  let err = ''
-  return {
-    env,
-    cwd,
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    stdin: new PassThrough(),
-    now: Date.now,
-    out: () => out,
-    err: () => err,
-  }
-}
-
 interface Run {
   code: number | null
   stdout: string
@@ -70,7 +54,7 @@ const read = (file: string): JsonObject => JSON.parse(fs.readFileSync(file, 'utf
 
 t.test('install merges our hooks and keeps every foreign key and hook exactly', async (t) => {
   const { env, file, dir } = setup(t)
-  const io = testIo(env, dir)
+  const io = captureIo(env, dir)
   t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
   const after = read(file)
   for (const key of Object.keys(REAL)) if (key !== 'hooks') t.same(after[key], REAL[key], `${key} unchanged`)
@@ -96,18 +80,18 @@ t.test('install merges our hooks and keeps every foreign key and hook exactly', 
 
 t.test('install twice changes no byte; uninstall gives the original bytes back', async (t) => {
   const { env, file, dir } = setup(t)
-  t.equal(await runInstall({ scope: 'user', dryRun: false }, testIo(env, dir)), 0)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0)
   const once = fs.readFileSync(file)
   const mtime = fs.statSync(file).mtimeMs
-  const io = testIo(env, dir)
+  const io = captureIo(env, dir)
   t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
   t.ok(fs.readFileSync(file).equals(once), 'same bytes')
   t.equal(fs.statSync(file).mtimeMs, mtime, 'not even rewritten')
   t.match(io.out(), /already installed.*nothing changed/)
   t.equal(fs.readdirSync(join(dir, 'tb', 'backups')).length, 1, 'no second backup')
-  t.equal(await runUninstall({ scope: 'user', dryRun: false }, testIo(env, dir)), 0)
+  t.equal(await runUninstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0)
   t.equal(fs.readFileSync(file, 'utf8'), REAL_TEXT, 'the original, byte for byte')
-  const io2 = testIo(env, dir)
+  const io2 = captureIo(env, dir)
   t.equal(await runUninstall({ scope: 'user', dryRun: false }, io2), 0)
   t.match(io2.out(), /no Trail Boss hooks .* nothing changed/)
 })
@@ -155,28 +139,28 @@ t.test('invalid settings are refused with exit 1 and left untouched', async (t) 
 
 t.test('project and local scope write into the current project', async (t) => {
   const { env, dir, project } = setup(t)
-  t.equal(await runInstall({ scope: 'project', dryRun: false }, testIo(env, project)), 0)
+  t.equal(await runInstall({ scope: 'project', dryRun: false }, captureIo(env, project)), 0)
   const shared = read(join(project, '.claude', 'settings.json'))
   for (const { event, hook } of listOurHooks(shared, KNOWN)) {
     t.same(hook, { type: 'command', command: 'trailboss-emit', ...(event === 'SessionEnd' ? {} : { async: true }), timeout: 10 }, 'shared: from PATH')
   }
   t.equal(listOurHooks(shared, KNOWN).length, HOOK_EVENTS.length)
-  t.equal(await runInstall({ scope: 'local', dryRun: false }, testIo(env, project)), 0)
+  t.equal(await runInstall({ scope: 'local', dryRun: false }, captureIo(env, project)), 0)
   const local = read(join(project, '.claude', 'settings.local.json'))
   t.equal(listOurHooks(local, KNOWN).length, HOOK_EVENTS.length)
   for (const { hook } of listOurHooks(local, KNOWN)) t.same(hook.args, [EMITTER], 'local: absolute paths')
   t.equal(fs.readFileSync(join(dir, 'claude', 'settings.json'), 'utf8'), REAL_TEXT, 'user scope untouched')
-  t.equal(await runUninstall({ scope: 'project', dryRun: false }, testIo(env, project)), 0)
+  t.equal(await runUninstall({ scope: 'project', dryRun: false }, captureIo(env, project)), 0)
   t.equal(fs.readFileSync(join(project, '.claude', 'settings.json'), 'utf8'), '{}\n', 'our file emptied, never deleted')
 })
 
 t.test('install warns when the plugin registers the same hooks', async (t) => {
   const { env, dir } = setup(t, JSON.stringify({ ...REAL, enabledPlugins: { 'trailboss@trailboss': true } }))
-  const io = testIo(env, dir)
+  const io = captureIo(env, dir)
   t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
   t.match(io.err(), /plugin is enabled too \(user settings\), so every event runs the emitter twice/)
   const quiet = setup(t)
-  const io2 = testIo(quiet.env, quiet.dir)
+  const io2 = captureIo(quiet.env, quiet.dir)
   t.equal(await runInstall({ scope: 'user', dryRun: false }, io2), 0)
   t.equal(io2.err(), '', 'no plugin, no warning')
 })
@@ -185,7 +169,7 @@ t.test('install replaces entries whose paths a Node upgrade broke, in place', as
   const stale = { type: 'command', command: '/home/me/.nvm/versions/node/v20.1.0/bin/node', args: ['/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs'], async: true, timeout: 10 }
   const settings = { hooks: { Stop: [{ hooks: [stale] }, { hooks: [{ type: 'command', command: 'say done' }] }] } }
   const { env, file, dir } = setup(t, JSON.stringify(settings, null, 2))
-  t.equal(await runInstall({ scope: 'user', dryRun: false }, testIo(env, dir)), 0)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0)
   const after = read(file) as { hooks: Record<string, JsonObject[]> }
   t.same(after.hooks.Stop?.[0]?.hooks, [{ type: 'command', command: (after.hooks.Stop?.[0]?.hooks as JsonObject[])[0]?.command, args: [EMITTER], async: true, timeout: 10 }])
   t.same(after.hooks.Stop?.[1], { hooks: [{ type: 'command', command: 'say done' }] })
@@ -196,13 +180,13 @@ t.test('install replaces entries whose paths a Node upgrade broke, in place', as
 t.test('install writes through a symlinked settings file and creates a missing one', async (t) => {
   const dir = t.testdir({ dotfiles: { 'claude-settings.json': REAL_TEXT }, claude: { 'settings.json': t.fixture('symlink', '../dotfiles/claude-settings.json') }, fresh: {} })
   const env = { PATH: process.env.PATH, CLAUDE_CONFIG_DIR: join(dir, 'claude'), TRAILBOSS_HOME: join(dir, 'tb') }
-  const io = testIo(env, dir)
+  const io = captureIo(env, dir)
   t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
   t.ok(fs.lstatSync(join(dir, 'claude', 'settings.json')).isSymbolicLink(), 'still a symlink')
   t.match(io.out(), /through its symlink to .*claude-settings\.json/)
   t.equal(listOurHooks(read(join(dir, 'dotfiles', 'claude-settings.json')), KNOWN).length, HOOK_EVENTS.length)
   const freshEnv = { ...env, CLAUDE_CONFIG_DIR: join(dir, 'fresh', 'no', 'such') }
-  t.equal(await runInstall({ scope: 'user', dryRun: false }, testIo(freshEnv, dir)), 0)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(freshEnv, dir)), 0)
   const created = join(dir, 'fresh', 'no', 'such', 'settings.json')
   t.equal(fs.statSync(created).mode & 0o777, 0o600)
   t.equal(listOurHooks(read(created), KNOWN).length, HOOK_EVENTS.length)
@@ -235,7 +219,7 @@ t.test('install fails clearly when the emitter is not built', async (t) => {
   const pkg = join(dir, 'pkg')
   fs.mkdirSync(join(pkg, 'lib', 'commands'), { recursive: true })
   fs.writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'trailboss' }))
-  const io = testIo(env, dir)
+  const io = captureIo(env, dir)
   t.equal(await runInstall({ scope: 'user', dryRun: false }, io, { selfFile: join(pkg, 'lib', 'commands', 'install.js') }), 1)
   t.match(io.err(), /^trailboss: the emitter .* is missing — build it first: \(cd .* && npm run build\)\n$/)
   t.equal(fs.readFileSync(join(dir, 'claude', 'settings.json'), 'utf8'), REAL_TEXT)
@@ -282,7 +266,7 @@ t.test('the real Claude Code CLI (2.1.197) validates the plugin and our hook ent
   t.equal(market.code, 0, market.stdout + market.stderr)
   // The validator checks a plugin's hooks.json against Claude Code's hook schema: feed it the
   // entries install writes (exec form with args) to know the schema accepts them.
-  await runInstall({ scope: 'user', dryRun: false }, testIo(env, dir))
+  await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir))
   const probe = join(dir, 'probe')
   fs.mkdirSync(join(probe, '.claude-plugin'), { recursive: true })
   fs.mkdirSync(join(probe, 'hooks'))

@@ -11,9 +11,10 @@ export interface CliResult {
   stderr: string
 }
 
+/** Runs the built CLI once; never rejects (a hung run is killed after 60 s). */
 export const runCli = (args: readonly string[], env: ChildEnv, stdin = ''): Promise<CliResult> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 })
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', (c: Buffer) => out.push(c))

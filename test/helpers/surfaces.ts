@@ -5,7 +5,6 @@ import * as fs from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const CLI = fileURLToPath(new URL('../../dist/bin/trailboss.cjs', import.meta.url))
 export const EMITTER = fileURLToPath(new URL('../../dist/hooks/emit.cjs', import.meta.url))
 
 export type ChildEnv = Record<string, string | undefined>
@@ -68,20 +67,7 @@ export const emitWait = async (home: Home, w: Wait): Promise<void> => {
   if (r.code !== 0) throw new Error(`emitter failed: ${r.stderr}`)
 }
 
-export interface CliResult {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs the built CLI once; never rejects. */
-export const runCli = (args: readonly string[], env: ChildEnv, input = ''): Promise<CliResult> =>
-  new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
-    })
-    child.stdin?.end(input)
-  })
+export { CLI, runCli, type CliResult } from './cli.js'
 
 /** A stand-in for a desktop notifier: logs each call's arguments (one JSON array a line). */
 export const fakeNotifier = (dir: string, name: string, opts: { sleepMs?: number } = {}): { bin: string; log: string; calls: () => string[][] } => {
