@@ -2,7 +2,7 @@
 // to the pure derivation in queue.ts. Shared by ls, show, go, watch, status and notify.
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import { EXIT_FAILURE, TrailbossError } from './errors.js'
+import { EXIT_FAILURE, EXIT_USAGE, TrailbossError } from './errors.js'
 import type { SessionRecord } from './events.js'
 import type { Io } from './io.js'
 import { isReadableTranscriptPath, trailbossHome, type Env } from './paths.js'
@@ -173,6 +173,8 @@ const describe = (item: QueueItem): string =>
  */
 export const resolveTarget = (view: QueueView, target: string, io: Pick<Io, 'env'>): QueueItem => {
   const t = target.trim()
+  // An empty prefix would match every session: say what is missing instead.
+  if (t === '') throw new TrailbossError('no session named', 'give a number, a key or a pane id from trailboss ls', EXIT_USAGE)
   if (/^\d{1,4}$/.test(t)) {
     const n = Number(t)
     const item = view.queue.find((i) => i.n === n)
