@@ -210,6 +210,22 @@ export const checkRecords = (count: number, skipped: readonly { file: string; wh
   return out
 }
 
+/**
+ * The ended index must only name ended sessions: a mark on a live one hides it from `ls`.
+ * Removing a mark is always safe (readers then open the record), so the fix is plain `rm`.
+ */
+export const checkEndedIndex = (indexDir: string, marked: ReadonlySet<string>, records: readonly SessionRecord[]): Check => {
+  const wrong = records.filter((r) => marked.has(r.sessionId) && r.state !== 'ended')
+  if (wrong.length === 0) return { id: 'ended-index', status: 'ok', summary: `the ended index marks ${marked.size} session${marked.size === 1 ? '' : 's'}, none of them live`, fix: null }
+  return {
+    id: 'ended-index',
+    status: 'fail',
+    summary: `the ended index marks ${wrong.length} live session${wrong.length === 1 ? '' : 's'}, which ls and status then miss`,
+    fix: `remove the marks (always safe): rm ${wrong.map((r) => `${indexDir}/${r.sessionId}`).join(' ')}`,
+    details: wrong.map((r) => `${r.sessionId}: ${r.state}`),
+  }
+}
+
 export const checkTmux = (version: string | null): Check =>
   version === null
     ? { id: 'tmux', status: 'fail', summary: 'tmux is not installed or not on PATH', fix: 'install tmux (Trail Boss takes you to panes with it); from cron, put its folder on PATH' }

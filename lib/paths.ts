@@ -24,6 +24,12 @@ export const recordFile = (dir: string, sessionId: string): string => join(dir, 
 
 export const pendingDir = (dir: string, sessionId: string): string => join(dir, `${sessionId}.pending`)
 
+/**
+ * The ended index: an empty file per session whose record says `ended`, so readers that do
+ * not show ended sessions can count them without opening hundreds of records.
+ */
+export const endedIndexDir = (dir: string): string => join(dir, '.ended')
+
 /** Temp files of atomic writes: one folder, so readers never see them among the records. */
 export const tempDir = (dir: string): string => join(dir, '.tmp')
 

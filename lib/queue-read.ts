@@ -1,6 +1,6 @@
 // Effectful: reads records, transcripts, tmux panes and (rarely) screens, then hands the facts
 // to the pure derivation in queue.ts. Shared by ls, show, go, watch, status and notify.
-import * as fs from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { EXIT_FAILURE, EXIT_USAGE, TrailbossError } from './errors.js'
 import type { SessionRecord } from './events.js'
@@ -58,7 +58,7 @@ const askServers = async (records: readonly SessionRecord[], exec: TmuxExec): Pr
   await Promise.all(
     [...sockets].map(async (socket) => {
       // A socket file that no longer exists means its server is gone, without asking tmux.
-      if (!fs.existsSync(socket)) return servers.set(socket, { status: 'no-server' })
+      if (!existsSync(socket)) return servers.set(socket, { status: 'no-server' })
       try {
         const panes = await listPanes(socket, exec)
         if (panes === 'no-server') return servers.set(socket, { status: 'no-server' })
@@ -83,7 +83,7 @@ const screenCacheFile = (env: Env): string => join(trailbossHome(env), 'screens.
 
 const readScreenCache = (env: Env): Record<string, ScreenCacheEntry> => {
   try {
-    const v: unknown = JSON.parse(fs.readFileSync(screenCacheFile(env), 'utf8'))
+    const v: unknown = JSON.parse(readFileSync(screenCacheFile(env), 'utf8'))
     return typeof v === 'object' && v !== null ? (v as Record<string, ScreenCacheEntry>) : {}
   } catch {
     return {}
@@ -139,7 +139,7 @@ const checkScreens = async (
   if (due.length > 0) {
     try {
       const home = trailbossHome(env)
-      fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE })
+      mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE })
       writeFileAtomic(screenCacheFile(env), JSON.stringify(fresh), home, '.screens')
     } catch {
       // A cache that cannot be written only costs a capture next time.
@@ -151,9 +151,11 @@ const checkScreens = async (
 export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions = {}): Promise<QueueView> => {
   const exec = opts.exec ?? execTmux
   const now = io.now()
-  const store = readStore(io.env, undefined, { skipEnded: opts.skipEnded === true })
+  const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true })
+  // tmux answers while the transcripts are read: the list-panes processes start here.
+  const asked = askServers(store.records, exec)
   const transcripts = checkTranscripts(store.records, io.env, now)
-  const { servers, available } = await askServers(store.records, exec)
+  const { servers, available } = await asked
   const screens = opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)
   const items = deriveQueue(store.records, { transcripts, servers, screens }, store.endedIds)
   return { queue: items.filter(isQueued), items, skipped: store.skipped, tmuxAvailable: available, now }

@@ -1,10 +1,10 @@
 // Files of the record store that need no lock: private folders, atomic writes, pending
 // events. Readers (ls, status, watch) use this module without loading proper-lockfile, whose
 // graceful-fs set-up costs start-up time on every command.
-import * as fs from 'node:fs'
+import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { foldEvents, type HookEvent, type SessionRecord } from './events.js'
-import { pendingDir, tempDir } from './paths.js'
+import { endedIndexDir, pendingDir, tempDir } from './paths.js'
 import { readDirIfExists } from './read-optional.js'
 
 export type Logger = (line: string) => void
@@ -17,10 +17,10 @@ export const PRIVATE_FILE_MODE = 0o600
  * commands and messages from their agents).
  */
 export const ensurePrivateDir = (dir: string, log: Logger = () => {}): void => {
-  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-  const mode = fs.statSync(dir).mode & 0o777
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  const mode = statSync(dir).mode & 0o777
   if (mode !== PRIVATE_DIR_MODE) {
-    fs.chmodSync(dir, PRIVATE_DIR_MODE)
+    chmodSync(dir, PRIVATE_DIR_MODE)
     log(`tightened ${dir} from ${mode.toString(8)} to 700`)
   }
 }
@@ -55,7 +55,7 @@ export const readPendingEvents = (dir: string, sessionId: string, folded: readon
   for (const name of readDirIfExists(pdir)) {
     if (!name.endsWith('.json') || skip.has(name)) continue
     try {
-      const event: unknown = JSON.parse(fs.readFileSync(join(pdir, name), 'utf8'))
+      const event: unknown = JSON.parse(readFileSync(join(pdir, name), 'utf8'))
       if (looksLikeEvent(event, sessionId)) out.push({ file: name, event })
       else log(`ignored pending file ${join(pdir, name)}: not an event of ${sessionId}`)
     } catch (err) {
@@ -80,28 +80,55 @@ const uniqueSuffix = (): string => `${process.hrtime.bigint().toString(36)}${Mat
 export const writeFileAtomic = (file: string, data: string, tmpDir: string, tmpPrefix: string): void => {
   const tmp = join(tmpDir, `${tmpPrefix}.${process.pid}.${uniqueSuffix()}.tmp`)
   try {
-    fs.writeFileSync(tmp, data, { flag: 'wx', mode: PRIVATE_FILE_MODE })
-    fs.renameSync(tmp, file)
+    writeFileSync(tmp, data, { flag: 'wx', mode: PRIVATE_FILE_MODE })
+    renameSync(tmp, file)
   } catch (err) {
-    fs.rmSync(tmp, { force: true })
+    rmSync(tmp, { force: true })
     throw err
   }
 }
 
+/*
+ * The ended index (sessions/.ended/<id>, empty files). Its one rule: a mark exists only while
+ * its session's record says `ended`. So only a lock holder marks, after writing an ended
+ * record; and a record that stops being ended loses its mark before it is written. Removing a
+ * mark is always safe (the reader then opens the record), which is all `doctor --fix` and
+ * `gc` ever do to it.
+ */
+
+/** Marks a session ended; called under its lock, after its ended record is on disk. */
+export const markEnded = (dir: string, sessionId: string): void => {
+  const index = endedIndexDir(dir)
+  mkdirSync(index, { recursive: true, mode: PRIVATE_DIR_MODE })
+  closeSync(openSync(join(index, sessionId), 'a', PRIVATE_FILE_MODE))
+}
+
+/** Removes a session's mark, if any. */
+export const unmarkEnded = (dir: string, sessionId: string): void => {
+  try {
+    unlinkSync(join(endedIndexDir(dir), sessionId))
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+}
+
+/** The sessions the index marks ended (names as they are; callers match them to records). */
+export const readEndedMarks = (dir: string): Set<string> => new Set(readDirIfExists(endedIndexDir(dir)))
+
 /** Saves an event as its own file, created exclusively, never overwritten (DESIGN §3). */
 export const writePendingEvent = (dir: string, ev: HookEvent, tmpDir = tempDir(dir)): string => {
   const pdir = pendingDir(dir, ev.sessionId)
-  fs.mkdirSync(pdir, { recursive: true, mode: PRIVATE_DIR_MODE })
-  fs.mkdirSync(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  mkdirSync(pdir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  mkdirSync(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE })
   const name = `${ev.stamp.toFixed(3).padStart(18, '0')}-${process.pid}-${uniqueSuffix()}.json`
   // Written beside, then linked in: a reader never sees a half-written pending file, and the
   // link fails rather than replace an existing name.
   const tmp = join(tmpDir, `${ev.sessionId}.${name}.tmp`)
-  fs.writeFileSync(tmp, JSON.stringify(ev), { flag: 'wx', mode: PRIVATE_FILE_MODE })
+  writeFileSync(tmp, JSON.stringify(ev), { flag: 'wx', mode: PRIVATE_FILE_MODE })
   try {
-    fs.linkSync(tmp, join(pdir, name))
+    linkSync(tmp, join(pdir, name))
   } finally {
-    fs.rmSync(tmp, { force: true })
+    rmSync(tmp, { force: true })
   }
   return name
 }

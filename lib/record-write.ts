@@ -4,9 +4,9 @@ import * as fs from 'node:fs'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
 import { applyEvent, type HookEvent, type SessionRecord } from './events.js'
-import { pendingDir, recordFile, tempDir } from './paths.js'
+import { endedIndexDir, pendingDir, recordFile, tempDir } from './paths.js'
 import { readDirIfExists } from './read-optional.js'
-import { looksLikeRecord, PRIVATE_DIR_MODE, readPendingEvents, withPending, writeFileAtomic, writePendingEvent, type Logger } from './record-files.js'
+import { looksLikeRecord, markEnded, PRIVATE_DIR_MODE, readPendingEvents, unmarkEnded, withPending, writeFileAtomic, writePendingEvent, type Logger } from './record-files.js'
 
 /** How long an emitter tries for the lock before it drops its event as a pending file. */
 export const LOCK_BUDGET_MS = 300
@@ -56,6 +56,32 @@ const removeLeftovers = (dir: string, rec: SessionRecord | null, sessionId: stri
   }
 }
 
+/**
+ * A mark left on a live session would hide it from `ls`, so when one cannot be removed the
+ * whole index goes (readers then open every record); the event is written either way.
+ */
+const dropMark = (dir: string, sessionId: string, log: Logger): void => {
+  try {
+    unmarkEnded(dir, sessionId)
+  } catch (err) {
+    log(`could not unmark ${sessionId} in the ended index (${(err as Error).message}); dropping the index`)
+    try {
+      fs.rmSync(endedIndexDir(dir), { recursive: true, force: true })
+    } catch (err2) {
+      log(`could not drop the ended index: ${(err2 as Error).message}`)
+    }
+  }
+}
+
+/** A mark that cannot be made only costs readers a file read: the event is saved already. */
+const markIndex = (dir: string, sessionId: string, log: Logger): void => {
+  try {
+    markEnded(dir, sessionId)
+  } catch (err) {
+    log(`could not mark ${sessionId} ended in the index: ${(err as Error).message}`)
+  }
+}
+
 export interface RecordEventOptions {
   lockBudgetMs?: number
   log?: Logger
@@ -101,8 +127,12 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
     const next = applyEvent(folded, ev)
     next.foldedPending = pending.map((p) => p.file)
     fs.mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
+    // The ended index (record-files.ts): a session that comes back loses its mark first; a
+    // missing record may have left one behind (gc, a set-aside file).
+    if (next.state !== 'ended' && (onDisk === null || onDisk.state === 'ended')) dropMark(dir, ev.sessionId, log)
     writeFileAtomic(file, JSON.stringify(next), tempDir(dir), ev.sessionId)
     opts.onSaved?.('written')
+    if (next.state === 'ended') markIndex(dir, ev.sessionId, log)
     const pdir = pendingDir(dir, ev.sessionId)
     for (const p of pending) fs.rmSync(join(pdir, p.file), { force: true })
     return 'written'

@@ -1,12 +1,12 @@
 // The reader: every record in the one flat sessions folder, validated with the schema, with
 // pending events folded in memory (never waiting on a lock). Bad files are skipped and
 // reported, never deleted and never fatal.
-import * as fs from 'node:fs'
+import { type Dirent, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionRecord } from './events.js'
 import { isValidSessionId, sessionsDir, type Env } from './paths.js'
-import { parseRecord } from './record.js'
-import { readPendingEvents, withPending } from './record-files.js'
+import { checkRecord } from './record-check.js'
+import { readEndedMarks, readPendingEvents, withPending } from './record-files.js'
 
 export interface SkippedFile {
   file: string
@@ -26,9 +26,9 @@ export interface StoreContents {
 const RECORD_SUFFIX = '.json'
 const PENDING_SUFFIX = '.pending'
 
-const listDir = (dir: string): fs.Dirent[] => {
+const listDir = (dir: string): Dirent[] => {
   try {
-    return fs.readdirSync(dir, { withFileTypes: true })
+    return readdirSync(dir, { withFileTypes: true })
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
     throw err
@@ -51,10 +51,10 @@ export const peekState = (text: string): string | null => {
 export const ENDED = Symbol('ended')
 
 /** Reads one record file: the record, why it was skipped, or ENDED when told to skip those. */
-const readRecordOrEnded = (path: string, sessionId: string, skipEnded: boolean): SessionRecord | string | typeof ENDED => {
+const readRecordOrEnded = async (path: string, sessionId: string, skipEnded: boolean): Promise<SessionRecord | string | typeof ENDED> => {
   let data: unknown
   try {
-    const text = fs.readFileSync(path, 'utf8')
+    const text = readFileSync(path, 'utf8')
     if (skipEnded && peekState(text) === 'ended') return ENDED
     data = JSON.parse(text)
   } catch (err) {
@@ -62,25 +62,27 @@ const readRecordOrEnded = (path: string, sessionId: string, skipEnded: boolean):
     if (e.code) return `unreadable (${e.code})`
     return 'not valid JSON'
   }
-  const parsed = parseRecord(data)
+  const parsed = await checkRecord(data)
   if (!parsed.ok) return parsed.why
   if (parsed.record.sessionId !== sessionId) return `holds session ${parsed.record.sessionId}, not ${sessionId}`
   return parsed.record
 }
 
 /** Reads one record file; returns the record or why it was skipped. */
-export const readRecordFile = (path: string, sessionId: string): SessionRecord | string => readRecordOrEnded(path, sessionId, false) as SessionRecord | string
+export const readRecordFile = async (path: string, sessionId: string): Promise<SessionRecord | string> =>
+  (await readRecordOrEnded(path, sessionId, false)) as SessionRecord | string
 
 export interface ReadOptions {
   /**
    * Note ended sessions by id only, unparsed: ls without --all and status never show them,
-   * and there are hundreds (keys still count their ids). A session with pending events is
-   * read whole, since one of them may bring it back.
+   * and there are hundreds (keys still count their ids). Those in the ended index are not
+   * even opened. A session with pending events is read whole, since one of them may bring
+   * it back.
    */
   skipEnded?: boolean
 }
 
-export const readStore = (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): StoreContents => {
+export const readStore = async (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): Promise<StoreContents> => {
   const entries = listDir(dir)
   const pendingIds = new Set<string>()
   const recordIds: string[] = []
@@ -99,9 +101,16 @@ export const readStore = (env: Env = process.env, dir: string = sessionsDir(env)
   const records: SessionRecord[] = []
   const endedIds: string[] = []
   const seen = new Set<string>()
+  const skipEnded = opts.skipEnded === true
+  // The ended index (record-files.ts) saves opening hundreds of ended records.
+  const marked = skipEnded ? readEndedMarks(dir) : new Set<string>()
   for (const id of recordIds) {
+    if (marked.has(id) && !pendingIds.has(id)) {
+      endedIds.push(id)
+      continue
+    }
     const file = join(dir, `${id}${RECORD_SUFFIX}`)
-    const rec = readRecordOrEnded(file, id, opts.skipEnded === true && !pendingIds.has(id))
+    const rec = await readRecordOrEnded(file, id, skipEnded && !pendingIds.has(id))
     seen.add(id)
     if (rec === ENDED) {
       endedIds.push(id)

@@ -30,8 +30,9 @@ export class TmuxUnavailable extends Error {
 
 export const execTmux: TmuxExec = async (args, call = {}) => {
   // Loaded on first use: `ls` over sessions without tmux, and `status` with nothing waiting,
-  // never pay for compiling child_process.
-  const { execFile } = await import('node:child_process')
+  // never pay for compiling child_process. getBuiltinModule, not import(): a dynamic import
+  // starts the ESM loader, a few ms of a CommonJS entry's start-up.
+  const { execFile } = process.getBuiltinModule('node:child_process')
   return new Promise((resolve, reject) => {
     const argv = call.socket ? ['-S', call.socket, ...args] : [...args]
     execFile(

@@ -14,6 +14,8 @@ const fullCliExternal = {
   name: 'full-cli-external',
   setup(b) {
     b.onResolve({ filter: /\/cli-full\.js$/ }, () => ({ path: './full/cli-full.js', external: true }))
+    // zod is needed only for a record the compiled validator refuses (lib/record-check.ts).
+    b.onResolve({ filter: /^\.\/record\.js$/ }, (args) => (args.importer.endsWith('record-check.ts') ? { path: './full/record.js', external: true } : undefined))
   },
 }
 // Bundled CommonJS dependencies (proper-lockfile, jsonc-parser) call require() for node builtins.
@@ -37,7 +39,7 @@ await Promise.all([
   // Every other command: yargs and each command's modules in chunks loaded on demand.
   build({
     ...common,
-    entryPoints: { 'cli-full': 'lib/cli-full.ts' },
+    entryPoints: { 'cli-full': 'lib/cli-full.ts', record: 'lib/record.ts' },
     outdir: 'dist/bin.next/full',
     format: 'esm',
     splitting: true,

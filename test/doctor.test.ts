@@ -11,6 +11,7 @@ import {
   checkLog,
   checkNode,
   checkRecords,
+  checkEndedIndex,
   checkRoutes,
   checkScopeHooks,
   checkSessions,
@@ -410,4 +411,13 @@ t.test('doctor in-process: an old Node and an unbuilt package fail', async (t) =
   const own = report2.checks.find((c) => c.id === "emitter:this package's emitter")
   t.equal(own?.status, 'fail')
   t.match(own?.fix, /npm run build/)
+})
+
+t.test('checkEndedIndex: a mark on a live session fails, with the rm that fixes it', async (t) => {
+  const records = [record({ sessionId: 'a', state: 'ended' }), record({ sessionId: 'b', state: 'waiting' })]
+  t.equal(checkEndedIndex('/s/.ended', new Set(['a', 'gone']), records).status, 'ok', 'marks of ended or removed records')
+  const bad = checkEndedIndex('/s/.ended', new Set(['a', 'b']), records)
+  t.equal(bad.status, 'fail')
+  t.equal(bad.fix, 'remove the marks (always safe): rm /s/.ended/b')
+  t.same(bad.details, ['b: waiting'])
 })

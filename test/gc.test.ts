@@ -16,6 +16,9 @@ t.test('gc retires ended and gone sessions, and only those', async (t) => {
   // A stale lock and a leftover temp file, as a killed writer leaves them.
   fs.mkdirSync(join(dir, 'waiting0-1.json.lock'))
   fs.writeFileSync(join(dir, '.tmp', 'waiting0-1.1.aa.tmp'), '{')
+  // A mark whose record was removed by hand: gc clears it, never a mark with its record.
+  fs.writeFileSync(join(dir, '.ended', 'orphan00-1'), '')
+  t.same([...fs.readdirSync(join(dir, '.ended'))].sort(), ['ended000-1', 'orphan00-1'])
   const old = new Date(Date.now() - 60_000)
   fs.utimesSync(join(dir, 'waiting0-1.json.lock'), old, old)
   fs.utimesSync(join(dir, '.tmp', 'waiting0-1.1.aa.tmp'), old, old)
@@ -32,10 +35,13 @@ t.test('gc retires ended and gone sessions, and only those', async (t) => {
   t.notMatch(defaults.stdout, /removed \w+ \(/, 'the default threshold (7d) keeps fresh sessions')
   t.match(defaults.stdout, /removed leftover .*waiting0-1\.json\.lock/, 'but clears stale leftovers')
   t.match(defaults.stdout, /removed leftover .*waiting0-1\.1\.aa\.tmp/)
+  t.match(defaults.stdout, /removed leftover .*\.ended\/orphan00-1/)
+  t.same(fs.readdirSync(join(dir, '.ended')), ['ended000-1'], 'the mark of a record that is there stays')
   const r = await runCli(['gc', '--older-than', '0s'], lab.env)
   t.match(r.stdout, /removed ended000/)
   t.same(fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort(), ['waiting0-1.json'])
   t.same(fs.readdirSync(join(dir, '.tmp')), [])
+  t.same(fs.readdirSync(join(dir, '.ended')), [], 'a retired session loses its mark')
   t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /gc\[\d+\] removed session ended000-1/)
   const ls = JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as { queue: { sessionId: string }[] }
   t.same(ls.queue.map((i) => i.sessionId), ['waiting0-1'], 'the wait is untouched')

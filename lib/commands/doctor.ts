@@ -7,6 +7,7 @@ import { delimiter, isAbsolute, join } from 'node:path'
 import type { DoctorArgs } from '../cli.js'
 import {
   checkEmitterRun,
+  checkEndedIndex,
   checkHome,
   checkLog,
   checkNode,
@@ -26,7 +27,7 @@ import {
   type ServerAnswer,
 } from '../doctor-checks.js'
 import { useColour, type Io } from '../io.js'
-import { logFile, sessionsDir, trailbossHome, type Env } from '../paths.js'
+import { endedIndexDir, logFile, sessionsDir, trailbossHome, type Env } from '../paths.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot, readSettingsFile, settingsFile, SCOPES } from '../settings.js'
 import { execTmux, listPanes, TmuxUnavailable, type TmuxExec } from '../tmux.js'
 import { fileURLToPath } from 'node:url'
@@ -190,11 +191,13 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   checks.push(checkLog(logFile(env), readLogTail(logFile(env)), io.now()))
 
   const { readStore } = await import('../store.js')
+  const { readEndedMarks } = await import('../record-files.js')
   let records: Awaited<ReturnType<typeof readStore>>['records'] = []
   try {
-    const store = readStore(env)
+    const store = await readStore(env)
     records = store.records
     checks.push(...checkRecords(store.records.length, store.skipped, store.setAside))
+    checks.push(checkEndedIndex(endedIndexDir(store.dir), readEndedMarks(store.dir), store.records))
   } catch (err) {
     checks.push({ id: 'records', status: 'fail', summary: `cannot read ${sessionsDir(env)}: ${(err as Error).message}`, fix: `check the permissions of ${sessionsDir(env)}` })
   }

@@ -8,9 +8,10 @@ import type { GcArgs } from '../cli.js'
 import { formatAge, parseDuration } from '../duration.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
-import { logFile, pendingDir, recordFile, sessionsDir, tempDir } from '../paths.js'
+import { endedIndexDir, logFile, pendingDir, recordFile, sessionsDir, tempDir } from '../paths.js'
 import type { QueueItem } from '../queue.js'
 import { loadQueue, reportSkipped, type LoadOptions } from '../queue-read.js'
+import { readEndedMarks, unmarkEnded } from '../record-files.js'
 import { LOCK_STALE_MS, TEMP_LEFTOVER_MS } from '../record-write.js'
 import { readRecordFile } from '../store.js'
 
@@ -40,10 +41,11 @@ const retire = async (dir: string, item: QueueItem): Promise<boolean> => {
   }
   try {
     // An event may have landed since the queue was read: then leave the session alone.
-    const now = fs.existsSync(file) ? readRecordFile(file, item.sessionId) : null
+    const now = fs.existsSync(file) ? await readRecordFile(file, item.sessionId) : null
     if (now !== null && (typeof now === 'string' || now.lastEventAt !== item.record.lastEventAt)) return false
     fs.rmSync(file, { force: true })
     fs.rmSync(pendingDir(dir, item.sessionId), { recursive: true, force: true })
+    unmarkEnded(dir, item.sessionId)
     return true
   } finally {
     await release()
@@ -63,6 +65,8 @@ const listLeftovers = (dir: string, now: number): string[] => {
   const tdir = tempDir(dir)
   for (const name of fs.existsSync(tdir) ? fs.readdirSync(tdir) : []) if (name.endsWith('.tmp') && old(join(tdir, name), TEMP_LEFTOVER_MS)) out.push(join(tdir, name))
   for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) if (name.endsWith('.json.lock') && old(join(dir, name), LOCK_STALE_MS * 2)) out.push(join(dir, name))
+  // Marks of records that are gone (removed by hand, or set aside): harmless, but clutter.
+  for (const id of readEndedMarks(dir)) if (!fs.existsSync(recordFile(dir, id))) out.push(join(endedIndexDir(dir), id))
   return out
 }
 

@@ -54,8 +54,9 @@ const startLive = async (io: Io, exec: TmuxExec, onView: (v: QueueView) => void,
   const { watch } = await import('chokidar')
   const dir = sessionsDir(io.env)
   ensurePrivateDir(dir)
-  // Temp files and locks come and go around every write; the rename that follows is the news.
-  const ignored = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /[/\\]\.tmp([/\\]|$)/.test(path)
+  // Temp files, locks and the ended index change around every write; the record's rename is
+  // the news.
+  const ignored = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /[/\\]\.(tmp|ended)([/\\]|$)/.test(path)
   const sessions = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored })
   const transcripts = watch([], { ignoreInitial: true, atomic: false })
   let watched = new Set<string>()
