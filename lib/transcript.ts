@@ -1,7 +1,7 @@
 // Transcript checks on read (DESIGN §2, §4). Hooks miss approvals, denials and interrupts; the
 // transcript shows them. Only the bytes after the offset recorded at the event are read (and at
 // most TRANSCRIPT_READ_CAP of them, from the end), so a transcript's size never matters.
-import * as fs from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 
 /** The most bytes one check reads. The last decisive line wins, so the end is what counts. */
 export const TRANSCRIPT_READ_CAP = 1024 * 1024
@@ -87,12 +87,12 @@ export const deriveTranscriptVerdict = (entries: readonly TranscriptEntry[], wai
 export const readTranscriptAfter = (path: string, offset: number | null, cap = TRANSCRIPT_READ_CAP): TranscriptEntry[] | null => {
   let fd: number
   try {
-    fd = fs.openSync(path, 'r')
+    fd = openSync(path, 'r')
   } catch {
     return null
   }
   try {
-    const size = fs.fstatSync(fd).size
+    const size = fstatSync(fd).size
     // A transcript shorter than the offset was rewritten (Claude Code can drop lines by uuid):
     // read its end instead of trusting a stale place.
     const from = offset !== null && offset <= size ? Math.max(offset, size - cap) : Math.max(0, size - cap)
@@ -101,7 +101,7 @@ export const readTranscriptAfter = (path: string, offset: number | null, cap = T
     const buf = Buffer.alloc(length)
     let read = 0
     while (read < length) {
-      const n = fs.readSync(fd, buf, read, length - read, from + read)
+      const n = readSync(fd, buf, read, length - read, from + read)
       if (n === 0) break
       read += n
     }
@@ -109,7 +109,7 @@ export const readTranscriptAfter = (path: string, offset: number | null, cap = T
     const atBoundary = from === 0 || from === offset
     return parseTranscriptLines(buf.subarray(0, read).toString('utf8'), atBoundary)
   } finally {
-    fs.closeSync(fd)
+    closeSync(fd)
   }
 }
 
