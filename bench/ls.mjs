@@ -14,14 +14,14 @@ const CLI = join(ROOT, 'dist/bin/trailboss.cjs')
 const EMIT = join(ROOT, 'dist/hooks/emit.cjs')
 const TRANSCRIPT = join(ROOT, 'test/fixtures/transcripts/interactive-text-permission-approve-deny.jsonl')
 /** Templates made by the real emitter, then copied under new ids: fast to build 10,000. */
-const makeFixture = (count, transcriptBytes, socketInfo) => {
+export const makeFixture = (count, transcriptBytes, socketInfo) => {
   const root = fs.mkdtempSync(join(tmpdir(), 'tb-bench-'))
   const home = join(root, 'tb')
   const claude = join(root, 'claude')
   const projects = join(claude, 'projects', '-bench')
   fs.mkdirSync(projects, { recursive: true })
   const env = { PATH: process.env.PATH, HOME: root, TRAILBOSS_HOME: home, CLAUDE_CONFIG_DIR: claude }
-  const hookEnv = { ...env, CLAUDE_CODE_ENTRYPOINT: 'cli', TMUX: `${socketInfo.socket},${socketInfo.pid},0`, TMUX_PANE: socketInfo.pane }
+  const hookEnv = { ...env, CLAUDE_CODE_ENTRYPOINT: 'cli', TMUX: `${socketInfo.socket},${socketInfo.pid},0`, TMUX_PANE: socketInfo.panes[0] }
   const emit = (id, name, extra) =>
     execFileSync(process.execPath, [EMIT], { env: hookEnv, input: JSON.stringify({ session_id: id, transcript_path: join(projects, `${id}.jsonl`), cwd: root, hook_event_name: name, ...extra }) })
   const templates = {}
@@ -35,9 +35,16 @@ const makeFixture = (count, transcriptBytes, socketInfo) => {
     fs.copyFileSync(TRANSCRIPT, join(projects, `${id}.jsonl`))
     for (const [name, extra] of events) emit(id, name, extra)
     templates[state] = JSON.parse(fs.readFileSync(join(home, 'sessions', `${id}.json`), 'utf8'))
+    // The emitter marks ended sessions in sessions/.ended/: the copies carry the mark along.
+    templates[state].marked = fs.existsSync(join(home, 'sessions', '.ended', id))
     fs.rmSync(join(home, 'sessions', `${id}.json`))
+    fs.rmSync(join(home, 'sessions', '.ended', id), { force: true })
   }
-  const text = fs.readFileSync(TRANSCRIPT)
+  // The captured session up to the end of its second turn (a Stop and its system lines): the
+  // 2 KB after each offset are read and parsed, and leave every state as its hooks set it.
+  const whole = fs.readFileSync(TRANSCRIPT)
+  const text = whole.subarray(0, whole.lastIndexOf('\n', whole.indexOf('PERM again please')) + 1)
+  let liveCount = 0
   for (let i = 0; i < count; i++) {
     // DESIGN §6: 5% waiting or permission (half each), 5% working, 90% ended.
     const slot = i % 20
@@ -53,7 +60,12 @@ const makeFixture = (count, transcriptBytes, socketInfo) => {
       fs.closeSync(fd)
     }
     const size = live ? fs.statSync(transcript).size : null
-    const rec = { ...templates[state], sessionId: id, transcriptPath: transcript, offset: size === null ? null : Math.max(0, size - 2000), tmux: { ...templates[state].tmux, pane: state === 'ended' ? '%0' : socketInfo.pane } }
+    const { marked, ...template } = templates[state]
+    if (marked) fs.writeFileSync(join(home, 'sessions', '.ended', id), '', { mode: 0o600 })
+    // Each live session in a pane of its own (as many as the server has; then shared, and the
+    // newest session owns a shared pane), so the queue holds every live wait.
+    const pane = state === 'ended' ? '%0' : socketInfo.panes[live ? liveCount++ % socketInfo.panes.length : 0]
+    const rec = { ...template, sessionId: id, transcriptPath: transcript, offset: size === null ? null : Math.max(0, size - 2000), tmux: { ...template.tmux, pane } }
     fs.writeFileSync(join(home, 'sessions', `${id}.json`), JSON.stringify(rec), { mode: 0o600 })
   }
   return { root, env }
@@ -64,15 +76,18 @@ const assertBuilt = () => {
   if (!fs.existsSync(CLI)) throw new Error('dist/bin/trailboss.cjs is missing: run npm run build')
 }
 
+/** Output goes to a pipe the bench reads, as a script's `$(trailboss ls --json)` does. */
+const STDIO = ['ignore', 'pipe', 'pipe']
+
 /** The cases of one fixture, timed against `node -e 0` in the same interleaved rounds. */
 const measure = (cases, flags) => {
   const timed = Object.fromEntries(
-    Object.entries(cases).map(([name, { argv, env }]) => [name, () => timeSpawn(process.execPath, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] })]),
+    Object.entries(cases).map(([name, { argv, env }]) => [name, () => timeSpawn(process.execPath, argv, { env, stdio: STDIO })]),
   )
   // The same small environment as the cases: variables such as NODE_EXTRA_CA_CERTS make every
   // Node start load certificates, which would flatter the ratios.
   const env = Object.values(cases)[0].env
-  timed['node -e 0'] = () => timeSpawn(process.execPath, ['-e', '0'], { env })
+  timed['node -e 0'] = () => timeSpawn(process.execPath, ['-e', '0'], { env, stdio: STDIO })
   return interleave(timed, { rounds: flags.rounds, warmup: flags.warmup })
 }
 
@@ -82,14 +97,21 @@ const row = (name, r, baseName, target) => {
   return [name, fmt(median(r.wall[name])), `${fmt(quantile(r.wall[name], 0.1), 0)}–${fmt(quantile(r.wall[name], 0.9), 0)}`, fmt(median(r.wall[baseName])), `${fmt(q.paired, 2)}× (±${fmt(q.spread / 2, 2)})`, cpu, target]
 }
 
+/** Live sessions of the 1,000-record mix: 10%. */
+const PANES = 100
+
 export const run = (flags) => {
   assertBuilt()
-  // One tmux server, as in the design's mix: the pane checks cost one list-panes.
+  // One tmux server, as in the design's mix: the pane checks cost one list-panes. It holds a
+  // pane for each live session of the 1,000-record mix.
   const sockDir = fs.mkdtempSync(join(tmpdir(), 'tb-bench-tmux-'))
   const socket = join(sockDir, 's')
   execFileSync('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', 'sleep', '100000'])
-  const [sock, pid, pane] = execFileSync('tmux', ['-S', socket, 'display-message', '-p', '#{socket_path},#{pid},#{pane_id}'], { encoding: 'utf8' }).trim().split(',')
-  const info = { socket: sock, pid, pane }
+  const more = Array.from({ length: PANES - 1 }, () => ['new-window', '-d', 'sleep', '100000', ';']).flat()
+  execFileSync('tmux', ['-S', socket, ...more.slice(0, -1)])
+  const [sock, pid] = execFileSync('tmux', ['-S', socket, 'display-message', '-p', '#{socket_path},#{pid}'], { encoding: 'utf8' }).trim().split(',')
+  const panes = execFileSync('tmux', ['-S', socket, 'list-panes', '-a', '-F', '#{pane_id}'], { encoding: 'utf8' }).trim().split('\n')
+  const info = { socket: sock, pid, panes }
   const fixtures = []
   const fixture = (count, bytes) => {
     const f = makeFixture(count, bytes, info)
