@@ -43,9 +43,10 @@ export const claudeProjectsDir = (env: Env = process.env): string => join(claude
  * file under Claude Code's projects folder (DESIGN §2): a payload must never make us read
  * an arbitrary file.
  */
-export const isReadableTranscriptPath = (path: unknown, env: Env = process.env): path is string => {
-  if (typeof path !== 'string' || !path.endsWith('.jsonl') || path.includes('\0')) return false
-  const full = resolve(path)
+export const isReadableTranscriptPath = (path: unknown, env: Env = process.env): path is string => transcriptPathCheck(env)(path)
+
+/** isReadableTranscriptPath for many paths: the projects folder is resolved once. */
+export const transcriptPathCheck = (env: Env = process.env): ((path: unknown) => path is string) => {
   const root = claudeProjectsDir(env) + sep
-  return full === path && full.startsWith(root)
+  return (path: unknown): path is string => typeof path === 'string' && path.endsWith('.jsonl') && !path.includes('\0') && path.startsWith(root) && resolve(path) === path
 }

@@ -5,13 +5,13 @@ import { join } from 'node:path'
 import { EXIT_FAILURE, EXIT_USAGE, TrailbossError } from './errors.js'
 import type { SessionRecord } from './events.js'
 import type { Io } from './io.js'
-import { isReadableTranscriptPath, trailbossHome, type Env } from './paths.js'
+import { trailbossHome, transcriptPathCheck, type Env } from './paths.js'
 import { deriveQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, applyTranscript, type QueueItem, type ServerPanes } from './queue.js'
 import { PRIVATE_DIR_MODE, writeFileAtomic } from './record-files.js'
 import { classifyScreen, type ScreenVerdict } from './screen.js'
 import { readStore, type SkippedFile } from './store.js'
 import { callerSocket, capturePanes, execTmux, listPanes, TmuxUnavailable, type Pane, type TmuxExec } from './tmux.js'
-import { deriveTranscriptVerdict, readTranscriptAfter, type TranscriptVerdict } from './transcript.js'
+import { deriveTranscriptVerdict, mayBeUserLine, readTranscriptAfter, TRANSCRIPT_READ_CAP, type TranscriptVerdict } from './transcript.js'
 
 export interface QueueView {
   /** The waits, oldest first, numbered 1..n. */
@@ -36,9 +36,10 @@ const LIVE = new Set(['working', 'permission', 'waiting'])
 
 const checkTranscripts = (records: readonly SessionRecord[], env: Env, now: number): Map<string, TranscriptVerdict> => {
   const out = new Map<string, TranscriptVerdict>()
+  const readable = transcriptPathCheck(env)
   for (const rec of records) {
-    if (rec.headless || !LIVE.has(rec.state) || !isReadableTranscriptPath(rec.transcriptPath, env)) continue
-    const entries = readTranscriptAfter(rec.transcriptPath, rec.offset)
+    if (rec.headless || !LIVE.has(rec.state) || !readable(rec.transcriptPath)) continue
+    const entries = readTranscriptAfter(rec.transcriptPath, rec.offset, TRANSCRIPT_READ_CAP, mayBeUserLine)
     if (!entries || entries.length === 0) continue
     const verdict = deriveTranscriptVerdict(
       entries,

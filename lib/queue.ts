@@ -58,8 +58,11 @@ const isLive = (s: LiveState): boolean => s === 'working' || s === 'permission' 
 export const isQueued = (item: Pick<QueueItem, 'state' | 'headless'>): boolean =>
   !item.headless && (item.state === 'permission' || item.state === 'waiting')
 
-/** Shortest prefix of each id, at least `min` long, that no other id shares (DESIGN §7). */
-export const deriveKeys = (ids: readonly string[], min = MIN_KEY_LENGTH): Map<string, string> => {
+/**
+ * Shortest prefix of each id, at least `min` long, that no other id shares (DESIGN §7); for
+ * the `wanted` ids only, when given (hundreds of ended ids count, but need no key).
+ */
+export const deriveKeys = (ids: readonly string[], min = MIN_KEY_LENGTH, wanted?: ReadonlySet<string>): Map<string, string> => {
   const sorted = [...new Set(ids)].sort()
   const keys = new Map<string, string>()
   const common = (a: string | undefined, b: string | undefined): number => {
@@ -69,6 +72,7 @@ export const deriveKeys = (ids: readonly string[], min = MIN_KEY_LENGTH): Map<st
     return i
   }
   sorted.forEach((id, i) => {
+    if (wanted && !wanted.has(id)) return
     const len = Math.max(min, common(id, sorted[i - 1]) + 1, common(id, sorted[i + 1]) + 1)
     keys.set(id, id.slice(0, Math.min(len, id.length)))
   })
@@ -162,7 +166,8 @@ const applyScreen = (rec: SessionRecord, d: Derived, screen: ScreenVerdict | und
 /** The whole derivation: every record becomes an item; waits are numbered oldest first. */
 export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts, otherIds: readonly string[] = []): QueueItem[] => {
   // Keys are unique among all records on disk, loaded or not (DESIGN §7).
-  const keys = deriveKeys([...records.map((r) => r.sessionId), ...otherIds])
+  const loaded = records.map((r) => r.sessionId)
+  const keys = deriveKeys([...loaded, ...otherIds], MIN_KEY_LENGTH, new Set(loaded))
   const owners = derivePaneOwners(records)
   const items = records.map((rec): QueueItem => {
     let d = applyTranscript(rec, facts.transcripts.get(rec.sessionId))

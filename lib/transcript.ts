@@ -30,14 +30,21 @@ export interface WaitRef {
 
 const INTERRUPT_PREFIX = '[Request interrupted by user'
 
-/** Splits complete lines and parses them; a partial last line (still being written) is dropped. */
-export const parseTranscriptLines = (text: string, fromStart: boolean): TranscriptEntry[] => {
+/**
+ * Lines that can be a `user` entry, the only kind that decides a wait: its JSON holds `"user"`
+ * verbatim (JSON encoders never escape ASCII letters). Replies and attachments, most of a
+ * transcript's bytes, are then never parsed.
+ */
+export const mayBeUserLine = (line: string): boolean => line.includes('"user"')
+
+/** Splits complete lines and parses those kept; a partial last line (still being written) is dropped. */
+export const parseTranscriptLines = (text: string, fromStart: boolean, keep: (line: string) => boolean = () => true): TranscriptEntry[] => {
   const lines = text.split('\n')
   lines.pop() // the part after the last newline is incomplete (or empty)
   if (!fromStart) lines.shift() // a read that began mid-file starts mid-line
   const out: TranscriptEntry[] = []
   for (const line of lines) {
-    if (!line.startsWith('{')) continue
+    if (!line.startsWith('{') || !keep(line)) continue
     try {
       const v: unknown = JSON.parse(line)
       if (typeof v === 'object' && v !== null) out.push(v as TranscriptEntry)
@@ -84,7 +91,7 @@ export const deriveTranscriptVerdict = (entries: readonly TranscriptEntry[], wai
 }
 
 /** Reads what the transcript holds after `offset` (bounded), or null when it cannot be read. */
-export const readTranscriptAfter = (path: string, offset: number | null, cap = TRANSCRIPT_READ_CAP): TranscriptEntry[] | null => {
+export const readTranscriptAfter = (path: string, offset: number | null, cap = TRANSCRIPT_READ_CAP, keep?: (line: string) => boolean): TranscriptEntry[] | null => {
   let fd: number
   try {
     fd = openSync(path, 'r')
@@ -98,7 +105,7 @@ export const readTranscriptAfter = (path: string, offset: number | null, cap = T
     const from = offset !== null && offset <= size ? Math.max(offset, size - cap) : Math.max(0, size - cap)
     const length = size - from
     if (length <= 0) return []
-    const buf = Buffer.alloc(length)
+    const buf = Buffer.allocUnsafe(length)
     let read = 0
     while (read < length) {
       const n = readSync(fd, buf, read, length - read, from + read)
@@ -107,7 +114,7 @@ export const readTranscriptAfter = (path: string, offset: number | null, cap = T
     }
     // A read from the exact recorded offset starts on a line boundary; any other does not.
     const atBoundary = from === 0 || from === offset
-    return parseTranscriptLines(buf.subarray(0, read).toString('utf8'), atBoundary)
+    return parseTranscriptLines(buf.subarray(0, read).toString('utf8'), atBoundary, keep)
   } finally {
     closeSync(fd)
   }

@@ -68,6 +68,8 @@ t.test('deriveKeys: shortest unique prefix, at least 8', async (t) => {
   t.equal(keys.get('abcdefgh5678'), 'abcdefgh5')
   t.equal(keys.get('zzzzzzzzzzzz'), 'zzzzzzzz')
   t.equal(keys.get('short'), 'short')
+  const some = deriveKeys(['abcdefgh1234', 'abcdefgh5678', 'zzzzzzzzzzzz', 'short'], 8, new Set(['abcdefgh5678']))
+  t.same([...some], [['abcdefgh5678', 'abcdefgh5']], 'only the wanted ids get keys, unique among all')
 })
 
 t.test('the queue: waits only, oldest first, numbered', async (t) => {

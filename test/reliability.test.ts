@@ -15,6 +15,7 @@ import {
   type SessionRecord,
 } from '../lib/events.js'
 import { claudeProjectsDir, isReadableTranscriptPath, SESSION_ID_PATTERN } from '../lib/paths.js'
+import { readEndedMarks } from '../lib/record-files.js'
 import { EMITTER, baseEnv, listTree, payload, pool, readSession, runEmitter, tempDir, type ChildEnv, type EmitResult } from './helpers/emitter.js'
 
 const SCALE = Math.max(0.05, Number(process.env.TRAILBOSS_RELIABILITY_SCALE) || 1)
@@ -178,8 +179,13 @@ t.test('load: ~100 sessions, thousands of events, nothing lost, every state the 
   figures['load: records differing from the fold'] = mismatches
   t.equal(lost, 0, 'no event lost')
   t.equal(mismatches, 0, `all ${SESSIONS} records equal the stamp-order fold`)
-  const stray = fs.readdirSync(dir).filter((n) => n !== '.tmp' && !/^load-\d+\.(json|pending)$/.test(n))
+  const stray = fs.readdirSync(dir).filter((n) => n !== '.tmp' && n !== '.ended' && !/^load-\d+\.(json|pending)$/.test(n))
   t.same(stray, [], 'no locks or strays left')
+  // The ended index under load: it marks exactly the records that say ended (no emitter died
+  // between writing a record and marking it here).
+  const marks = readEndedMarks(dir)
+  const endedOnDisk = Array.from({ length: SESSIONS }, (_, s) => `load-${s}`).filter((id) => readSession(dir, id).file?.state === 'ended')
+  t.same([...marks].sort(), endedOnDisk.sort(), `the ended index marks the ${marks.size} ended records, and only them`)
 })
 
 const pctl = (xs: number[]): string => {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { deriveTranscriptVerdict, parseTranscriptLines, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP, type TranscriptEntry } from '../lib/transcript.js'
+import { deriveTranscriptVerdict, mayBeUserLine, parseTranscriptLines, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP, type TranscriptEntry } from '../lib/transcript.js'
 
 const fixture = (name: string): string => fs.readFileSync(new URL(`./fixtures/transcripts/${name}`, import.meta.url), 'utf8')
 
@@ -79,4 +79,34 @@ t.test('a huge transcript is read only at its end', async (t) => {
   t.same(got?.map((e) => e.promptId), ['z'])
   t.ok(TRANSCRIPT_READ_CAP <= 1024 * 1024)
   t.comment(`read ${Number(process.hrtime.bigint() - started) / 1e6} ms`)
+})
+
+t.test('mayBeUserLine: skipping the other lines never changes a verdict (every fixture, every start)', async (t) => {
+  let checked = 0
+  const differ: string[] = []
+  for (const name of fs.readdirSync(new URL('./fixtures/transcripts/', import.meta.url)).filter((n) => n.endsWith('.jsonl'))) {
+    const text = fixture(name)
+    const all = entries(text)
+    const prompts = [null, ...new Set(all.map((e) => e.promptId).filter((p): p is string => typeof p === 'string'))]
+    const toolIds = [null, ...all.flatMap((e) => (Array.isArray(e.message?.content) ? e.message.content : []).filter((p: { type?: string }) => p.type === 'tool_use').map((p: { id: string }) => p.id))]
+    // Every line boundary as the offset a hook recorded.
+    for (let at = 0; at < text.length; at = text.indexOf('\n', at) + 1 || text.length) {
+      const kept = parseTranscriptLines(text.slice(at), true, mayBeUserLine)
+      const whole = parseTranscriptLines(text.slice(at), true)
+      if (kept.length > whole.length) differ.push(`${name}@${at}: more lines kept than read`)
+      for (const promptId of prompts) {
+        for (const pendingToolUseId of toolIds) {
+          for (const permission of [false, true]) {
+            const wait = { promptId, pendingToolUseId, permission }
+            const a = JSON.stringify(deriveTranscriptVerdict(kept, wait, NOW))
+            const b = JSON.stringify(deriveTranscriptVerdict(whole, wait, NOW))
+            if (a !== b) differ.push(`${name}@${at} ${JSON.stringify(wait)}: ${a} != ${b}`)
+            checked++
+          }
+        }
+      }
+    }
+  }
+  t.same(differ, [])
+  t.ok(checked > 1000, `${checked} verdicts compared`)
 })
