@@ -5,6 +5,8 @@ import type { Env } from './paths.js'
 
 export interface OutStream {
   write(text: string): unknown
+  /** True once the reader went away (`| head`): a command that would write on stops. */
+  readonly readerGone?: boolean
   isTTY?: boolean
   columns?: number
   rows?: number
@@ -42,6 +44,9 @@ export const descriptorOut = (fd: number): OutStream => {
   let readerGone = false
   return {
     isTTY: false,
+    get readerGone() {
+      return readerGone
+    },
     write(text: string): boolean {
       if (readerGone) return false
       const bytes = Buffer.from(text)

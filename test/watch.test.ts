@@ -298,6 +298,24 @@ t.test('watch without a TTY prints a line per change, and stops on SIGTERM', asy
   t.equal(await exited, 0, 'a clean exit on SIGTERM')
 })
 
+t.test('watch without a TTY ends when its reader has gone (| head -1)', async (t) => {
+  const home = makeHome(t.testdir())
+  await emitWait(home, { session: 'gggg-head', cwd: '/tmp/eta', message: 'Ready?' })
+  const child = spawn(process.execPath, [CLI, 'watch'], { env: home.env() as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  let err = ''
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+  t.teardown(() => child.kill('SIGKILL'))
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+  // The reader takes the first line and leaves.
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
+  child.stdout.destroy()
+  // The next change finds nobody to tell.
+  await emitWait(home, { session: 'hhhh-head', cwd: '/tmp/theta', message: 'Done.' })
+  const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running after 10 s'), 10_000))])
+  t.equal(code, 0)
+  t.equal(err, '', 'no stack trace')
+})
+
 t.test('watch --once renders once and exits', async (t) => {
   const home = makeHome(t.testdir())
   await emitWait(home, { session: 'ffff-once', cwd: '/tmp/zeta', message: 'Done.' })

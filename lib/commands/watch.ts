@@ -145,18 +145,22 @@ const startLive = async (io: Io, exec: TmuxExec, onView: (v: QueueView) => void,
 /** Without a TTY: one line per change, for logs. Runs until a signal ends it. */
 const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
   let prev = new Map<string, QueueItem>()
+  let stop = (): void => {}
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve
+  })
   const onView = (view: QueueView): void => {
     const shown = args.all ? view.items : view.queue
     for (const line of formatChanges(prev, shown, view.now, view.items)) io.stdout.write(`${line}\n`)
     prev = new Map(shown.map((i) => [i.sessionId, i]))
+    // `trailboss watch | head -3`: once the reader has gone, there is no one to tell.
+    if (io.stdout.readerGone) stop()
   }
   const live = await startLive(io, deps.exec, onView, () => {}, (err) => io.stderr.write(`${formatError(err)}\n`))
-  await new Promise<void>((resolve) => {
-    const stop = (): void => resolve()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-    process.once('SIGHUP', stop)
-  })
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+  for (const s of signals) process.once(s, stop)
+  await stopped
+  for (const s of signals) process.off(s, stop)
   await live.close()
   return EXIT_OK
 }
