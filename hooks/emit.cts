@@ -107,6 +107,9 @@ let deadline = armDeadline(STDIN_DEADLINE_MS, false)
 
 const main = async (): Promise<void> => {
   if (env.TRAILBOSS_DISABLE === '1') return
+  // The agent's umask may be permissive, and proper-lockfile makes its lock folder with the
+  // default mode: nothing this process creates may be readable by others.
+  process.umask(0o077)
   const { text, bytes } = await readStdin()
   clearTimeout(deadline)
   deadline = armDeadline(HARD_DEADLINE_MS, true)

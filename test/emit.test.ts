@@ -660,13 +660,17 @@ t.test('a fresh TRAILBOSS_HOME is created private, under a umask of 0', async (t
   home.tb = home.env.TRAILBOSS_HOME!
   home.sessions = join(home.tb, 'sessions')
   // The emitter inherits the agent's umask; a permissive one must not make our files readable.
-  const script = `process.umask(0); require(${JSON.stringify(EMITTER)})`
+  // What proper-lockfile creates (its lock folder, with the default mode) lives only during
+  // the run, so the umask the emitter runs under is read as it exits.
+  const seen = join(root, 'umask-at-exit')
+  const script = `process.umask(0); process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(seen)}, process.umask().toString(8))); require(${JSON.stringify(EMITTER)})`
   const out = execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(payload('umask1', 'Stop')), env: home.env as NodeJS.ProcessEnv })
   t.equal(out.toString(), '')
   const mode = (p: string): string => (fs.statSync(p).mode & 0o777).toString(8)
   t.equal(mode(home.tb), '700')
   t.equal(mode(home.sessions), '700')
   t.equal(mode(join(home.sessions, 'umask1.json')), '600')
+  t.equal(fs.readFileSync(seen, 'utf8'), '77', 'the lock folder and anything else it made: no access for others')
 })
 
 // --- Import graph ---------------------------------------------------------------------------------
