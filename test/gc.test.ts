@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { runCli } from './helpers/cli.js'
+import { CLI, runCli } from './helpers/cli.js'
 import { startLab } from './helpers/session-lab.js'
 
 t.test('gc retires ended and gone sessions, and only those', async (t) => {
@@ -45,4 +46,16 @@ t.test('gc retires ended and gone sessions, and only those', async (t) => {
   t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /gc\[\d+\] removed session ended000-1/)
   const ls = JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as { queue: { sessionId: string }[] }
   t.same(ls.queue.map((i) => i.sessionId), ['waiting0-1'], 'the wait is untouched')
+})
+
+t.test('gc runs under umask 077, so the lock folders it makes are private', async (t) => {
+  const lab = startLab(t.testdir())
+  t.teardown(lab.close)
+  await lab.emit('ended000-2', 'SessionEnd', { reason: 'other' }, { pane: lab.newPane() })
+  const seen = join(lab.root, 'umask-at-exit')
+  // A permissive umask, as a shell may have; the lock folder exists only while gc retires.
+  const script = `process.umask(0); process.argv = [process.argv[0], ${JSON.stringify(CLI)}, 'gc', '--older-than', '0s']; process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(seen)}, process.umask().toString(8))); require(${JSON.stringify(CLI)})`
+  const out = execFileSync(process.execPath, ['-e', script], { env: lab.env as NodeJS.ProcessEnv, encoding: 'utf8' })
+  t.match(out, /removed ended000/)
+  t.equal(fs.readFileSync(seen, 'utf8'), '77')
 })

@@ -72,6 +72,8 @@ const listLeftovers = (dir: string, now: number): string[] => {
 
 export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = parseDuration(args.olderThan)
+  // proper-lockfile makes its lock folders with the default mode (see hooks/emit.cts).
+  process.umask(0o077)
   const view = await loadQueue(io, { ...opts, screens: false })
   reportSkipped(view, io)
   const dir = sessionsDir(io.env)
