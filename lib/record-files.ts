@@ -92,8 +92,8 @@ export const writeFileAtomic = (file: string, data: string, tmpDir: string, tmpP
  * The ended index (sessions/.ended/<id>, empty files). Its one rule: a mark exists only while
  * its session's record says `ended`. So only a lock holder marks, after writing an ended
  * record; and a record that stops being ended loses its mark before it is written. Removing a
- * mark is always safe (the reader then opens the record), which is all `doctor --fix` and
- * `gc` ever do to it.
+ * mark is always safe (the reader then opens the record): it is all `gc` ever does to the
+ * index, and the fix `doctor` prints for a mark on a live session.
  */
 
 /** Marks a session ended; called under its lock, after its ended record is on disk. */

@@ -127,8 +127,8 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
     const next = applyEvent(folded, ev)
     next.foldedPending = pending.map((p) => p.file)
     fs.mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
-    // The ended index (record-files.ts): a session that comes back loses its mark first; a
-    // missing record may have left one behind (gc, a set-aside file).
+    // The ended index (record-files.ts): a session that comes back loses its mark first, and
+    // so does a first record, where a mark may have outlived a record removed or set aside.
     if (next.state !== 'ended' && (onDisk === null || onDisk.state === 'ended')) dropMark(dir, ev.sessionId, log)
     writeFileAtomic(file, JSON.stringify(next), tempDir(dir), ev.sessionId)
     opts.onSaved?.('written')
