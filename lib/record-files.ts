@@ -1,7 +1,7 @@
 // Files of the record store that need no lock: private folders, atomic writes, pending
 // events. Readers (ls, status, watch) use this module without loading proper-lockfile, whose
 // graceful-fs set-up costs start-up time on every command.
-import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { foldEvents, type HookEvent, type SessionRecord } from './events.js'
 import { endedIndexDir, pendingDir, tempDir } from './paths.js'
@@ -103,17 +103,27 @@ export const markEnded = (dir: string, sessionId: string): void => {
   closeSync(openSync(join(index, sessionId), 'a', PRIVATE_FILE_MODE))
 }
 
-/** Removes a session's mark, if any. */
+/** Removes a session's mark, if any (no index folder, or something else in its place: none). */
 export const unmarkEnded = (dir: string, sessionId: string): void => {
   try {
     unlinkSync(join(endedIndexDir(dir), sessionId))
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+    const code = (err as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err
   }
 }
 
-/** The sessions the index marks ended (names as they are; callers match them to records). */
-export const readEndedMarks = (dir: string): Set<string> => new Set(readDirIfExists(endedIndexDir(dir)))
+/**
+ * The sessions the index marks ended (names as they are; callers match them to records). An
+ * index that cannot be listed marks nothing: every record is then read.
+ */
+export const readEndedMarks = (dir: string): Set<string> => {
+  try {
+    return new Set(readdirSync(endedIndexDir(dir)))
+  } catch {
+    return new Set()
+  }
+}
 
 /** Saves an event as its own file, created exclusively, never overwritten (DESIGN §3). */
 export const writePendingEvent = (dir: string, ev: HookEvent, tmpDir = tempDir(dir)): string => {

@@ -87,6 +87,22 @@ t.test('ls does not open marked records; ls --all does', async (t) => {
   t.match((await runCli(['ls', '--json'], lab.env)).stderr, /skipped .*marked00-1\.json: not valid JSON/)
 })
 
+t.test('something else where the index belongs: nothing fails, nothing is deleted', async (t) => {
+  const lab = startLab(tempDir(t))
+  t.teardown(lab.close)
+  const pane = lab.newPane()
+  const dir = sessionsOf(lab.env)
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(endedIndexDir(dir), 'not ours')
+  await lab.emit('foreign0-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'Done.' }, { pane })
+  await lab.emit('foreign0-2', 'SessionEnd', { reason: 'other' }, { pane })
+  const ls = await runCli(['ls', '--json'], lab.env)
+  t.equal(ls.code, 0, ls.stderr)
+  t.same((JSON.parse(ls.stdout) as LsJson).queue.map((i) => i.sessionId), ['foreign0-1'], 'the ended session is read and left out')
+  t.equal(fs.readFileSync(endedIndexDir(dir), 'utf8'), 'not ours')
+  t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /could not mark foreign0-2 ended in the index/)
+})
+
 t.test('doctor fails a mark on a live session and gives the safe fix', async (t) => {
   const lab = startLab(tempDir(t))
   t.teardown(lab.close)
