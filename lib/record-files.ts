@@ -1,7 +1,7 @@
 // Files of the record store that need no lock: private folders, atomic writes, pending
 // events. Readers (ls, status, watch) use this module without loading proper-lockfile, whose
 // graceful-fs set-up costs start-up time on every command.
-import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, constants, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { foldEvents, type HookEvent, type SessionRecord } from './events.js'
 import { endedIndexDir, pendingDir, tempDir } from './paths.js'
@@ -100,7 +100,8 @@ export const writeFileAtomic = (file: string, data: string, tmpDir: string, tmpP
 export const markEnded = (dir: string, sessionId: string): void => {
   const index = endedIndexDir(dir)
   mkdirSync(index, { recursive: true, mode: PRIVATE_DIR_MODE })
-  closeSync(openSync(join(index, sessionId), 'a', PRIVATE_FILE_MODE))
+  // Never through a link someone left in its place.
+  closeSync(openSync(join(index, sessionId), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE))
 }
 
 /** Removes a session's mark, if any (no index folder, or something else in its place: none). */

@@ -103,6 +103,19 @@ t.test('something else where the index belongs: nothing fails, nothing is delete
   t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /could not mark foreign0-2 ended in the index/)
 })
 
+t.test('a link planted where a mark goes is not followed', async (t) => {
+  const lab = startLab(tempDir(t))
+  t.teardown(lab.close)
+  const dir = sessionsOf(lab.env)
+  const target = join(lab.root, 'elsewhere')
+  fs.mkdirSync(endedIndexDir(dir), { recursive: true })
+  fs.symlinkSync(target, join(endedIndexDir(dir), 'linked00-1'))
+  await lab.emit('linked00-1', 'SessionEnd', { reason: 'other' }, { pane: lab.newPane() })
+  t.notOk(fs.existsSync(target), 'nothing created through the link')
+  t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /could not mark linked00-1 ended in the index/)
+  t.equal((await runCli(['ls', '--json', '--all'], lab.env)).code, 0)
+})
+
 t.test('doctor fails a mark on a live session and gives the safe fix', async (t) => {
   const lab = startLab(tempDir(t))
   t.teardown(lab.close)
