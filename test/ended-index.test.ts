@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { HookEvent } from '../lib/events.js'
 import { endedIndexDir, recordFile } from '../lib/paths.js'
 import { readEndedMarks, unmarkEnded, writePendingEvent } from '../lib/record-files.js'
@@ -14,7 +14,7 @@ import { recordEvent } from '../lib/record-write.js'
 import { readStore, type StoreContents } from '../lib/store.js'
 import { runCli } from './helpers/cli.js'
 import { tempDir } from './helpers/emitter.js'
-import { startLab } from './helpers/session-lab.js'
+import { startLab, type Lab } from './helpers/session-lab.js'
 
 interface LsJson {
   queue: { sessionId: string; state: string }[]
@@ -26,11 +26,18 @@ t.teardown(() => fs.rmSync(tempDirRoot, { recursive: true, force: true }))
 
 const sessionsOf = (env: Record<string, string | undefined>): string => join(String(env.TRAILBOSS_HOME), 'sessions')
 
-t.test('the real emitter marks a session when it ends and unmarks it when it comes back', async (t) => {
+/** A lab (private tmux server, real emitter) with one agent pane, and its sessions folder. */
+const openLab = (t: Test): { lab: Lab; pane: string; dir: string } => {
   const lab = startLab(tempDir(t))
   t.teardown(lab.close)
-  const pane = lab.newPane()
-  const dir = sessionsOf(lab.env)
+  return { lab, pane: lab.newPane(), dir: sessionsOf(lab.env) }
+}
+
+/** The session ids in `trailboss ls --json`, in queue order. */
+const queueIds = async (lab: Lab): Promise<string[]> => (JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as LsJson).queue.map((i) => i.sessionId)
+
+t.test('the real emitter marks a session when it ends and unmarks it when it comes back', async (t) => {
+  const { lab, pane, dir } = openLab(t)
   const id = 'resumed0-1'
   const marked = (): boolean => readEndedMarks(dir).has(id)
   await lab.emit(id, 'SessionStart', { source: 'startup' }, { pane })
@@ -40,7 +47,7 @@ t.test('the real emitter marks a session when it ends and unmarks it when it com
   t.ok(marked(), 'SessionEnd marks it')
   t.equal(fs.statSync(join(endedIndexDir(dir), id)).mode & 0o777, 0o600)
   t.equal(fs.statSync(endedIndexDir(dir)).mode & 0o777, 0o700)
-  t.same((JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as LsJson).queue, [])
+  t.same(await queueIds(lab), [])
 
   await lab.emit(id, 'SessionStart', { source: 'resume' }, { pane })
   t.notOk(marked(), '--resume keeps the id, and the mark goes')
@@ -52,25 +59,18 @@ t.test('the real emitter marks a session when it ends and unmarks it when it com
 })
 
 t.test('a mark left behind by a removed record never hides the new one', async (t) => {
-  const lab = startLab(tempDir(t))
-  t.teardown(lab.close)
-  const pane = lab.newPane()
-  const dir = sessionsOf(lab.env)
+  const { lab, pane, dir } = openLab(t)
   await lab.emit('reborn00-1', 'SessionEnd', { reason: 'other' }, { pane })
   // The record removed by hand, its mark left: the next first event must not inherit it.
   fs.rmSync(recordFile(dir, 'reborn00-1'))
   t.ok(readEndedMarks(dir).has('reborn00-1'))
   await lab.emit('reborn00-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'Done.' }, { pane })
   t.notOk(readEndedMarks(dir).has('reborn00-1'))
-  const ls = JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as LsJson
-  t.same(ls.queue.map((i) => i.sessionId), ['reborn00-1'])
+  t.same(await queueIds(lab), ['reborn00-1'])
 })
 
 t.test('ls does not open marked records; ls --all does', async (t) => {
-  const lab = startLab(tempDir(t))
-  t.teardown(lab.close)
-  const pane = lab.newPane()
-  const dir = sessionsOf(lab.env)
+  const { lab, pane, dir } = openLab(t)
   await lab.emit('marked00-1', 'SessionEnd', { reason: 'other' }, { pane })
   await lab.emit('waiting0-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'Done.' }, { pane })
   // Damaged after it was marked: only a reader that opens the file can notice.
@@ -88,10 +88,7 @@ t.test('ls does not open marked records; ls --all does', async (t) => {
 })
 
 t.test('something else where the index belongs: nothing fails, nothing is deleted', async (t) => {
-  const lab = startLab(tempDir(t))
-  t.teardown(lab.close)
-  const pane = lab.newPane()
-  const dir = sessionsOf(lab.env)
+  const { lab, pane, dir } = openLab(t)
   fs.mkdirSync(dir, { recursive: true })
   fs.writeFileSync(endedIndexDir(dir), 'not ours')
   await lab.emit('foreign0-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'Done.' }, { pane })
@@ -104,34 +101,29 @@ t.test('something else where the index belongs: nothing fails, nothing is delete
 })
 
 t.test('a link planted where a mark goes is not followed', async (t) => {
-  const lab = startLab(tempDir(t))
-  t.teardown(lab.close)
-  const dir = sessionsOf(lab.env)
+  const { lab, pane, dir } = openLab(t)
   const target = join(lab.root, 'elsewhere')
   fs.mkdirSync(endedIndexDir(dir), { recursive: true })
   fs.symlinkSync(target, join(endedIndexDir(dir), 'linked00-1'))
-  await lab.emit('linked00-1', 'SessionEnd', { reason: 'other' }, { pane: lab.newPane() })
+  await lab.emit('linked00-1', 'SessionEnd', { reason: 'other' }, { pane })
   t.notOk(fs.existsSync(target), 'nothing created through the link')
   t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /could not mark linked00-1 ended in the index/)
   t.equal((await runCli(['ls', '--json', '--all'], lab.env)).code, 0)
 })
 
 t.test('doctor fails a mark on a live session and gives the safe fix', async (t) => {
-  const lab = startLab(tempDir(t))
-  t.teardown(lab.close)
-  const pane = lab.newPane()
-  const dir = sessionsOf(lab.env)
+  const { lab, pane, dir } = openLab(t)
   await lab.emit('hidden00-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'Done.' }, { pane })
   // What no writer of ours does: a mark on a live session hides it.
   fs.mkdirSync(endedIndexDir(dir), { recursive: true })
   fs.writeFileSync(join(endedIndexDir(dir), 'hidden00-1'), '')
-  t.same((JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as LsJson).queue, [], 'the reader trusts the index')
+  t.same(await queueIds(lab), [], 'the reader trusts the index')
   const doctor = JSON.parse((await runCli(['doctor', '--json'], lab.env)).stdout) as { checks: { id: string; status: string; fix: string | null }[] }
   const check = doctor.checks.find((c) => c.id === 'ended-index')
   t.equal(check?.status, 'fail')
   t.match(check?.fix, `rm ${join(endedIndexDir(dir), 'hidden00-1')}`)
   fs.rmSync(join(endedIndexDir(dir), 'hidden00-1'))
-  t.same((JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as LsJson).queue.map((i) => i.sessionId), ['hidden00-1'])
+  t.same(await queueIds(lab), ['hidden00-1'])
 })
 
 const event = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
