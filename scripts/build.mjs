@@ -1,11 +1,17 @@
 // Builds the two executables with esbuild. Type checking is `npm run typecheck` (tsc --noEmit).
 // - dist/hooks/emit.cjs: one CommonJS file with no imports beyond node builtins, because it
 //   starts on every agent event and module resolution is most of a Node start-up.
-// - dist/bin/trailboss.cjs: the entry with the fast path of ls and status in one file;
+// - dist/bin/main.cjs: the CLI with the fast path of ls and status in one file, and
+//   dist/bin/main.v8, V8's code cache for it; dist/bin/trailboss.cjs, the executable, loads
+//   the one with the other;
 //   dist/bin/full/: the yargs wiring and every other command, split into chunks loaded on
 //   demand, so each command's heavy modules (chokidar, yargs, diff) load only when it runs.
 import { build } from 'esbuild'
-import { chmod, rename, rm } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 // Minified: parsing is a visible part of a short command's start-up.
 const common = { bundle: true, minify: true, platform: 'node', target: 'node20', logLevel: 'warning', legalComments: 'none' }
@@ -21,21 +27,54 @@ const fullCliExternal = {
 // Bundled CommonJS dependencies (proper-lockfile, jsonc-parser) call require() for node builtins.
 const requireBanner = { js: "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);" }
 
+/**
+ * Fills dist/bin/main.v8: the loader runs the common commands over a few records (made by
+ * the emitter just built, without tmux) and keeps what V8 compiled. The same Node, with no
+ * flags, as people run it; a Node or flags that differ make V8 refuse the cache, nothing worse.
+ */
+const warmCodeCache = async (binDir) => {
+  const root = mkdtempSync(join(tmpdir(), 'trailboss-build-'))
+  try {
+    const projects = join(root, 'claude', 'projects', '-warm')
+    const env = { PATH: process.env.PATH ?? '', HOME: root, TRAILBOSS_HOME: join(root, 'tb'), CLAUDE_CONFIG_DIR: join(root, 'claude') }
+    const emit = (id, name, extra) => {
+      const transcript = join(projects, `${id}.jsonl`)
+      execFileSync(process.execPath, ['dist/hooks/emit.cjs'], {
+        env: { ...env, CLAUDE_CODE_ENTRYPOINT: 'cli' },
+        input: JSON.stringify({ session_id: id, transcript_path: transcript, cwd: root, hook_event_name: name, prompt_id: 'p1', ...extra }),
+      })
+    }
+    mkdirSync(projects, { recursive: true })
+    const line = (o) => `${JSON.stringify(o)}\n`
+    writeFileSync(join(projects, 'warm-wait.jsonl'), line({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'go' } }) + line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done?' }] } }))
+    emit('warm-wait', 'Stop', { last_assistant_message: 'Done. Anything else?' })
+    emit('warm-perm', 'PermissionRequest', { tool_name: 'Bash', tool_input: { command: 'npm test' } })
+    emit('warm-work', 'UserPromptSubmit', { prompt: 'go' })
+    emit('warm-done', 'SessionEnd', { reason: 'other' })
+    execFileSync(process.execPath, [join(binDir, 'trailboss.cjs')], { env: { ...env, TRAILBOSS_WARM_CODE_CACHE: join(binDir, 'main.v8') }, stdio: ['ignore', 'ignore', 'inherit'] })
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
 await rm('dist/bin.next', { recursive: true, force: true })
 await Promise.all([
   // graceful-fs (proper-lockfile's fs) patches all of fs at load, for retries on EMFILE that a
   // one-event process never meets: the emitter's lock uses node:fs itself.
   build({ ...common, entryPoints: ['hooks/emit.cts'], outfile: 'dist/hooks/emit.cjs', format: 'cjs', alias: { 'graceful-fs': 'node:fs' } }),
-  // The entry, with ls and status inside: one file, because every module a start-up resolves
-  // and loads is a visible part of a 30 ms command.
+  // The CLI with ls and status inside: one file, because every module a start-up resolves
+  // and loads is a visible part of a 30 ms command. Its imports of dist/bin/full/ go through
+  // the loader (see below).
   build({
     ...common,
-    entryPoints: ['bin/trailboss.ts'],
+    entryPoints: ['bin/main.ts'],
     // CommonJS: Node loads it without the ESM loader's resolution and async reads (~5 ms).
-    outfile: 'dist/bin.next/trailboss.cjs',
+    outfile: 'dist/bin.next/main.cjs',
     format: 'cjs',
     plugins: [fullCliExternal],
   }),
+  // The loader (the `trailboss` executable): runs main.cjs from V8's code cache.
+  build({ ...common, entryPoints: ['bin/trailboss.cts'], outfile: 'dist/bin.next/trailboss.cjs', format: 'cjs' }),
   // Every other command: yargs and each command's modules in chunks loaded on demand.
   build({
     ...common,
@@ -47,6 +86,21 @@ await Promise.all([
     banner: requireBanner,
   }),
 ])
+// V8 loses the dynamic-import callback of a script compiled from a code cache: main.cjs asks
+// the loader for the modules in full/ instead (bin/trailboss.cts passes __tbImport).
+const mainFile = 'dist/bin.next/main.cjs'
+const mainText = await readFile(mainFile, 'utf8')
+const fullImports = mainText.split('import("./full/').length - 1
+if (fullImports === 0 || /\bimport\((?!"\.\/full\/)/.test(mainText)) throw new Error('main.cjs: expected dynamic imports of ./full/ only')
+await writeFile(mainFile, mainText.replaceAll('import("./full/', '__tbImport("./full/'))
+try {
+  await warmCodeCache('dist/bin.next')
+} catch (err) {
+  // The CLI runs without the cache, only a few ms slower: a build never fails for it.
+  await rm('dist/bin.next/main.v8', { force: true })
+  console.warn(`build: no code cache for dist/bin/main.cjs (${err.message.split('\n')[0]})`)
+}
+
 // Swapped in whole, so stale chunks never pile up, and tests running beside a build only ever
 // see a complete dist/bin (the two renames are microseconds apart).
 await chmod('dist/bin.next/trailboss.cjs', 0o755)

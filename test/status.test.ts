@@ -60,14 +60,18 @@ t.test('trailboss status, built, for 0, 1 and many waits', async (t) => {
 })
 
 t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, watch or notify', async (t) => {
-  const entry = fs.readFileSync(fileURLToPath(new URL('../dist/bin/trailboss.cjs', import.meta.url)), 'utf8')
-  // Its only imports of our own code: the yargs wiring, loaded for the other commands, and the
-  // zod schema, loaded for a record the compiled validator refuses.
-  const imports = [...entry.matchAll(/(?:from|import\()\s*["'](\.[^"']+)["']/g)].map((m) => m[1])
-  t.same([...new Set(imports)].sort(), ['./full/cli-full.js', './full/record.js'])
+  const built = (name: string): string => fs.readFileSync(fileURLToPath(new URL(`../dist/bin/${name}`, import.meta.url)), 'utf8')
+  const entry = built('main.cjs')
+  // Its only imports of our own code go through the loader: the yargs wiring, for the other
+  // commands, and the zod schema, for a record the compiled validator refuses.
+  t.same([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]).sort(), ['./full/cli-full.js', './full/record.js'])
+  t.notMatch(entry, /\bimport\(/, 'no dynamic import of its own (V8 drops their callback for cached code)')
+  t.notMatch(entry, /require\("(?!node:)/, 'requires node built-ins only')
   t.notOk(/_zod|ZodError/.test(entry), 'no zod')
   t.notOk(/notify-send|osascript/.test(entry), 'no notifier code')
   t.notOk(/chokidar|FSWatcher/.test(entry), 'no watcher code')
   t.notOk(/yargs|cliui/.test(entry), 'no yargs')
   t.notOk(/proper-lockfile|graceful-fs/.test(entry), 'no lock library')
+  const loader = built('trailboss.cjs')
+  t.same([...new Set([...loader.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), ['node:fs', 'node:path', 'node:url', 'node:vm'], 'the loader: node built-ins only')
 })

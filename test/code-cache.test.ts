@@ -1,0 +1,55 @@
+// The `trailboss` executable loads main.cjs from the V8 code cache the build made beside it
+// (dist/bin/main.v8). A cache V8 refuses, or none, must change nothing but the speed; the
+// imports main.cjs makes through the loader must work from cached code.
+import { spawnSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import { dirname, join } from 'node:path'
+import t from 'tap'
+import { applyEvent, type HookEvent } from '../lib/events.js'
+import { tempDir } from './helpers/emitter.js'
+import { copyBuilt } from './helpers/navigate-records.js'
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+const event = (sessionId: string, name: string): HookEvent => ({
+  v: 1, stamp: 1_700_000_000_000, name, sessionId, agent: 'claude-code', promptId: 'p', host: 'h', headless: false, cwd: '/w', project: 'w',
+  transcriptPath: null, offset: null, tmux: null, source: null, reason: null, notificationType: null, tool: null,
+  message: 'Done. Anything else?', backgroundTasks: 0, isInterrupt: false,
+})
+
+t.test('the code cache is used; refused or missing, the output is the same', async (t) => {
+  const built = await copyBuilt(t)
+  const cache = join(dirname(built.cli), 'main.v8')
+  const home = tempDir(t)
+  const sessions = join(home, 'tb', 'sessions')
+  fs.mkdirSync(sessions, { recursive: true })
+  fs.writeFileSync(join(sessions, 'cached00-1.json'), JSON.stringify(applyEvent(null, event('cached00-1', 'Stop'))))
+  // A record from a newer version: the compiled validator refuses it, zod (imported through
+  // the loader) reads it.
+  fs.writeFileSync(join(sessions, 'newer000-1.json'), JSON.stringify({ ...applyEvent(null, event('newer000-1', 'Stop')), fieldFromANewerVersion: 1 }))
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TRAILBOSS_DEBUG_CODE_CACHE: '1' }
+  const run = (...args: string[]): Run => {
+    const r = spawnSync(process.execPath, [built.cli, ...args], { env, encoding: 'utf8', timeout: 30_000 })
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+  }
+
+  const used = run('ls', '--json')
+  t.equal(used.code, 0)
+  t.equal(used.stderr, 'trailboss: code cache used\n')
+  t.same((JSON.parse(used.stdout) as { queue: { sessionId: string }[] }).queue.map((i) => i.sessionId).sort(), ['cached00-1', 'newer000-1'])
+  const version = run('--version')
+  t.same([version.code, version.stdout.trim(), version.stderr], [0, JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version, 'trailboss: code cache used\n'], 'the full CLI, imported from cached code')
+
+  fs.writeFileSync(cache, Buffer.alloc(4096, 7))
+  const refused = run('ls', '--json')
+  t.same([refused.code, refused.stdout, refused.stderr], [0, used.stdout, 'trailboss: code cache refused\n'], 'a damaged cache is refused by V8')
+
+  fs.rmSync(cache)
+  const none = run('ls', '--json')
+  t.same([none.code, none.stdout, none.stderr], [0, used.stdout, 'trailboss: code cache none\n'])
+  t.equal(run('--version').code, 0)
+})
