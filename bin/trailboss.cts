@@ -42,6 +42,8 @@ const load = (): { main: Main; script: vm.Script; cache: 'used' | 'refused' | 'n
 }
 
 const { main, script, cache } = load()
+// For `trailboss doctor` (lib/io.ts names the same symbol).
+;(globalThis as Record<symbol, unknown>)[Symbol.for('trailboss.codeCache')] = cache
 if (process.env.TRAILBOSS_DEBUG_CODE_CACHE === '1') process.stderr.write(`trailboss: code cache ${cache}\n`)
 const out = process.env.TRAILBOSS_WARM_CODE_CACHE
 if (out) {

@@ -226,6 +226,19 @@ export const checkEndedIndex = (indexDir: string, marked: ReadonlySet<string>, r
   }
 }
 
+/** How the executable loaded the CLI (bin/trailboss.cts); only speed rests on it. */
+export type CodeCacheState = 'used' | 'refused' | 'none'
+
+export const checkCodeCache = (state: CodeCacheState): Check =>
+  state === 'used'
+    ? { id: 'code-cache', status: 'ok', summary: 'the CLI starts from its V8 code cache', fix: null }
+    : {
+        id: 'code-cache',
+        status: 'info',
+        summary: state === 'refused' ? 'V8 refused the code cache (made by another Node version, or with other V8 flags): the CLI starts a few ms slower' : 'the package was built without a code cache: the CLI starts a few ms slower',
+        fix: 'reinstall the package (npm install -g trailboss, or npm run build in a clone); V8 flags in NODE_OPTIONS also make V8 refuse it',
+      }
+
 export const checkTmux = (version: string | null): Check =>
   version === null
     ? { id: 'tmux', status: 'fail', summary: 'tmux is not installed or not on PATH', fix: 'install tmux (Trail Boss takes you to panes with it); from cron, put its folder on PATH' }

@@ -44,9 +44,13 @@ t.test('the code cache is used; refused or missing, the output is the same', asy
   const version = run('--version')
   t.same([version.code, version.stdout.trim(), version.stderr], [0, JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version, 'trailboss: code cache used\n'], 'the full CLI, imported from cached code')
 
+  const doctorCheck = (): unknown => (JSON.parse(run('doctor', '--json').stdout) as { checks: { id: string; status: string }[] }).checks.find((c) => c.id === 'code-cache')?.status
+  t.equal(doctorCheck(), 'ok', 'doctor says the cache is used')
+
   fs.writeFileSync(cache, Buffer.alloc(4096, 7))
   const refused = run('ls', '--json')
   t.same([refused.code, refused.stdout, refused.stderr], [0, used.stdout, 'trailboss: code cache refused\n'], 'a damaged cache is refused by V8')
+  t.equal(doctorCheck(), 'info', 'doctor says so, and how to make a new one')
 
   fs.rmSync(cache)
   const none = run('ls', '--json')

@@ -10,6 +10,7 @@ import {
   checkHome,
   checkLog,
   checkNode,
+  checkCodeCache,
   checkRecords,
   checkEndedIndex,
   checkRoutes,
@@ -420,4 +421,13 @@ t.test('checkEndedIndex: a mark on a live session fails, with the rm that fixes 
   t.equal(bad.status, 'fail')
   t.equal(bad.fix, 'remove the marks (always safe): rm /s/.ended/b')
   t.same(bad.details, ['b: waiting'])
+})
+
+t.test('checkCodeCache: used is ok; refused or none is only information, with the way back', async (t) => {
+  t.equal(checkCodeCache('used').status, 'ok')
+  for (const state of ['refused', 'none'] as const) {
+    const c = checkCodeCache(state)
+    t.equal(c.status, 'info', state)
+    t.match(c.fix, /reinstall the package/)
+  }
 })

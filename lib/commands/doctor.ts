@@ -6,6 +6,7 @@ import * as fs from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 import type { DoctorArgs } from '../cli.js'
 import {
+  checkCodeCache,
   checkEmitterRun,
   checkEndedIndex,
   checkHome,
@@ -26,7 +27,7 @@ import {
   type ScopeSettings,
   type ServerAnswer,
 } from '../doctor-checks.js'
-import { useColour, type Io } from '../io.js'
+import { CODE_CACHE_STATE, useColour, type Io } from '../io.js'
 import { endedIndexDir, logFile, sessionsDir, trailbossHome, type Env } from '../paths.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot, readSettingsFile, settingsFile, SCOPES } from '../settings.js'
 import { execTmux, listPanes, TmuxUnavailable, type TmuxExec } from '../tmux.js'
@@ -161,6 +162,9 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const execPath = deps.execPath ?? process.execPath
   const exec = deps.exec ?? execTmux
   const checks: Check[] = [checkNode(deps.nodeVersion ?? process.versions.node, execPath)]
+  // Set by the executable (bin/trailboss.cts); absent when doctor runs in-process.
+  const codeCache = (globalThis as Record<symbol, unknown>)[CODE_CACHE_STATE]
+  if (codeCache === 'used' || codeCache === 'refused' || codeCache === 'none') checks.push(checkCodeCache(codeCache))
 
   const root = findPackageRoot(deps.selfFile ?? fileURLToPath(import.meta.url))
   const ownEmitter = root ? emitterPathIn(root) : null
