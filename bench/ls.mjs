@@ -16,7 +16,7 @@ const TRANSCRIPT = join(ROOT, 'test/fixtures/transcripts/interactive-text-permis
 const QUIET_MS = 60 * 60 * 1000
 
 /** Templates made by the real emitter, then copied under new ids: fast to build 10,000. */
-export const makeFixture = (count, transcriptBytes, socketInfo) => {
+const makeFixture = (count, transcriptBytes, socketInfo) => {
   const root = fs.mkdtempSync(join(tmpdir(), 'tb-bench-'))
   const home = join(root, 'tb')
   const claude = join(root, 'claude')

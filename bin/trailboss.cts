@@ -7,6 +7,7 @@ import fs = require('node:fs')
 import path = require('node:path')
 import url = require('node:url')
 import vm = require('node:vm')
+import state = require('../lib/code-cache-state.js')
 
 const MAIN = path.join(__dirname, 'main.cjs')
 const CACHE = path.join(__dirname, 'main.v8')
@@ -28,7 +29,7 @@ const wrap = (source: string): string => `(function (exports, require, module, _
 
 const importBeside = (specifier: string): Promise<unknown> => import(url.pathToFileURL(path.join(__dirname, specifier)).href)
 
-const load = (): { main: Main; script: vm.Script; cache: 'used' | 'refused' | 'none' } => {
+const load = (): { main: Main; script: vm.Script; cache: state.CodeCacheState } => {
   let cachedData: Buffer | undefined
   try {
     cachedData = fs.readFileSync(CACHE)
@@ -42,8 +43,7 @@ const load = (): { main: Main; script: vm.Script; cache: 'used' | 'refused' | 'n
 }
 
 const { main, script, cache } = load()
-// For `trailboss doctor` (lib/io.ts names the same symbol).
-;(globalThis as Record<symbol, unknown>)[Symbol.for('trailboss.codeCache')] = cache
+state.recordCodeCacheState(cache)
 if (process.env.TRAILBOSS_DEBUG_CODE_CACHE === '1') process.stderr.write(`trailboss: code cache ${cache}\n`)
 const out = process.env.TRAILBOSS_WARM_CODE_CACHE
 if (out) {

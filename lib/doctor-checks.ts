@@ -2,6 +2,7 @@
 // lib/commands/doctor.ts gathers the facts (files, processes, tmux) and prints these.
 import { isAbsolute } from 'node:path'
 import type { SessionRecord } from './events.js'
+import type { CodeCacheState } from './code-cache-state.js'
 import { formatAge } from './duration.js'
 import { EMIT_BIN, FOREGROUND_EVENTS, HOOK_EVENTS, isEphemeralPath, isJsonObject, listOurHooks, type JsonObject, type Scope } from './settings.js'
 
@@ -227,8 +228,6 @@ export const checkEndedIndex = (indexDir: string, marked: ReadonlySet<string>, r
 }
 
 /** How the executable loaded the CLI (bin/trailboss.cts); only speed rests on it. */
-export type CodeCacheState = 'used' | 'refused' | 'none'
-
 export const checkCodeCache = (state: CodeCacheState): Check =>
   state === 'used'
     ? { id: 'code-cache', status: 'ok', summary: 'the CLI starts from its V8 code cache', fix: null }

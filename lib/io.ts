@@ -88,9 +88,6 @@ export const processIo = (): Io => {
   }
 }
 
-/** Where the executable (bin/trailboss.cts) leaves whether V8 took its code cache, for doctor. */
-export const CODE_CACHE_STATE = Symbol.for('trailboss.codeCache')
-
 /** Colour only on a TTY, and never with NO_COLOR (https://no-color.org) or TERM=dumb. */
 export const useColour = (io: Pick<Io, 'env' | 'stdout'>): boolean =>
   io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb'

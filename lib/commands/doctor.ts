@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 import type { DoctorArgs } from '../cli.js'
+import { codeCacheState } from '../code-cache-state.js'
 import {
   checkCodeCache,
   checkEmitterRun,
@@ -27,8 +28,9 @@ import {
   type ScopeSettings,
   type ServerAnswer,
 } from '../doctor-checks.js'
-import { CODE_CACHE_STATE, useColour, type Io } from '../io.js'
+import { useColour, type Io } from '../io.js'
 import { endedIndexDir, logFile, sessionsDir, trailbossHome, type Env } from '../paths.js'
+import { readEndedMarks } from '../record-files.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot, readSettingsFile, settingsFile, SCOPES } from '../settings.js'
 import { execTmux, listPanes, TmuxUnavailable, type TmuxExec } from '../tmux.js'
 import { fileURLToPath } from 'node:url'
@@ -162,9 +164,8 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const execPath = deps.execPath ?? process.execPath
   const exec = deps.exec ?? execTmux
   const checks: Check[] = [checkNode(deps.nodeVersion ?? process.versions.node, execPath)]
-  // Set by the executable (bin/trailboss.cts); absent when doctor runs in-process.
-  const codeCache = (globalThis as Record<symbol, unknown>)[CODE_CACHE_STATE]
-  if (codeCache === 'used' || codeCache === 'refused' || codeCache === 'none') checks.push(checkCodeCache(codeCache))
+  const codeCache = codeCacheState()
+  if (codeCache) checks.push(checkCodeCache(codeCache))
 
   const root = findPackageRoot(deps.selfFile ?? fileURLToPath(import.meta.url))
   const ownEmitter = root ? emitterPathIn(root) : null
@@ -195,7 +196,6 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   checks.push(checkLog(logFile(env), readLogTail(logFile(env)), io.now()))
 
   const { readStore } = await import('../store.js')
-  const { readEndedMarks } = await import('../record-files.js')
   let records: Awaited<ReturnType<typeof readStore>>['records'] = []
   try {
     const store = await readStore(env)
