@@ -1,9 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcessByStdio } from 'node:child_process'
 import * as fs from 'node:fs'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import type { Readable } from 'node:stream'
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { QueueItem } from '../lib/queue.js'
 import { deriveMove, deriveSelectedIndex, formatChanges, formatWatchScreen, WATCH_KEYS_HELP, type WatchScreen } from '../lib/watch-view.js'
 import { CLI, emitWait, makeHome, type Home } from './helpers/surfaces.js'
@@ -281,19 +282,26 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
   })
 })
 
+/** `trailboss watch` with its output to a pipe (log mode), as `watch | …` or cron runs it. */
+const spawnWatchLog = (t: Test, home: Home): { child: ChildProcessByStdio<null, Readable, Readable>; out: () => string; err: () => string; exited: Promise<number | null> } => {
+  const child = spawn(process.execPath, [CLI, 'watch'], { env: home.env() as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+  t.teardown(() => child.kill('SIGKILL'))
+  return { child, out: () => out, err: () => err, exited: new Promise((r) => child.on('exit', (code) => r(code))) }
+}
+
 t.test('watch without a TTY prints a line per change, and stops on SIGTERM', async (t) => {
   const home = makeHome(t.testdir())
   await emitWait(home, { session: 'dddd-log', cwd: '/tmp/delta', message: 'Ready?' })
-  const child = spawn(process.execPath, [CLI, 'watch'], { env: home.env() as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-  t.teardown(() => child.kill('SIGKILL'))
-  await waitFor(() => out.includes('dddd-log'), 'the first line', 10_000)
-  t.match(out, /^\S+Z {2}#1 {2}question {2}delta {2}- {2}dddd-log {2}Ready\?\n$/)
+  const { child, out, exited } = spawnWatchLog(t, home)
+  await waitFor(() => out().includes('dddd-log'), 'the first line', 10_000)
+  t.match(out(), /^\S+Z {2}#1 {2}question {2}delta {2}- {2}dddd-log {2}Ready\?\n$/)
   await emitWait(home, { session: 'eeee-log', cwd: '/tmp/epsilon', message: 'Done.' })
-  await waitFor(() => out.includes('eeee-log'), 'a line for the new wait', 5000)
-  t.equal(out.trim().split('\n').length, 2, 'one new line, nothing repeated')
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+  await waitFor(() => out().includes('eeee-log'), 'a line for the new wait', 5000)
+  t.equal(out().trim().split('\n').length, 2, 'one new line, nothing repeated')
   child.kill('SIGTERM')
   t.equal(await exited, 0, 'a clean exit on SIGTERM')
 })
@@ -301,11 +309,7 @@ t.test('watch without a TTY prints a line per change, and stops on SIGTERM', asy
 t.test('watch without a TTY ends when its reader has gone (| head -1)', async (t) => {
   const home = makeHome(t.testdir())
   await emitWait(home, { session: 'gggg-head', cwd: '/tmp/eta', message: 'Ready?' })
-  const child = spawn(process.execPath, [CLI, 'watch'], { env: home.env() as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
-  let err = ''
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()))
-  t.teardown(() => child.kill('SIGKILL'))
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+  const { child, err, exited } = spawnWatchLog(t, home)
   // The reader takes the first line and leaves.
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
   child.stdout.destroy()
@@ -313,7 +317,7 @@ t.test('watch without a TTY ends when its reader has gone (| head -1)', async (t
   await emitWait(home, { session: 'hhhh-head', cwd: '/tmp/theta', message: 'Done.' })
   const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running after 10 s'), 10_000))])
   t.equal(code, 0)
-  t.equal(err, '', 'no stack trace')
+  t.equal(err(), '', 'no stack trace')
 })
 
 t.test('watch --once renders once and exits', async (t) => {
