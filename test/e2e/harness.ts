@@ -1,6 +1,7 @@
-// The end-to-end harness: the real Claude Code CLI (pinned in test/e2e/package.json) in panes
-// of a private tmux server, talking to the mock API on 127.0.0.1, with Trail Boss's hooks
-// installed in a throwaway HOME. Every wait is a poll with a deadline.
+// The end-to-end harness: the real Claude Code CLI in panes of a private tmux server, talking to
+// the mock API on 127.0.0.1, with Trail Boss's hooks installed in a throwaway HOME. Two builds
+// are pinned: the oldest supported (test/e2e/package.json) and the newest tested
+// (test/e2e/clis/claude-code-<version>/). Every wait is a poll with a deadline.
 import type { JsonItem } from '../../lib/format.js'
 import { execFile, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -11,9 +12,34 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startMockApi, type MockApi } from './mock-api.js'
 
-export const CLAUDE_CODE_VERSION = '2.1.197'
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-export const CLAUDE_BIN = join(REPO, 'test', 'e2e', 'node_modules', '.bin', 'claude')
+
+/** One pinned Claude Code build: its version and where `npm ci` put its executable. */
+export interface ClaudeBuild {
+  version: string
+  bin: string
+}
+
+/** The oldest supported build, pinned in test/e2e/package.json. */
+export const OLDEST: ClaudeBuild = { version: '2.1.197', bin: join(REPO, 'test', 'e2e', 'node_modules', '.bin', 'claude') }
+/** The newest tested build, pinned in its own folder (scripts/install-e2e-clis.mjs installs it). */
+export const NEWEST: ClaudeBuild = {
+  version: '2.1.332',
+  bin: join(REPO, 'test', 'e2e', 'clis', 'claude-code-2.1.332', 'node_modules', '.bin', 'claude'),
+}
+export const BUILDS: readonly ClaudeBuild[] = [OLDEST, NEWEST]
+export const CLAUDE_CODE_VERSION = OLDEST.version
+export const CLAUDE_BIN = OLDEST.bin
+
+/**
+ * The permission mode a session starts in. `default` asks before each risky tool (the only mode
+ * of 2.1.197); `auto` is 2.1.332's default, where behind a gateway (as the mock is) a tool call
+ * opens "Auto mode can't check actions in this session" instead of a permission dialog.
+ */
+export type PermissionMode = 'default' | 'auto'
+
+/** The footer Claude Code shows at its idle prompt: `? for shortcuts`, or the auto-mode line. */
+export const PROMPT_READY = /\? for shortcuts|⏵⏵ auto mode on|⏸ manual mode on/
 export const TRAILBOSS_BIN = join(REPO, 'dist', 'bin', 'trailboss.cjs')
 export const EMIT_BIN = join(REPO, 'dist', 'hooks', 'emit.cjs')
 /** The idle notification's delay (`messageIdleNotifThresholdMs`); Claude Code's default is 60 s. */
@@ -75,6 +101,10 @@ export interface E2e {
   tbHome: string
   socket: string
   api: MockApi
+  /** The Claude Code build every pane of this run starts. */
+  build: ClaudeBuild
+  /** The permission mode every pane of this run starts in (a flag only where the build's default differs). */
+  mode: PermissionMode
   /** The environment of claude (and so of the hooks) in the panes. */
   env: NodeJS.ProcessEnv
   /** The environment of a person's shell outside tmux, for `trailboss` commands. */
@@ -84,11 +114,11 @@ export interface E2e {
 }
 
 /** Fails loudly when the pinned CLI is missing: the suite must never pass by not running. */
-export const checkClaude = async (): Promise<string> => {
-  if (!existsSync(CLAUDE_BIN)) throw new Error(`Claude Code is not installed at ${CLAUDE_BIN}: run \`npm ci --prefix test/e2e\``)
-  const v = await run(CLAUDE_BIN, ['--version'], { ...process.env, DISABLE_AUTOUPDATER: '1' }, 20_000)
-  if (v.code !== 0 || !v.stdout.includes(CLAUDE_CODE_VERSION)) {
-    throw new Error(`\`claude --version\` gave ${JSON.stringify(v.stdout.trim())} (exit ${v.code}); expected ${CLAUDE_CODE_VERSION}`)
+export const checkClaude = async (build: ClaudeBuild = OLDEST): Promise<string> => {
+  if (!existsSync(build.bin)) throw new Error(`Claude Code ${build.version} is not installed at ${build.bin}: run \`npm test\` once (its pretest installs it)`)
+  const v = await run(build.bin, ['--version'], { ...process.env, DISABLE_AUTOUPDATER: '1' }, 20_000)
+  if (v.code !== 0 || !v.stdout.includes(build.version)) {
+    throw new Error(`\`claude --version\` gave ${JSON.stringify(v.stdout.trim())} (exit ${v.code}); expected ${build.version}`)
   }
   if (!existsSync(TRAILBOSS_BIN) || !existsSync(EMIT_BIN)) throw new Error('dist/ is missing: run `npm run build`')
   return v.stdout.trim()
@@ -110,9 +140,15 @@ const removeTree = async (dir: string): Promise<void> => {
 export interface StartOptions {
   /** Skip installing hooks (for the session that runs before install). */
   noHooks?: boolean
+  build?: ClaudeBuild
+  /** `default` unless asked: the classic permission dialogs on every build. */
+  mode?: PermissionMode
 }
 
 export const startE2e = async (opts: StartOptions = {}): Promise<E2e> => {
+  const build = opts.build ?? OLDEST
+  const mode = opts.mode ?? 'default'
+  if (mode === 'auto' && build === OLDEST) throw new Error(`Claude Code ${build.version} has no auto mode`)
   // A short root: a tmux socket path must stay under ~100 bytes.
   const root = mkdtempSync(join(tmpdir(), 'tb-e2e-'))
   const home = join(root, 'home')
@@ -125,7 +161,7 @@ export const startE2e = async (opts: StartOptions = {}): Promise<E2e> => {
   const api = await startMockApi({ scratchDir: scratch })
   const claudeJson = {
     hasCompletedOnboarding: true,
-    lastOnboardingVersion: CLAUDE_CODE_VERSION,
+    lastOnboardingVersion: build.version,
     theme: 'dark',
     customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
     projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
@@ -162,6 +198,8 @@ export const startE2e = async (opts: StartOptions = {}): Promise<E2e> => {
     tbHome,
     socket,
     api,
+    build,
+    mode,
     env,
     cliEnv: base,
     tmux,
@@ -188,14 +226,17 @@ export interface Pane {
   sessionId: string
 }
 
+/** The flags that start a session of this run's build in this run's mode. */
+export const modeArgs = (e2e: Pick<E2e, 'build' | 'mode'>): string[] => (e2e.build === OLDEST || e2e.mode === 'auto' ? [] : ['--permission-mode', e2e.mode])
+
 /** Starts claude in a new tmux window and waits for its input prompt. */
 export const startClaude = async (e2e: E2e, name: string, args: string[] = [], sessionId: string | null = randomUUID()): Promise<Pane & { startMs: number }> => {
   const t0 = Date.now()
   const idArgs = sessionId ? ['--session-id', sessionId] : []
-  const r = await e2e.tmux('new-window', '-d', '-t', 'home:', '-n', name, '-c', e2e.project, '-P', '-F', '#{pane_id}', CLAUDE_BIN, ...idArgs, ...args)
+  const r = await e2e.tmux('new-window', '-d', '-t', 'home:', '-n', name, '-c', e2e.project, '-P', '-F', '#{pane_id}', e2e.build.bin, ...idArgs, ...modeArgs(e2e), ...args)
   if (r.code !== 0) throw new Error(`tmux new-window failed: ${r.stderr}`)
   const pane = r.stdout.trim()
-  await waitForScreen(e2e, pane, /\? for shortcuts/, 30_000, `claude's prompt in ${name}`)
+  await waitForScreen(e2e, pane, PROMPT_READY, 30_000, `claude's prompt in ${name}`)
   return { pane, sessionId: sessionId ?? '', startMs: Date.now() - t0 }
 }
 
