@@ -235,7 +235,7 @@ t.test('the plugin: manifests in step with the package', async (t) => {
   t.equal(market.plugins[0].source, './plugin')
   t.equal(market.plugins[0].version, pkg.version)
   // Claude Code runs `npm ci` in a plugin folder that holds a package.json: keep it lean.
-  t.same(fs.readdirSync(PLUGIN).sort(), ['.claude-plugin', 'hooks'], 'the plugin folder holds only the manifest and the hooks')
+  t.same(fs.readdirSync(PLUGIN).filter((n) => n !== 'node_modules').sort(), ['.claude-plugin', 'hooks', 'tests', 'tsconfig.json'], 'the plugin folder holds the manifest, the hooks, the mod\'s tests and its tsconfig (no package.json)')
 })
 
 const claude = (args: string[], home: string): Promise<Run> =>
@@ -299,7 +299,7 @@ t.test('the real Claude Code CLI installs the plugin from a local marketplace an
   for (const event of HOOK_EVENTS) t.match(details.stdout, event)
   const cached = join(home, '.claude', 'plugins', 'cache', 'trailboss', 'trailboss')
   const [version] = fs.readdirSync(cached)
-  t.same(fs.readdirSync(join(cached, version as string)).sort(), ['.claude-plugin', 'hooks'], 'only the plugin folder is copied: no npm install of the package')
+  t.same(fs.readdirSync(join(cached, version as string)).sort(), ['.claude-plugin', 'hooks', 'tests', 'tsconfig.json'], 'only the plugin folder is copied: no npm install of the package')
   const settings = read(join(home, '.claude', 'settings.json'))
   t.same(settings.enabledPlugins, { 'trailboss@trailboss': true }, 'what doctor looks for')
 })

@@ -1,0 +1,55 @@
+// The mod's pure half: reading `trailboss ls --json` and wording what it shows.
+import { expect, test } from 'claude-code/testing'
+import { askLine, formatAge, formatStatus, formatToast, newWaits, othersOf, parseListing, waitId, type Wait } from '../hooks/queue-view'
+
+const wait = (over: Partial<Wait> = {}): Wait => ({ key: 'k1', sessionId: 's1', kind: 'permission', since: 0, project: 'api', ask: 'Bash: ls', pane: '%1', ...over })
+
+test('askLine words a wait as `trailboss ls` does', () => {
+  expect(askLine({ tool: 'Bash', input: { command: 'npm run migrate' }, message: null })).toBe('Bash: npm run migrate')
+  expect(askLine({ tool: 'Edit', input: { file_path: '/a/b.ts', old_string: 'x' }, message: null })).toBe('Edit: /a/b.ts')
+  expect(askLine({ tool: 'AskUserQuestion', input: { questions: [{ question: 'Red or blue?' }] }, message: null })).toBe('AskUserQuestion: Red or blue?')
+  expect(askLine({ tool: 'Bash', input: 'echo  hi\nthere', message: null })).toBe('Bash: echo hi there')
+  expect(askLine({ tool: 'Mystery', input: { n: 1 }, message: null })).toBe('Mystery: {"n":1}')
+  expect(askLine({ tool: null, input: null, message: 'Done.\n\nShould I also update the docs?\n' })).toBe('Should I also update the docs?')
+  expect(askLine({ tool: null, input: null, message: null })).toBe('')
+  expect(askLine('not an ask')).toBe('')
+  expect(askLine({ tool: 'Bash', input: { command: 'x'.repeat(100) } }, 20)).toBe(`Bash: ${'x'.repeat(13)}…`)
+})
+
+test('parseListing keeps the queue\'s items, skips what lacks a field, refuses what is not the contract', () => {
+  const good = { n: 1, key: 'aaaa1111', sessionId: 'aaaa1111-x', state: 'permission', kind: 'permission', since: '2026-12-01T10:00:00.000Z', project: 'api', tmux: { pane: '%3' }, ask: { tool: 'Bash', input: { command: 'ls' }, message: null } }
+  const listing = parseListing(
+    JSON.stringify({
+      version: 1,
+      queue: [good, { ...good, key: 7 }, { ...good, since: 'yesterday' }, { ...good, n: null }, 'x', { ...good, key: 'bbbb2222', tmux: null, project: null, kind: null, state: 'waiting' }],
+    }),
+  )
+  expect(listing.skipped).toBe(4)
+  expect(listing.waits).toEqual([
+    { key: 'aaaa1111', sessionId: 'aaaa1111-x', kind: 'permission', since: Date.parse('2026-12-01T10:00:00Z'), project: 'api', ask: 'Bash: ls', pane: '%3' },
+    { key: 'bbbb2222', sessionId: 'aaaa1111-x', kind: 'waiting', since: Date.parse('2026-12-01T10:00:00Z'), project: '?', ask: 'Bash: ls', pane: null },
+  ])
+  expect(() => parseListing('trailboss 0.0.1')).toThrow(/not JSON/)
+  expect(() => parseListing('{"version": 2, "queue": []}')).toThrow(/not version 1/)
+  expect(() => parseListing('[]')).toThrow(/not version 1/)
+})
+
+test('the status entry and the toast', () => {
+  expect(formatStatus([], 0)).toBeUndefined()
+  expect(formatStatus([wait({ since: 1000 })], 61_000)).toBe('1 other waits · oldest 1m')
+  expect(formatStatus([wait({ since: 5000 }), wait({ since: 2000 })], 242_000)).toBe('2 others wait · oldest 4m')
+  expect(formatToast(wait({ ask: 'Bash: npm run migrate' }))).toBe('api waits: Bash: npm run migrate')
+  expect(formatToast(wait({ ask: '', kind: 'done' }))).toBe('api waits (done)')
+  expect([formatAge(-5), formatAge(59_999), formatAge(3_600_000), formatAge(86_400_000 * 3)]).toEqual(['0s', '59s', '1h', '3d'])
+})
+
+test('others and new waits: a session waiting again from a new moment is a new wait', () => {
+  const a = wait({ sessionId: 'a', since: 1 })
+  const own = wait({ sessionId: 'me', since: 1 })
+  expect(othersOf([a, own], 'me')).toEqual([a])
+  expect(othersOf([a, own], null)).toEqual([a, own])
+  const seen = new Set([waitId(a)])
+  expect(newWaits(seen, [a])).toEqual([])
+  const again = { ...a, since: 2 }
+  expect(newWaits(seen, [a, again])).toEqual([again])
+})
