@@ -1,0 +1,61 @@
+// Pure: which hook commands are ours. Only the exact commands our install writes, or wrote in
+// an earlier version, count: a command that merely contains our name (another tool's
+// `…/trailboss-slack/dist/hooks/emit.cjs`, `python3 /opt/tools/trailboss-emit`) is not ours,
+// and uninstall must never take it out. Shared by every agent's settings file.
+
+/** The emitter's name on PATH (package.json `bin`). */
+const EMIT_BIN = 'trailboss-emit'
+
+/**
+ * Every command form our installs have written, for docs and doctor. Exec form since 0.1.0;
+ * `--agent <id>` since agents other than Claude Code (its absence means claude-code).
+ */
+export const OUR_COMMAND_FORMS = [
+  '<node> <package>/dist/hooks/emit.cjs [--agent <id>]  (user and local scope)',
+  'trailboss-emit [--agent <id>]  (project scope, the plugin)',
+] as const
+
+/** The emitter inside an npm-installed package named exactly `trailboss` (a prefix or npx's cache). */
+const NPM_EMITTER = /(?:^|[\\/])node_modules[\\/]trailboss[\\/]dist[\\/]hooks[\\/]emit\.cjs$/
+/** An emitter file of some package: ours only if `known` (checked on disk) says so. */
+const ANY_EMITTER = /[\\/]dist[\\/]hooks[\\/]emit\.cjs$/
+const NODE_BIN = /(?:^|[\\/])node(?:\.exe)?$/
+const AGENT_ID = /^[a-z][a-z0-9-]{0,31}$/
+
+/** True for our emitter file: an npm-installed `trailboss`, or a path `known` to be ours. */
+export const isOurEmitterFile = (path: string, known: readonly string[] = []): boolean => known.includes(path) || NPM_EMITTER.test(path)
+
+/** What may follow the emitter in our command: nothing, or the agent it records for. */
+const namesAgentOnly = (rest: readonly unknown[]): boolean => rest.length === 0 || (rest.length === 2 && rest[0] === '--agent' && typeof rest[1] === 'string' && AGENT_ID.test(rest[1]))
+
+/**
+ * A hook's command (and its exec-form arguments) is ours when it is exactly one our install
+ * writes: a Node binary running our emitter file, or `trailboss-emit`, each optionally with
+ * `--agent <id>`. `known` lists emitter files found on disk to belong to a `trailboss` package
+ * (the running one, a clone of any folder name).
+ */
+export const isOurCommand = (command: unknown, args: unknown, known: readonly string[] = []): boolean => {
+  if (typeof command !== 'string') return false
+  if (Array.isArray(args) && args.length > 0) {
+    const [file, ...rest] = args as unknown[]
+    return NODE_BIN.test(command) && typeof file === 'string' && isOurEmitterFile(file, known) && namesAgentOnly(rest)
+  }
+  if (args !== undefined && !Array.isArray(args)) return false
+  const [first, ...rest] = command.split(' ')
+  return first === EMIT_BIN && namesAgentOnly(rest)
+}
+
+/**
+ * Emitter files that hooks in these settings run and that may be ours (any package's
+ * `dist/hooks/emit.cjs`): the caller checks each on disk and passes the ours as `known`.
+ */
+export const listEmitterFiles = (hooks: readonly unknown[]): string[] => {
+  const out = new Set<string>()
+  for (const h of hooks) {
+    if (typeof h !== 'object' || h === null) continue
+    const args = (h as { args?: unknown }).args
+    const file = Array.isArray(args) ? args[0] : undefined
+    if (typeof file === 'string' && ANY_EMITTER.test(file) && !NPM_EMITTER.test(file)) out.add(file)
+  }
+  return [...out]
+}
