@@ -1,10 +1,11 @@
 // Several real Claude Code sessions at once: a session started before `trailboss install`,
 // two sessions waiting in order, `trailboss go` moving a real tmux client to them, and a
-// headless `claude -p` run that must be recorded but never queued.
+// headless `claude -p` run that must be recorded but never queued. On both pinned builds at once,
+// each in its own tmux server against its own mock.
 import { spawn, type ChildProcess } from 'node:child_process'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import {
-  CLAUDE_BIN,
+  BUILDS,
   checkClaude,
   IDLE_NOTIF_MS,
   installHooks,
@@ -18,6 +19,7 @@ import {
   trailboss,
   waitFor,
   waitForItem,
+  type ClaudeBuild,
   type E2e,
   type Item,
 } from './harness.js'
@@ -45,12 +47,23 @@ const attachClient = async (e2e: E2e, session: string): Promise<{ name: string; 
 const clientPane = async (e2e: E2e, client: string): Promise<string> =>
   (await e2e.tmux('display-message', '-p', '-c', client, '#{pane_id}')).stdout.trim()
 
-t.test('sessions side by side: before install, in order, go, headless', async (t) => {
-  t.comment(`claude: ${await checkClaude()}`)
-  const e2e = await startE2e({ noHooks: true })
+const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
+  // Every assertion names its build: both scripts report into the same test, interleaved.
+  const tag = `[${build.version}] `
+  const t = {
+    pass: (m: string) => parent.pass(tag + m),
+    fail: (m: string) => parent.fail(tag + m),
+    equal: (a: unknown, b: unknown, m = 'should be equal') => parent.equal(a, b, tag + m),
+    match: (a: unknown, b: unknown, m = 'should match pattern') => parent.match(a, b, tag + m),
+    same: (a: unknown, b: unknown, m = 'should be equivalent') => parent.same(a, b, tag + m),
+    comment: (m: string) => parent.comment(tag + m),
+    teardown: (fn: () => unknown) => parent.teardown(fn),
+  }
+  t.comment(`claude: ${await checkClaude(build)}`)
+  const e2e = await startE2e({ build, noHooks: true })
   t.teardown(() => e2e.close())
   const lat = new Latencies()
-  t.teardown(() => console.error(`# latency (keypress → state in ls --json)\n${lat.format().replace(/^/gm, '# ')}`))
+  t.teardown(() => console.error(`# latency ${build.version} (keypress → state in ls --json)\n${lat.format().replace(/^/gm, '# ')}`))
   const step = async (name: string, fn: () => Promise<void>): Promise<void> => {
     try {
       await fn()
@@ -146,7 +159,7 @@ t.test('sessions side by side: before install, in order, go, headless', async (t
   await step('headless claude -p: recorded, never queued', async () => {
     const t0 = Date.now()
     // </dev/null: claude -p would otherwise read stdin (HOOKS.md §9).
-    const r = await run(CLAUDE_BIN, ['-p', 'hello headless'], { ...e2e.env, TMUX: undefined, TMUX_PANE: undefined }, 60_000, '', e2e.project)
+    const r = await run(build.bin, ['-p', 'hello headless'], { ...e2e.env, TMUX: undefined, TMUX_PANE: undefined }, 60_000, '', e2e.project)
     t.equal(r.code, 0, `claude -p exits 0 (${r.stderr.trim().slice(0, 200)})`)
     t.match(r.stdout, /All done here/)
     const { value: item, ms } = await waitFor(
@@ -161,4 +174,8 @@ t.test('sessions side by side: before install, in order, go, headless', async (t
     const queued = (await lsJson(e2e)).queue.filter((i) => i.n !== null).map((i) => i.sessionId)
     t.same(queued, waiting.map((w) => w.sessionId), 'the queue is unchanged')
   })
+}
+
+t.test('sessions side by side: before install, in order, go, headless, on every pinned build', async (t) => {
+  await Promise.all(BUILDS.map((build) => script(t, build)))
 })

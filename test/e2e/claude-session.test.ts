@@ -3,8 +3,12 @@
 // Scenarios: startup, a finished turn, a question, permission (approve, then deny),
 // AskUserQuestion, an API error, Esc while the model streams and before any output, /compact,
 // /clear, /exit, --resume, a killed pane. A failing step is reported and the script goes on.
-import t from 'tap'
+// The script runs on both pinned builds at once (each in its own tmux server, against its own
+// mock), in the classic permission mode: most of its time is waiting, so two cost little more
+// than one.
+import t, { type Test } from 'tap'
 import {
+  BUILDS,
   capture,
   checkClaude,
   IDLE_NOTIF_MS,
@@ -20,6 +24,7 @@ import {
   waitFor,
   waitForItem,
   waitForScreen,
+  type ClaudeBuild,
   type Expect,
   type Item,
 } from './harness.js'
@@ -34,14 +39,26 @@ t.setTimeout(300_000)
 
 const countOf = (text: string, word: string): number => text.split(word).length - 1
 
-t.test('one scripted Claude Code session, step by step', async (t) => {
-  t.comment(`claude: ${await checkClaude()}`)
-  const e2e = await startE2e()
-  t.teardown(() => e2e.close())
+/** The choice that denies in a permission dialog: "3. No" on 2.1.197, "4. No" on 2.1.332. */
+const denyKey = (screen: string): string => screen.match(/(\d)\. No\b/)?.[1] ?? 'Escape'
+
+const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
+  // Every assertion names its build: both scripts report into the same test, interleaved.
+  const tag = `[${build.version}] `
+  const t = {
+    pass: (m: string) => parent.pass(tag + m),
+    fail: (m: string) => parent.fail(tag + m),
+    equal: (a: unknown, b: unknown, m = 'should be equal') => parent.equal(a, b, tag + m),
+    match: (a: unknown, b: unknown, m = 'should match pattern') => parent.match(a, b, tag + m),
+    comment: (m: string) => parent.comment(tag + m),
+  }
+  t.comment(`claude: ${await checkClaude(build)}`)
+  const e2e = await startE2e({ build })
+  parent.teardown(() => e2e.close())
   const lat = new Latencies()
-  t.teardown(() => {
+  parent.teardown(() => {
     // Printed for docs/claude-code.md; also on failure, where it shows how far the run got.
-    console.error(`# latency (keypress → state in ls --json)\n${lat.format().replace(/^/gm, '# ')}`)
+    console.error(`# latency ${build.version} (keypress → state in ls --json)\n${lat.format().replace(/^/gm, '# ')}`)
   })
 
   /** Brings the pane back to an empty prompt after a failed step, so the next one stands alone. */
@@ -137,10 +154,10 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
   await step('permission prompt, then deny', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'PERM again please')
     await expect('second Bash tool call → permission', id, { state: 'permission', kind: 'permission' }, t0, HOOK_BOUND_MS)
-    await waitForScreen(e2e, a.pane, /Do you want to proceed\?/, 5000, 'the permission dialog')
-    // "3. No": Claude Code fires no hook at all; only the transcript shows the denial.
-    const t1 = await press(e2e, a.pane, '3')
-    const item = await expect('deny ("3. No") → waiting/interrupted (transcript)', id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, HOOK_BOUND_MS)
+    const dialog = await waitForScreen(e2e, a.pane, /Do you want to proceed\?/, 5000, 'the permission dialog')
+    // "No": Claude Code fires no hook at all; only the transcript shows the denial.
+    const t1 = await press(e2e, a.pane, denyKey(dialog))
+    const item = await expect('deny ("No") → waiting/interrupted (transcript)', id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, HOOK_BOUND_MS)
     t.equal(item?.inferred, false, 'the transcript, not the screen, tells')
   })
 
@@ -256,4 +273,8 @@ t.test('one scripted Claude Code session, step by step', async (t) => {
 
   t.equal((await lsJson(e2e)).queue.filter((i) => i.n !== null).length, 0, 'nothing waits at the end')
   t.comment(`mock requests: ${e2e.api.requests.map((r) => r.kind).join(' ')}`)
+}
+
+t.test('one scripted Claude Code session, step by step, on every pinned build', async (t) => {
+  await Promise.all(BUILDS.map((build) => script(t, build)))
 })
