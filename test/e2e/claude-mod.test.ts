@@ -1,0 +1,129 @@
+// The plugin's mod in real Claude Code sessions (2.1.332): a second session's wait shows in the
+// first session's status entry and as one toast, `/trailboss` lists it in a pane, and the pane's
+// button moves a real tmux client there. And the same plugin on the oldest build (2.1.197),
+// which has no mods: its command hooks still record the session.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { capture, checkClaude, EMIT_BIN, NEWEST, OLDEST, lsJson, itemOf, REPO, startClaude, startE2e, submit, press, TRAILBOSS_BIN, waitFor, waitForScreen, type E2e } from './harness.js'
+
+t.setTimeout(240_000)
+
+/** How long a step may take before the test gives up (a deadline, not a speed check: speed is printed). */
+const STEP_MS = 30_000
+
+/**
+ * The plugin as a person gets it: its own folder (Claude Code writes the mod's type declarations
+ * beside a mod it loads from a folder the person owns), and `trailboss` and `trailboss-emit` on
+ * the panes' PATH, as `npm install -g` puts them.
+ */
+const preparePlugin = async (e2e: E2e): Promise<string> => {
+  const plugin = join(e2e.root, 'plugin')
+  cpSync(join(REPO, 'plugin'), plugin, { recursive: true, filter: (src) => !src.includes(join('.claude-plugin', 'types')) })
+  const bin = join(e2e.root, 'bin')
+  mkdirSync(bin)
+  for (const [name, file] of [['trailboss', TRAILBOSS_BIN], ['trailboss-emit', EMIT_BIN]] as const) {
+    writeFileSync(join(bin, name), `#!/bin/sh\nexec '${process.execPath}' '${file}' "$@"\n`, { mode: 0o755 })
+  }
+  // tmux 3.3 gives a new window the PATH of the tmux command that made it: e2e.tmux's environment.
+  e2e.env.PATH = `${bin}:${e2e.env.PATH ?? ''}`
+  return plugin
+}
+
+/** A control-mode client (`tmux -C`): a real attached client that needs no terminal. */
+const attachClient = async (e2e: E2e, target: string): Promise<{ name: string; child: ChildProcess }> => {
+  const child = spawn('tmux', ['-S', e2e.socket, '-C', 'attach-session', '-t', target], { env: e2e.env, stdio: ['pipe', 'ignore', 'ignore'] })
+  const { value } = await waitFor(
+    'the control client to attach',
+    async () => {
+      const r = await e2e.tmux('list-clients', '-F', '#{client_name} #{client_pid}')
+      return r.stdout.split('\n').find((l) => l.endsWith(` ${child.pid}`))?.split(' ')[0]
+    },
+    5000,
+  )
+  return { name: value, child }
+}
+
+const clientPane = async (e2e: E2e, client: string): Promise<string> => (await e2e.tmux('display-message', '-p', '-c', client, '#{pane_id}')).stdout.trim()
+
+t.test('Claude Code 2.1.332: another session\'s wait in the status entry, one toast, the pane and its go button', async (t) => {
+  t.comment(`claude: ${await checkClaude(NEWEST)}`)
+  const e2e = await startE2e({ build: NEWEST, noHooks: true })
+  t.teardown(() => e2e.close())
+  const plugin = await preparePlugin(e2e)
+  const args = ['--plugin-dir', plugin]
+  const watcher = await startClaude(e2e, 'watcher', args)
+  const other = await startClaude(e2e, 'other', args)
+  await e2e.tmux('select-window', '-t', 'home:watcher')
+  const client = await attachClient(e2e, 'home:watcher')
+  t.teardown(() => {
+    client.child.kill()
+  })
+  t.equal(await clientPane(e2e, client.name), watcher.pane, 'the client shows the watching session')
+
+  const STATUS = /trailboss: 1 other waits · oldest \d+[sm]/
+  const TOAST = /proj waits: Bash: touch/
+  t.notMatch(await capture(e2e, watcher.pane), /other waits?/, 'nobody waits yet: no status entry')
+
+  // Watch the watcher's screen for the whole run: the toast must show once, never twice.
+  let toasts = 0
+  let toastShown = false
+  let sampling = true
+  t.teardown(() => {
+    sampling = false
+  })
+  const sampler = (async () => {
+    while (sampling) {
+      const shown = TOAST.test(await capture(e2e, watcher.pane).catch(() => ''))
+      if (shown && !toastShown) toasts++
+      toastShown = shown
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  })()
+
+  const enter = await submit(e2e, other.pane, 'PERM please touch the file')
+  const { ms: dialogMs } = await waitFor('the permission dialog', async () => (/Do you want to proceed\?/.test(await capture(e2e, other.pane)) ? true : undefined), STEP_MS, enter)
+  const dialogAt = enter + dialogMs
+  const { ms: statusMs } = await waitFor('the wait in the watcher\'s status entry', async () => (STATUS.test(await capture(e2e, watcher.pane)) ? true : undefined), STEP_MS, dialogAt)
+  t.pass(`the other session's wait is in the watcher's status entry ${statusMs} ms after its dialog showed`)
+  console.error(`# mod status entry: ${statusMs} ms after the dialog (${dialogMs + statusMs} ms after Enter)`)
+  const item = itemOf(await lsJson(e2e), other.sessionId)
+  t.equal(item?.state, 'permission', 'ls agrees: the other session waits for a permission')
+  t.notMatch(await capture(e2e, other.pane), /trailboss: \d+ others? wait/, 'the waiting session does not count itself')
+  await waitFor('the toast', () => (toasts > 0 ? true : undefined), STEP_MS)
+
+  // The pane: one row for the other session's wait; its button (hotkey 1) moves the client there.
+  await submit(e2e, watcher.pane, '/trailboss')
+  const screen = await waitForScreen(e2e, watcher.pane, /\[ go \].*permission/, STEP_MS, 'the pane with the wait')
+  t.match(screen, /\[ go \] proj permission \d+[sm] Bash: touch /, 'the row: project, kind, age, ask')
+  const pressed = await press(e2e, watcher.pane, '1')
+  const { ms: goMs } = await waitFor('the client to move to the waiting session', async () => ((await clientPane(e2e, client.name)) === other.pane ? true : undefined), STEP_MS, pressed)
+  t.pass(`the go button moved the client to the waiting pane in ${goMs} ms`)
+
+  // The toast is long gone by now; it was never shown again.
+  await waitFor('the toast to go', () => (toastShown ? undefined : true), STEP_MS)
+  sampling = false
+  await sampler
+  t.equal(toasts, 1, 'the toast showed once')
+})
+
+t.test('Claude Code 2.1.197 loads the same plugin\'s command hooks (it has no mods)', async (t) => {
+  t.comment(`claude: ${await checkClaude(OLDEST)}`)
+  const e2e = await startE2e({ build: OLDEST, noHooks: true })
+  t.teardown(() => e2e.close())
+  const plugin = await preparePlugin(e2e)
+  const session = await startClaude(e2e, 'old', ['--plugin-dir', plugin])
+  const enter = await submit(e2e, session.pane, 'QUESTION from the old build')
+  const { value: item } = await waitFor(
+    'the session recorded through the plugin\'s hooks',
+    async () => {
+      const i = itemOf(await lsJson(e2e), session.sessionId)
+      return i?.state === 'waiting' ? i : undefined
+    },
+    STEP_MS,
+    enter,
+  )
+  t.equal(item.kind, 'question', 'the Stop hook ran: the turn ended with a question')
+  t.notMatch(await capture(e2e, session.pane), /hooks: expected record|plugin.*(failed|error)/i, 'no plugin load error on screen')
+})
