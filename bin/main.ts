@@ -1,5 +1,5 @@
 // The CLI itself, in dist/bin/main.cjs; bin/trailboss.cts loads it (from V8's code cache).
-import { main } from '../lib/cli.js'
+import { main } from '../lib/cli/main.js'
 
 /** Runs one command; resolves once its exit code is set. */
 export const start = (argv: string[]): Promise<void> =>

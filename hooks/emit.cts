@@ -3,13 +3,17 @@
 // tmux pane from the environment and folds it into the session's record. It must never hurt the
 // agent: it prints nothing, always exits 0, bounds its own run time, and logs problems to
 // $TRAILBOSS_HOME/log. Only node builtins and the zod-free write path are on its import graph.
+// The hook command names its agent (`trailboss-emit --agent codex`); none: Claude Code, whose
+// hooks were installed before agents were named.
 import fs = require('node:fs')
 import os = require('node:os')
 import path = require('node:path')
-import events = require('../lib/events.js')
+import registry = require('../lib/agents/hook-registry.js')
 import paths = require('../lib/paths.js')
-import files = require('../lib/record-files.js')
-import write = require('../lib/record-write.js')
+import privateDir = require('../lib/fs/private-dir.js')
+import pending = require('../lib/record/pending-events.js')
+import type types = require('../lib/record/types.js')
+import write = require('../lib/record/write.js')
 
 /** Payloads above this are drained unread (DESIGN §7); a PostToolUse after a big read is normal. */
 const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
@@ -59,11 +63,11 @@ const readStdin = (): Promise<{ text: string | null; bytes: number }> =>
     process.stdin.on('error', () => resolve({ text: null, bytes }))
   })
 
-/** Basename of CLAUDE_PROJECT_DIR, else of the nearest folder holding .git, else of cwd; home is `~`. */
-const projectLabel = (cwd: string | null): string | null => {
+/** Basename of the agent's project folder, else of the nearest folder holding .git, else of cwd; home is `~`. */
+const projectLabel = (projectDir: string | undefined, cwd: string | null): string | null => {
   const home = paths.homeDir(env)
   const label = (dir: string): string => (path.resolve(dir) === path.resolve(home) ? '~' : path.basename(dir) || dir)
-  if (env.CLAUDE_PROJECT_DIR) return label(env.CLAUDE_PROJECT_DIR)
+  if (projectDir) return label(projectDir)
   if (!cwd || !path.isAbsolute(cwd)) return null
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, '.git'))) return label(dir)
@@ -71,24 +75,29 @@ const projectLabel = (cwd: string | null): string | null => {
   }
 }
 
-const transcriptSize = (transcript: unknown): number | null => {
-  if (!paths.isReadableTranscriptPath(transcript, env)) return null
+const fileSize = (file: string): number | null => {
   try {
-    return fs.statSync(transcript).size
+    return fs.statSync(file).size
   } catch {
-    return null // Claude Code creates the transcript lazily, after the first SessionStart.
+    return null
   }
 }
 
+/** `--agent <id>` from the hook command; the default agent when it names none. */
+const agentArg = (argv: readonly string[]): string => {
+  const at = argv.indexOf('--agent')
+  return at >= 0 ? (argv[at + 1] ?? '') : registry.DEFAULT_AGENT
+}
+
 /** The event while it is not yet on disk: what the deadline saves as a pending event. */
-let unsaved: { dir: string; ev: events.HookEvent } | null = null
+let unsaved: { dir: string; ev: types.HookEvent } | null = null
 
 const giveUp = (ms: number, read: boolean): void => {
   // On a loaded machine the lock wait can outlast the deadline: keep the event, then go.
   const left = unsaved
   if (left) {
     try {
-      files.writePendingEvent(left.dir, left.ev)
+      pending.writePendingEvent(left.dir, left.ev)
       log(`gave up waiting after ${ms} ms; saved ${left.ev.name} as a pending event`)
     } catch (err) {
       log(`gave up after ${ms} ms and lost ${left.ev.name}: ${(err as Error).message}`)
@@ -107,6 +116,12 @@ let deadline = armDeadline(STDIN_DEADLINE_MS, false)
 
 const main = async (): Promise<void> => {
   if (env.TRAILBOSS_DISABLE === '1') return
+  const agentId = agentArg(process.argv.slice(2))
+  const agent = registry.hooksFor(agentId)
+  if (!agent) {
+    log(`unknown agent ${JSON.stringify(agentId.slice(0, 40))} (this version knows ${registry.AGENT_HOOKS.map((a) => a.id).join(', ')}); nothing recorded`)
+    return
+  }
   // The agent's umask may be permissive, and proper-lockfile makes its lock folder with the
   // default mode: nothing this process creates may be readable by others.
   process.umask(0o077)
@@ -116,8 +131,7 @@ const main = async (): Promise<void> => {
   let payload: unknown
   if (text === null) {
     log(`payload of ${bytes} bytes is over ${MAX_PAYLOAD_BYTES}; recording only what the environment gives`)
-    // The environment still names the session and its pane: keep the pane mapping fresh.
-    payload = { session_id: env.CLAUDE_CODE_SESSION_ID, hook_event_name: 'PayloadTooLarge' }
+    payload = agent.oversizedPayload(env)
   } else {
     try {
       payload = JSON.parse(text)
@@ -126,22 +140,14 @@ const main = async (): Promise<void> => {
       return
     }
   }
-  const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>
-  const cwd = typeof p.cwd === 'string' ? p.cwd : null
-  const ev = events.normalizeEvent(payload, {
-    env,
-    stamp,
-    host: os.hostname(),
-    offset: transcriptSize(p.transcript_path),
-    project: projectLabel(cwd),
-  })
+  const ev = agent.toHookEvent(payload, { env, stamp, host: os.hostname(), fileSize, projectLabel })
   if (typeof ev === 'string') {
     log(`rejected event: ${ev}`)
     return
   }
   const dir = paths.sessionsDir(env)
-  files.ensurePrivateDir(paths.trailbossHome(env), log)
-  files.ensurePrivateDir(dir, log)
+  privateDir.ensurePrivateDir(paths.trailbossHome(env), log)
+  privateDir.ensurePrivateDir(dir, log)
   unsaved = { dir, ev }
   const outcome = await write.recordEvent(dir, ev, {
     log,

@@ -2,9 +2,10 @@
 // Not on any command's path; tests check real output against these, and the JSON Schema files
 // in docs/ are generated from them (npm run schemas).
 import * as z from 'zod/mini'
-import { recordSchema } from './record.js'
+import { recordSchema } from './record/schema.js'
+import { WAIT_KINDS } from './record/types.js'
 
-const kind = z.nullable(z.enum(['permission', 'question', 'done', 'error', 'interrupted']))
+const kind = z.nullable(z.enum(WAIT_KINDS))
 
 export const lsItemSchema = z.object({
   n: z.nullable(z.number().check(z.int(), z.positive())),

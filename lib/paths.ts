@@ -1,7 +1,7 @@
 // Where things live. Every function reads the environment when called, never at import time,
 // so tests (and one process serving several homes) can pass their own env.
 import { homedir } from 'node:os'
-import { join, resolve, sep } from 'node:path'
+import { join, resolve } from 'node:path'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -32,21 +32,3 @@ export const endedIndexDir = (dir: string): string => join(dir, '.ended')
 
 /** Temp files of atomic writes: one folder, so readers never see them among the records. */
 export const tempDir = (dir: string): string => join(dir, '.tmp')
-
-export const claudeConfigDir = (env: Env = process.env): string =>
-  resolve(env.CLAUDE_CONFIG_DIR || join(homeDir(env), '.claude'))
-
-export const claudeProjectsDir = (env: Env = process.env): string => join(claudeConfigDir(env), 'projects')
-
-/**
- * A transcript path comes from the hook payload, so it is read only when it is a `.jsonl`
- * file under Claude Code's projects folder (DESIGN §2): a payload must never make us read
- * an arbitrary file.
- */
-export const isReadableTranscriptPath = (path: unknown, env: Env = process.env): path is string => transcriptPathCheck(env)(path)
-
-/** isReadableTranscriptPath for many paths: the projects folder is resolved once. */
-export const transcriptPathCheck = (env: Env = process.env): ((path: unknown) => path is string) => {
-  const root = claudeProjectsDir(env) + sep
-  return (path: unknown): path is string => typeof path === 'string' && path.endsWith('.jsonl') && !path.includes('\0') && path.startsWith(root) && resolve(path) === path
-}

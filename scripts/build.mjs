@@ -19,9 +19,10 @@ const common = { bundle: true, minify: true, platform: 'node', target: 'node20',
 const fullCliExternal = {
   name: 'full-cli-external',
   setup(b) {
-    b.onResolve({ filter: /\/cli-full\.js$/ }, () => ({ path: './full/cli-full.js', external: true }))
-    // zod is needed only for a record the compiled validator refuses (lib/record-check.ts).
-    b.onResolve({ filter: /^\.\/record\.js$/ }, (args) => (args.importer.endsWith('record-check.ts') ? { path: './full/record.js', external: true } : undefined))
+    // The bundle keeps its old name (full/cli-full.js): the entry must hold no "yargs" text at all.
+    b.onResolve({ filter: /\/yargs-wiring\.js$/ }, () => ({ path: './full/cli-full.js', external: true }))
+    // zod is needed only for a record the compiled validator refuses (lib/record/check.ts).
+    b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) => (args.importer.endsWith('record/check.ts') ? { path: './full/record-schema.js', external: true } : undefined))
   },
 }
 // Bundled CommonJS dependencies (proper-lockfile, jsonc-parser) call require() for node builtins.
@@ -78,7 +79,7 @@ await Promise.all([
   // Every other command: yargs and each command's modules in chunks loaded on demand.
   build({
     ...common,
-    entryPoints: { 'cli-full': 'lib/cli-full.ts', record: 'lib/record.ts' },
+    entryPoints: { 'cli-full': 'lib/cli/yargs-wiring.ts', 'record-schema': 'lib/record/schema.ts' },
     outdir: 'dist/bin.next/full',
     format: 'esm',
     splitting: true,

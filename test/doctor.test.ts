@@ -25,9 +25,11 @@ import {
   type HookFacts,
   type ScopeSettings,
   type ServerAnswer,
-} from '../lib/doctor-checks.js'
-import type { SessionRecord } from '../lib/events.js'
-import { deriveEmitterCommand, deriveHookEntry, mergeHooks, type JsonObject } from '../lib/settings.js'
+} from '../lib/doctor/checks.js'
+import type { SessionRecord } from '../lib/record/types.js'
+import { deriveHookEntry, mergeHooks } from '../lib/agents/claude-code/settings-hooks.js'
+import type { JsonObject } from '../lib/settings/json-value.js'
+import { deriveEmitterCommand } from '../lib/settings/package-root.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'dist', 'bin', 'trailboss.cjs')

@@ -1,6 +1,7 @@
 // Rules for what async hooks and Claude Code's own quirks do to the order and meaning of events.
 import t from 'tap'
-import { applyEvent, type HookEvent, type SessionRecord } from '../lib/events.js'
+import { applyEvent } from '../lib/record/fold.js'
+import type { HookEvent, SessionRecord } from '../lib/record/types.js'
 
 const ev = (name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
   v: 1, stamp, name, sessionId: 's', agent: 'claude-code', promptId: 'p1', host: 'h', headless: false, cwd: '/w', project: 'w',

@@ -1,18 +1,11 @@
 import t from 'tap'
-import {
-  CONTEXT_CAP,
-  TRUNCATION_MARKER,
-  applyEvent,
-  capInput,
-  capText,
-  endsWithQuestion,
-  foldEvents,
-  normalizeEvent,
-  parseTmuxEnv,
-  stateChangeFor,
-  type HookEvent,
-  type SessionRecord,
-} from '../lib/events.js'
+import { normalizeEvent } from '../lib/agents/claude-code/hook-event.js'
+import { stateChangeFor } from '../lib/agents/claude-code/state-rules.js'
+import { endsWithQuestion } from '../lib/agents/wait-text.js'
+import { CONTEXT_CAP, TRUNCATION_MARKER, capInput, capText } from '../lib/record/context-cap.js'
+import { applyEvent, foldEvents } from '../lib/record/fold.js'
+import type { HookEvent, SessionRecord } from '../lib/record/types.js'
+import { parseTmuxEnv } from '../lib/tmux/env.js'
 
 const ENV = { TMUX: '/tmp/tmux-1000/default,800,0', TMUX_PANE: '%3', CLAUDE_CODE_ENTRYPOINT: 'cli' }
 let clock = 1_000_000

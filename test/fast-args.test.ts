@@ -2,8 +2,8 @@
 import fc from 'fast-check'
 import t from 'tap'
 import yargs from 'yargs'
-import { LS_OPTIONS, STATUS_OPTIONS, toYargsOptions, type OptionSpec } from '../lib/cli-options.js'
-import { parseFast } from '../lib/fast-args.js'
+import { LS_OPTIONS, STATUS_OPTIONS, toYargsOptions, type OptionSpec } from '../lib/cli/options.js'
+import { parseFast } from '../lib/cli/fast-args.js'
 
 const viaYargs = async (args: string[], table: Record<string, OptionSpec>): Promise<Record<string, unknown> | null> => {
   try {

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { formatPlain, formatTable, summarizeAsk, toJsonItem, truncate } from '../lib/format.js'
-import type { QueueItem } from '../lib/queue.js'
-import type { SessionRecord } from '../lib/events.js'
+import { formatPlain, formatTable, summarizeAsk, toJsonItem, truncate } from '../lib/render/queue-table.js'
+import type { QueueItem } from '../lib/queue/derive.js'
+import type { SessionRecord } from '../lib/record/types.js'
 
 const item = (over: Partial<QueueItem>): QueueItem => ({
   n: 1,

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { captureIo } from './helpers/io.js'
 import { describeItem, pickDefault, runGo } from '../lib/commands/go.js'
-import { loadQueue } from '../lib/queue-read.js'
+import { loadQueue } from '../lib/queue/load.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
 import { attachControlClient, cleanEnv, newPane, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
 

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import { captureIo } from './helpers/io.js'
 import { runInstall, runUninstall } from '../lib/commands/install.js'
-import { HOOK_EVENTS, listOurHooks, unmergeHooks, type Json, type JsonObject } from '../lib/settings.js'
+import { HOOK_EVENTS, listOurHooks, unmergeHooks } from '../lib/agents/claude-code/settings-hooks.js'
+import type { Json, JsonObject } from '../lib/settings/json-value.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'dist', 'bin', 'trailboss.cjs')

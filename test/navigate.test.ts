@@ -1,19 +1,9 @@
 import t from 'tap'
-import { execTmux } from '../lib/tmux.js'
-import {
-  attachTmux,
-  byActivity,
-  CLIENT_FORMAT,
-  formatCommand,
-  formatStep,
-  listClients,
-  parseClients,
-  planGo,
-  readPane,
-  runPlan,
-  type Client,
-  type GoContext,
-} from '../lib/navigate.js'
+import { execTmux } from '../lib/tmux/exec.js'
+import { formatCommand } from '../lib/render/command-line.js'
+import { attachTmux, runPlan } from '../lib/tmux/attach.js'
+import { byActivity, type Client, CLIENT_FORMAT, listClients, parseClients, readPane } from '../lib/tmux/clients.js'
+import { formatStep, type GoContext, planGo } from '../lib/tmux/go-plan.js'
 import { attachControlClient, newPane, startServer } from './helpers/navigate-tmux.js'
 
 const US = '|~|'

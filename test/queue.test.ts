@@ -1,9 +1,9 @@
 import t from 'tap'
-import { applyEvent, type HookEvent, type SessionRecord } from '../lib/events.js'
-import { applyTranscript, deriveKeys, deriveQueue, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, type QueueFacts, type ServerPanes } from '../lib/queue.js'
-import type { ScreenVerdict } from '../lib/screen.js'
-import type { Pane } from '../lib/tmux.js'
-import type { TranscriptVerdict } from '../lib/transcript.js'
+import { applyEvent } from '../lib/record/fold.js'
+import type { HookEvent, SessionRecord } from '../lib/record/types.js'
+import { applyTranscript, deriveKeys, deriveQueue, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, type QueueFacts, type ServerPanes } from '../lib/queue/derive.js'
+import type { ScreenVerdict, TranscriptVerdict } from '../lib/agents/types.js'
+import type { Pane } from '../lib/tmux/panes.js'
 
 const SOCK = '/tmp/tb-test/s'
 const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({

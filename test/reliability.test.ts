@@ -6,16 +6,13 @@ import { hostname } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 import fc from 'fast-check'
 import t from 'tap'
-import {
-  CONTEXT_CAP,
-  applyEvent,
-  foldEvents,
-  normalizeEvent,
-  type HookEvent,
-  type SessionRecord,
-} from '../lib/events.js'
-import { claudeProjectsDir, isReadableTranscriptPath, SESSION_ID_PATTERN } from '../lib/paths.js'
-import { readEndedMarks } from '../lib/record-files.js'
+import { normalizeEvent } from '../lib/agents/claude-code/hook-event.js'
+import { claudeProjectsDir, isReadableTranscriptPath } from '../lib/agents/claude-code/paths.js'
+import { SESSION_ID_PATTERN } from '../lib/paths.js'
+import { CONTEXT_CAP } from '../lib/record/context-cap.js'
+import { applyEvent, foldEvents } from '../lib/record/fold.js'
+import type { HookEvent, SessionRecord } from '../lib/record/types.js'
+import { readEndedMarks } from '../lib/record/ended-index.js'
 import { EMITTER, baseEnv, listTree, payload, pool, readSession, runEmitter, tempDir, type ChildEnv, type EmitResult } from './helpers/emitter.js'
 
 const SCALE = Math.max(0.05, Number(process.env.TRAILBOSS_RELIABILITY_SCALE) || 1)

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { deriveConversation, formatConversation, renderToolCall } from '../lib/render.js'
+import { deriveConversation } from '../lib/agents/claude-code/conversation.js'
+import { formatConversation, renderToolCall } from '../lib/render/show-text.js'
 
 t.test('tool calls as a person reads them', async (t) => {
   t.same(renderToolCall('Bash', { command: 'rm -rf build', description: 'Clean' }), ['Bash — Clean', '  $ rm -rf build'])

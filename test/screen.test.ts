@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { classifyScreen } from '../lib/screen.js'
+import { classifyScreen } from '../lib/agents/claude-code/screen.js'
 
 const screen = (name: string): string => readFileSync(new URL(`./fixtures/screens/${name}`, import.meta.url), 'utf8')
 

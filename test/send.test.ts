@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { deriveSendRefusal } from '../lib/commands/send.js'
-import type { QueueItem } from '../lib/queue.js'
+import type { QueueItem } from '../lib/queue/derive.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
 import { cleanEnv, newPane, startServer, waitFor } from './helpers/navigate-tmux.js'
 

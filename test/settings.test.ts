@@ -2,29 +2,10 @@ import * as fs from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import t from 'tap'
-import {
-  deriveEmitterCommand,
-  deriveHookEntry,
-  derivePluginHooks,
-  detectIndent,
-  entryForEvent,
-  findPackageRoot,
-  formatSettings,
-  formatSettingsEdit,
-  HOOK_EVENTS,
-  HOOK_TIMEOUT_S,
-  isEphemeralPath,
-  isOurHook,
-  listOurHooks,
-  mergeHooks,
-  parseSettings,
-  resolveSettingsTarget,
-  settingsFile,
-  unmergeHooks,
-  updateSettingsFile,
-  type Json,
-  type JsonObject,
-} from '../lib/settings.js'
+import { deriveHookEntry, derivePluginHooks, entryForEvent, HOOK_EVENTS, HOOK_TIMEOUT_S, isOurHook, listOurHooks, mergeHooks, settingsFile, unmergeHooks } from '../lib/agents/claude-code/settings-hooks.js'
+import type { Json, JsonObject } from '../lib/settings/json-value.js'
+import { deriveEmitterCommand, findPackageRoot, isEphemeralPath } from '../lib/settings/package-root.js'
+import { detectIndent, formatSettings, formatSettingsEdit, parseSettings, resolveSettingsTarget, updateSettingsFile } from '../lib/settings/settings-file.js'
 
 const NODE = '/usr/local/bin/node'
 const EMITTER = '/usr/local/lib/node_modules/trailboss/dist/hooks/emit.cjs'

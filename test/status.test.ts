@@ -1,8 +1,8 @@
 import * as fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import type { QueueItem } from '../lib/queue.js'
-import { DEFAULT_STATUS_FORMAT, deriveSummary, formatKinds, formatSegment } from '../lib/status-format.js'
+import type { QueueItem } from '../lib/queue/derive.js'
+import { DEFAULT_STATUS_FORMAT, deriveSummary, formatKinds, formatSegment } from '../lib/render/status-segment.js'
 import { emitWait, makeHome, runCli } from './helpers/surfaces.js'
 
 const NOW = Date.parse('2026-01-01T12:00:00Z')
@@ -64,7 +64,7 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
   const entry = built('main.cjs')
   // Its only imports of our own code go through the loader: the yargs wiring, for the other
   // commands, and the zod schema, for a record the compiled validator refuses.
-  t.same([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]).sort(), ['./full/cli-full.js', './full/record.js'])
+  t.same([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]).sort(), ['./full/cli-full.js', './full/record-schema.js'])
   t.notMatch(entry, /\bimport\(/, 'no dynamic import of its own (V8 drops their callback for cached code)')
   t.notMatch(entry, /require\("(?!node:)/, 'requires node built-ins only')
   t.notOk(/_zod|ZodError/.test(entry), 'no zod')

@@ -1,9 +1,10 @@
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { applyEvent, type HookEvent } from '../lib/events.js'
-import { writePendingEvent } from '../lib/record-files.js'
-import { peekState, readStore } from '../lib/store.js'
+import { applyEvent } from '../lib/record/fold.js'
+import type { HookEvent } from '../lib/record/types.js'
+import { writePendingEvent } from '../lib/record/pending-events.js'
+import { peekState, readStore } from '../lib/record/read.js'
 
 const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
   v: 1, stamp, name, sessionId, agent: 'claude-code', promptId: 'p', host: 'h', headless: false, cwd: '/w', project: 'w',

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { capturePanes, listPanes, parseCaptures, parsePanes, PANE_FORMAT } from '../lib/tmux.js'
+import { capturePanes, listPanes, PANE_FORMAT, parseCaptures, parsePanes } from '../lib/tmux/panes.js'
 
 t.test('capturePanes reads several panes in one tmux run', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tb-tmux-'))

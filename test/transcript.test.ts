@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { deriveTranscriptVerdict, mayBeUserLine, parseTranscriptLines, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP, type TranscriptEntry } from '../lib/transcript.js'
+import { deriveTranscriptVerdict, mayBeUserLine, parseTranscriptLines, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP, type TranscriptEntry } from '../lib/agents/claude-code/transcript.js'
 
 const fixture = (name: string): string => fs.readFileSync(new URL(`./fixtures/transcripts/${name}`, import.meta.url), 'utf8')
 

@@ -1,11 +1,11 @@
 // doctor: checks the whole chain (Node, emitter, hooks per scope, plugin, $TRAILBOSS_HOME,
 // records, tmux, panes) and says what to do about each failure. Facts are gathered here;
-// lib/doctor-checks.ts turns them into verdicts.
+// lib/doctor/checks.ts turns them into verdicts.
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
-import type { DoctorArgs } from '../cli.js'
-import { codeCacheState } from '../code-cache-state.js'
+import { type DoctorArgs, SCOPES } from '../cli/options.js'
+import { codeCacheState } from '../cli/code-cache-state.js'
 import {
   checkCodeCache,
   checkEmitterRun,
@@ -27,12 +27,15 @@ import {
   type HookFacts,
   type ScopeSettings,
   type ServerAnswer,
-} from '../doctor-checks.js'
+} from '../doctor/checks.js'
 import { useColour, type Io } from '../io.js'
-import { endedIndexDir, logFile, sessionsDir, trailbossHome, type Env } from '../paths.js'
-import { readEndedMarks } from '../record-files.js'
-import { EMIT_BIN, emitterPathIn, findPackageRoot, readSettingsFile, settingsFile, SCOPES } from '../settings.js'
-import { execTmux, listPanes, TmuxUnavailable, type TmuxExec } from '../tmux.js'
+import { endedIndexDir, type Env, logFile, sessionsDir, trailbossHome } from '../paths.js'
+import { readEndedMarks } from '../record/ended-index.js'
+import { settingsFile } from '../agents/claude-code/settings-hooks.js'
+import { EMIT_BIN, emitterPathIn, findPackageRoot } from '../settings/package-root.js'
+import { readSettingsFile } from '../settings/settings-file.js'
+import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { listPanes } from '../tmux/panes.js'
 import { fileURLToPath } from 'node:url'
 
 export interface DoctorDeps {
@@ -195,7 +198,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   checks.push(homeCheck(env))
   checks.push(checkLog(logFile(env), readLogTail(logFile(env)), io.now()))
 
-  const { readStore } = await import('../store.js')
+  const { readStore } = await import('../record/read.js')
   let records: Awaited<ReturnType<typeof readStore>>['records'] = []
   try {
     const store = await readStore(env)

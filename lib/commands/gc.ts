@@ -4,16 +4,17 @@
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
-import type { GcArgs } from '../cli.js'
+import type { GcArgs } from '../cli/options.js'
 import { formatAge, parseDuration } from '../duration.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
 import { endedIndexDir, logFile, pendingDir, recordFile, sessionsDir, tempDir } from '../paths.js'
-import type { QueueItem } from '../queue.js'
-import { loadQueue, reportSkipped, type LoadOptions } from '../queue-read.js'
-import { readEndedMarks, unmarkEnded } from '../record-files.js'
-import { LOCK_STALE_MS, TEMP_LEFTOVER_MS } from '../record-write.js'
-import { readRecordFile } from '../store.js'
+import type { QueueItem } from '../queue/derive.js'
+import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { reportSkipped } from '../render/skipped.js'
+import { readEndedMarks, unmarkEnded } from '../record/ended-index.js'
+import { LOCK_STALE_MS, TEMP_LEFTOVER_MS } from '../record/write.js'
+import { readRecordFile } from '../record/read.js'
 
 /**
  * Pure: which sessions gc retires. Gone needs a tmux answer; unknown panes keep a session.

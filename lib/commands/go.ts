@@ -2,14 +2,21 @@
 // types into an agent. The queue is read once; the pane is looked at once more right before
 // the move, and nothing moves unless the whole plan can run (DESIGN §5).
 import { hostname } from 'node:os'
-import type { GoArgs } from '../cli.js'
+import { agentFor } from '../agents/index.js'
+import type { GoArgs } from '../cli/options.js'
 import { EXIT_FAILURE, formatError, TrailbossError } from '../errors.js'
-import { kindLabel, summarizeAsk } from '../format.js'
+import { kindLabel, summarizeAsk } from '../render/queue-table.js'
 import type { Io } from '../io.js'
-import { attachTmux, formatCommand, formatStep, listClients, planGo, readPane, runPlan, type AttachFn, type Client } from '../navigate.js'
-import type { QueueItem } from '../queue.js'
-import { loadQueue, reportSkipped, resolveTarget, type QueueView } from '../queue-read.js'
-import { callerSocket, execTmux, TmuxUnavailable, type TmuxExec } from '../tmux.js'
+import { formatCommand } from '../render/command-line.js'
+import { type AttachFn, attachTmux, runPlan } from '../tmux/attach.js'
+import { type Client, listClients, readPane } from '../tmux/clients.js'
+import { formatStep, planGo } from '../tmux/go-plan.js'
+import type { QueueItem } from '../queue/derive.js'
+import { loadQueue, type QueueView } from '../queue/load.js'
+import { resolveTarget } from '../queue/target.js'
+import { reportSkipped } from '../render/skipped.js'
+import { callerSocket } from '../tmux/env.js'
+import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 
 export interface GoDeps {
   exec: TmuxExec
@@ -41,7 +48,8 @@ const shellQuote = (s: string): string => formatCommand([s])
 export const noTmuxError = (item: QueueItem, here: string): TrailbossError => {
   const where = [item.cwd ? `in ${item.cwd}` : null, item.host ? `on ${item.host === here ? 'this host' : 'host'} ${item.host}` : null].filter(Boolean).join(' ')
   const how = item.headless ? 'runs headless (claude -p)' : 'does not run in tmux'
-  const resume = `${item.cwd ? `cd ${shellQuote(item.cwd)} && ` : ''}claude --resume ${item.sessionId}`
+  const command = agentFor(item.agent)?.resumeCommand(item.sessionId)
+  const resume = command ? `${item.cwd ? `cd ${shellQuote(item.cwd)} && ` : ''}${formatCommand(command)}` : `its agent's resume of session ${item.sessionId}`
   return new TrailbossError(
     `${describeItem(item)} ${how}${where ? `: it runs ${where}` : ''}`,
     `switch to its terminal${item.host && item.host !== here ? ` on ${item.host}` : ''}, or resume it there (after quitting it): ${resume}`,

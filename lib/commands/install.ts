@@ -1,32 +1,17 @@
-// install / uninstall: merge our hook entries into Claude Code's settings, or take exactly
-// them out again. The merge is pure (lib/settings.ts); this shell finds the paths, runs the
-// guarded update, and says what it did.
+// install / uninstall: merge our hook entries into an agent's settings, or take exactly them
+// out again. The merge is pure (the agent's install target, lib/agents/<id>/); this shell finds
+// the paths, runs the guarded update (lib/settings/settings-file.ts), and says what it did.
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createTwoFilesPatch } from 'diff'
-import type { InstallArgs } from '../cli.js'
-import { formatError, TrailbossError } from '../errors.js'
+import { type InstallArgs, type Scope, SCOPES } from '../cli/options.js'
+import { EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
-import { listPluginEnables } from '../doctor-checks.js'
-import {
-  deriveEmitterCommand,
-  deriveHookEntry,
-  EMIT_BIN,
-  emitterPathIn,
-  findPackageRoot,
-  findStableNode,
-  HOOK_EVENTS,
-  isEphemeralPath,
-  mergeHooks,
-  readSettingsFile,
-  SCOPES,
-  settingsFile,
-  unmergeHooks,
-  updateSettingsFile,
-  type EmitterCommand,
-  type Scope,
-  type SettingsUpdate,
-} from '../settings.js'
+import { AGENT_IDS, agentFor } from '../agents/index.js'
+import { DEFAULT_AGENT } from '../agents/hook-registry.js'
+import type { AgentAdapter } from '../agents/types.js'
+import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findPackageRoot, findStableNode, isEphemeralPath } from '../settings/package-root.js'
+import { readSettingsFile, type SettingsUpdate, updateSettingsFile } from '../settings/settings-file.js'
 
 export interface InstallDeps {
   /** The running Node binary (process.execPath). */
@@ -78,9 +63,23 @@ const answering = async (io: Io, body: () => Promise<number>): Promise<number> =
 export const runInstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => answering(io, () => install(args, io, deps))
 export const runUninstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => answering(io, () => uninstall(args, io, deps))
 
+/** The agent `--agent` names; yargs checked it, a direct call may not have. */
+const adapterOf = (args: InstallArgs): AgentAdapter => {
+  const id = args.agent ?? DEFAULT_AGENT
+  const agent = agentFor(id)
+  if (!agent) throw new TrailbossError(`no agent named ${id}`, `one of: ${AGENT_IDS.join(', ')}`, EXIT_USAGE)
+  return agent
+}
+
+/** The emitter's command for an agent: the default agent's names none, as installs before `--agent` did. */
+const forAgent = (cmd: EmitterCommand, agent: AgentAdapter): EmitterCommand =>
+  agent.id === DEFAULT_AGENT ? cmd : { command: cmd.command, args: [...(cmd.args ?? []), '--agent', agent.id] }
+
 const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<number> => {
+  const agent = adapterOf(args)
+  const target = agent.install
   const scope: Scope = args.scope
-  const file = settingsFile(scope, io.env, io.cwd)
+  const file = target.settingsFile(scope, io.env, io.cwd)
   const known: string[] = []
   let cmd: EmitterCommand = { command: EMIT_BIN }
   if (scope === 'project') {
@@ -97,30 +96,35 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
       io.stderr.write(`trailboss: warning: ${emitter} is in npx's cache, which npm may clean — install the package for good: npm install -g trailboss\n`)
     }
   }
-  const entry = deriveHookEntry(cmd)
-  const u = await updateSettingsFile(file, io.env, (s) => mergeHooks(s, entry, known), { dryRun: args.dryRun })
-  report(io, u, args.dryRun, `installed hooks for ${HOOK_EVENTS.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
+  cmd = forAgent(cmd, agent)
+  const u = await updateSettingsFile(file, io.env, (s) => target.merge(s, cmd, known), { dryRun: args.dryRun })
+  report(io, u, args.dryRun, `installed hooks for ${target.events.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
   if (!args.dryRun) {
     io.stdout.write(`each runs: ${[cmd.command, ...(cmd.args ?? [])].join(' ')}\n`)
-    const plugin = listPluginEnables(SCOPES.map((sc) => ({ scope: sc, file: settingsFile(sc, io.env, io.cwd), ...readSettingsFile(settingsFile(sc, io.env, io.cwd)) })))
-    if (plugin.length > 0) {
-      io.stderr.write(`trailboss: warning: the trailboss plugin is enabled too (${plugin.join(', ')} settings), so every event runs the emitter twice — keep one: trailboss uninstall${scope === 'user' ? '' : ` --scope ${scope}`}, or claude plugin uninstall trailboss\n`)
+    const plugin = target.plugin
+    const enabledIn = SCOPES.filter((sc) => {
+      const { settings } = plugin ? readSettingsFile(target.settingsFile(sc, io.env, io.cwd)) : { settings: null }
+      return settings !== null && plugin?.isEnabledIn(settings) === true
+    })
+    if (plugin && enabledIn.length > 0) {
+      io.stderr.write(`trailboss: warning: the trailboss plugin is enabled too (${enabledIn.join(', ')} settings), so every event runs the emitter twice — keep one: trailboss uninstall${scope === 'user' ? '' : ` --scope ${scope}`}, or ${plugin.uninstall}\n`)
     }
     if (scope === 'project') io.stdout.write(`teammates need trailboss-emit on their PATH too (npm install -g trailboss); check with: trailboss doctor\n`)
-    io.stdout.write(`Claude Code sessions started from now on use these hooks; restart the ones already running\n`)
+    io.stdout.write(`${target.label} sessions started from now on use these hooks; restart the ones already running\n`)
   }
   return 0
 }
 
 const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<number> => {
-  const file = settingsFile(args.scope, io.env, io.cwd)
+  const target = adapterOf(args).install
+  const file = target.settingsFile(args.scope, io.env, io.cwd)
   const known: string[] = []
   try {
     known.push(locateEmitter(io, deps).emitter)
   } catch {
     // A broken or moved package: our entries are still recognised by their paths' shape.
   }
-  const u = await updateSettingsFile(file, io.env, (s) => unmergeHooks(s, known), { dryRun: args.dryRun })
+  const u = await updateSettingsFile(file, io.env, (s) => target.unmerge(s, known), { dryRun: args.dryRun })
   report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)
   return 0
 }

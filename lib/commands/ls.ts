@@ -1,11 +1,12 @@
 // trailboss ls: read → derive → filter → format → write.
-import type { LsArgs } from '../cli.js'
+import type { LsArgs } from '../cli/options.js'
 import { parseDuration } from '../duration.js'
 import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
-import { formatPlain, formatTable, JSON_VERSION, toJsonItem } from '../format.js'
+import { formatPlain, formatTable, JSON_VERSION, toJsonItem } from '../render/queue-table.js'
 import { useColour, type Io } from '../io.js'
-import type { QueueItem } from '../queue.js'
-import { loadQueue, reportSkipped, type LoadOptions } from '../queue-read.js'
+import type { QueueItem } from '../queue/derive.js'
+import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { reportSkipped } from '../render/skipped.js'
 
 export interface LsFilter {
   all: boolean

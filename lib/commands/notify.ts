@@ -1,15 +1,16 @@
 // `trailboss notify`: tell the person about waits that are new since the last call, then exit.
 // Meant for cron and tmux hooks: the remembered set lives in $TRAILBOSS_HOME/notify.json and
 // the whole read → tell → remember runs under its lock, so overlapping calls tell once.
-import type { NotifyArgs } from '../cli.js'
+import type { NotifyArgs } from '../cli/options.js'
 import { parseDuration } from '../duration.js'
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
-import { checkDesktop, formatNotice, listTmuxClients, notifyDesktop, notifyTmux, ringBell, runExec, type Channel, type Outcome } from '../notifiers.js'
-import { deriveNew, waitId, withNotifyState } from '../notify-state.js'
-import type { QueueItem } from '../queue.js'
-import { loadQueue, type LoadOptions } from '../queue-read.js'
-import { callerSocket, execTmux, type TmuxExec } from '../tmux.js'
+import { checkDesktop, formatNotice, listTmuxClients, notifyDesktop, notifyTmux, ringBell, runExec, type Channel, type Outcome } from '../notify/channels.js'
+import { deriveNew, waitId, withNotifyState } from '../notify/state.js'
+import type { QueueItem } from '../queue/derive.js'
+import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { callerSocket } from '../tmux/env.js'
+import { execTmux, type TmuxExec } from '../tmux/exec.js'
 
 export interface NotifyDeps {
   exec: TmuxExec

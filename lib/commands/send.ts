@@ -1,13 +1,16 @@
 // `trailboss send` (opt-in, TRAILBOSS_ALLOW_SEND=1): type the person's own text into a waiting
 // pane. Trail Boss never makes up input; this only saves a trip to the pane, so it refuses
 // unless the pane still shows the very wait the person answered: same wait, idle prompt.
-import type { SendArgs } from '../cli.js'
+import type { SendArgs } from '../cli/options.js'
 import { TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
-import type { QueueItem } from '../queue.js'
-import { loadQueue, resolveTarget } from '../queue-read.js'
-import { classifyScreen, type ScreenVerdict } from '../screen.js'
-import { capturePane, execTmux, TmuxUnavailable, type TmuxExec } from '../tmux.js'
+import type { QueueItem } from '../queue/derive.js'
+import { loadQueue } from '../queue/load.js'
+import { resolveTarget } from '../queue/target.js'
+import { agentFor } from '../agents/index.js'
+import type { ScreenVerdict } from '../agents/types.js'
+import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { capturePane } from '../tmux/panes.js'
 import { describeItem } from './go.js'
 
 /** Screens that show the agent's input box ready for a new prompt. */
@@ -38,7 +41,7 @@ export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux)
     const first = await loadQueue(io, { exec })
     const item = resolveTarget(first, args.target, io)
     const shown = item.tmux && item.state === 'waiting' ? await capturePane(item.tmux.socket, item.tmux.pane, exec) : null
-    const screen = shown === null ? null : classifyScreen(shown)
+    const screen = shown === null ? null : (agentFor(item.agent)?.classifyScreen(shown) ?? 'unknown')
     // Read again right before typing: the wait must be the one the person read and answered.
     const again = await loadQueue(io, { exec, screens: false })
     const why = deriveSendRefusal(item, again.items.find((i) => i.sessionId === item.sessionId), screen)

@@ -1,16 +1,20 @@
 // trailboss show: everything about one wait — what is asked, the transcript's last exchanges,
 // and with --screen the pane's live text.
-import type { ShowArgs } from '../cli.js'
+import type { ShowArgs } from '../cli/options.js'
 import { formatAge } from '../duration.js'
 import { EXIT_OK } from '../errors.js'
-import { JSON_VERSION, kindLabel, toJsonItem } from '../format.js'
+import { JSON_VERSION, kindLabel, toJsonItem } from '../render/queue-table.js'
 import type { Io } from '../io.js'
-import { isReadableTranscriptPath } from '../paths.js'
-import type { QueueItem } from '../queue.js'
-import { loadQueue, reportSkipped, resolveTarget, type LoadOptions } from '../queue-read.js'
-import { deriveConversation, formatConversation, renderToolCall, type ConversationLine } from '../render.js'
-import { capturePane, execTmux } from '../tmux.js'
-import { readTranscriptTail } from '../transcript.js'
+import { agentFor } from '../agents/index.js'
+import type { QueueItem } from '../queue/derive.js'
+import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { resolveTarget } from '../queue/target.js'
+import { reportSkipped } from '../render/skipped.js'
+import type { ConversationLine } from '../agents/types.js'
+import { formatConversation, renderToolCall } from '../render/show-text.js'
+import { execTmux } from '../tmux/exec.js'
+import { capturePane } from '../tmux/panes.js'
+import { formatCommand } from '../render/command-line.js'
 
 /** Pure: the human-readable page for one item. */
 export const formatShow = (item: QueueItem, conversation: ConversationLine[] | null, screen: string | null, now: number): string => {
@@ -45,7 +49,8 @@ export const formatShow = (item: QueueItem, conversation: ConversationLine[] | n
     out.push(...screen.replace(/\s+$/, '').split('\n').map((l) => `  │ ${l}`))
     out.push('')
   }
-  if (!item.tmux && item.cwd && !item.headless) out.push(`Not in tmux. To pick it up: cd ${item.cwd} && claude --resume ${item.sessionId}`)
+  const resume = agentFor(item.agent)?.resumeCommand(item.sessionId)
+  if (!item.tmux && item.cwd && !item.headless && resume) out.push(`Not in tmux. To pick it up: cd ${item.cwd} && ${formatCommand(resume)}`)
   return `${out.join('\n').replace(/\n+$/, '')}\n`
 }
 
@@ -54,8 +59,7 @@ export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): P
   reportSkipped(view, io)
   const item = resolveTarget(view, args.target, io)
   const path = item.record.transcriptPath
-  const entries = path && isReadableTranscriptPath(path, io.env) ? readTranscriptTail(path, Math.max(0, args.lines)) : null
-  const conversation = entries ? deriveConversation(entries).slice(-Math.max(0, args.lines)) : null
+  const conversation = agentFor(item.agent)?.readConversation(item.record, io.env, args.lines) ?? null
   let screen: string | null = null
   if (args.screen && item.tmux && item.tmux.alive !== false) {
     screen = await capturePane(item.tmux.socket, item.tmux.pane, opts.exec ?? execTmux).catch(() => null)

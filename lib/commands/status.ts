@@ -2,11 +2,11 @@
 // status-interval seconds, so it reads the queue once and imports nothing heavy.
 // Screen checks stay on: their captures are remembered across runs (screens.json), at most
 // one per session per SCREEN_CHECK_AFTER_MS, so the segment agrees with `ls` at little cost.
-import type { StatusArgs } from '../cli.js'
+import type { StatusArgs } from '../cli/options.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
-import { loadQueue, type LoadOptions } from '../queue-read.js'
-import { deriveSummary, formatSegment } from '../status-format.js'
+import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { deriveSummary, formatSegment } from '../render/status-segment.js'
 
 export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const view = await loadQueue(io, { skipEnded: true, ...opts })

@@ -2,7 +2,7 @@
 // the mock API on 127.0.0.1, with Trail Boss's hooks installed in a throwaway HOME. Two builds
 // are pinned: the oldest supported (test/e2e/package.json) and the newest tested
 // (test/e2e/clis/claude-code-<version>/). Every wait is a poll with a deadline.
-import type { JsonItem } from '../../lib/format.js'
+import type { JsonItem } from '../../lib/render/queue-table.js'
 import { execFile, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'

@@ -5,9 +5,10 @@ import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { HookEvent, SessionRecord } from '../../lib/events.js'
+import type { HookEvent, SessionRecord } from '../../lib/record/types.js'
 import { recordFile } from '../../lib/paths.js'
-import { looksLikeRecord, readPendingEvents, withPending, type PendingEvent } from '../../lib/record-files.js'
+import { looksLikeRecord } from '../../lib/record/light-check.js'
+import { type PendingEvent, readPendingEvents, withPending } from '../../lib/record/pending-events.js'
 
 export const BUILT_EMITTER = fileURLToPath(new URL('../../dist/hooks/emit.cjs', import.meta.url))
 

@@ -1,0 +1,47 @@
+// Claude Code behind the AgentAdapter seam: its hooks (hooks.ts), transcript, screen, install
+// target and resume command. Everything the core knows of Claude Code comes through here.
+import type { AgentAdapter } from '../types.js'
+import { deriveConversation } from './conversation.js'
+import { claudeCodeHooks } from './hooks.js'
+import { isReadableTranscriptPath, transcriptPathCheck } from './paths.js'
+import { classifyScreen, SCREEN_RULES_VERSION } from './screen.js'
+import { deriveHookEntry, FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, mergeHooks, settingsFile, unmergeHooks } from './settings-hooks.js'
+import { QUESTION_TOOL } from './state-rules.js'
+import { deriveTranscriptVerdict, mayBeUserLine, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP } from './transcript.js'
+
+const LIVE = new Set(['working', 'permission', 'waiting'])
+
+export const claudeCode: AgentAdapter = {
+  ...claudeCodeHooks,
+  transcriptChecker: (env) => {
+    const readable = transcriptPathCheck(env)
+    return (rec, now) => {
+      if (rec.headless || !LIVE.has(rec.state) || !readable(rec.transcriptPath)) return null
+      const entries = readTranscriptAfter(rec.transcriptPath, rec.offset, TRANSCRIPT_READ_CAP, mayBeUserLine)
+      if (!entries || entries.length === 0) return null
+      return deriveTranscriptVerdict(entries, { promptId: rec.promptId, pendingToolUseId: rec.tool?.useId ?? null, permission: rec.state === 'permission' }, now)
+    }
+  },
+  watchedFile: (rec, env) => (isReadableTranscriptPath(rec.transcriptPath, env) ? rec.transcriptPath : null),
+  readConversation: (rec, env, count) => {
+    const path = rec.transcriptPath
+    const entries = path && isReadableTranscriptPath(path, env) ? readTranscriptTail(path, Math.max(0, count)) : null
+    return entries ? deriveConversation(entries).slice(-Math.max(0, count)) : null
+  },
+  screenRulesVersion: SCREEN_RULES_VERSION,
+  classifyScreen,
+  // A Stop with running background tasks: the agent will wake itself; the screen says nothing.
+  sleepsOnItsOwn: (rec) => rec.lastEvent === 'Stop' && rec.backgroundTasks > 0,
+  isQuestionTool: (name) => name === QUESTION_TOOL,
+  resumeCommand: (sessionId) => ['claude', '--resume', sessionId],
+  install: {
+    label: 'Claude Code',
+    settingsFile,
+    events: HOOK_EVENTS,
+    blocks: (event) => FOREGROUND_EVENTS.has(event),
+    merge: (settings, command, known) => mergeHooks(settings, deriveHookEntry(command), known),
+    unmerge: (settings, known) => unmergeHooks(settings, known),
+    plugin: { isEnabledIn: isPluginEnabled, uninstall: 'claude plugin uninstall trailboss' },
+  },
+}
+

@@ -1,0 +1,30 @@
+// Pure: what a Claude Code pane shows, as a last-resort signal where no hook fires and the
+// transcript has no trace (an Esc before any output, a long approved tool). Texts are those of
+// Claude Code 2.1.197 (test/fixtures/screens); they change between versions, so every verdict
+// from here is marked as inferred, never as certain (DESIGN §4).
+import type { ScreenVerdict } from '../types.js'
+
+
+/** The version whose screens these rules were read from. */
+export const SCREEN_RULES_VERSION = '2.1.197'
+
+const SEPARATOR = /^─{20,}\s*$/
+
+export const classifyScreen = (text: string): ScreenVerdict => {
+  const lines = text.split('\n').map((l) => l.trimEnd())
+  const footer = lines.filter((l) => l.trim() !== '').slice(-4).join('\n')
+  if (/esc to interrupt/i.test(footer)) return 'working'
+  // A permission dialog or an AskUserQuestion dialog replaces the input box.
+  if (lines.some((l) => /Do you want to proceed\?/.test(l)) || /Enter to select .*Esc to cancel/.test(footer) || /^\s*Esc to cancel/m.test(footer)) {
+    return 'permission'
+  }
+  // The input box: a `❯` line between two rules. After an Esc before any output, 2.1.197 puts
+  // the prompt back into it and its footer loses the `? for shortcuts` hint.
+  const boxTop = lines.findLastIndex((l, i) => SEPARATOR.test(l) && i < lines.length - 1 && SEPARATOR.test(lines[i + 2] ?? '') && (lines[i + 1] ?? '').startsWith('❯'))
+  const footerOnly = boxTop >= 0 && lines.slice(boxTop + 3).filter((l) => l.trim() !== '').length <= 1
+  if (!/\? for shortcuts/.test(footer) && !footerOnly) return 'unknown'
+  // Idle prompt: is the conversation's last entry (just above the input box) an interruption?
+  const above = (boxTop > 0 ? lines.slice(0, boxTop) : lines).filter((l) => l.trim() !== '')
+  const tail = above.slice(-2).join('\n')
+  return /⎿\s+Interrupted/.test(tail) ? 'interrupted' : 'idle'
+}

@@ -1,0 +1,239 @@
+// Claude Code's settings.json hooks: which events we register, how (async, except where that
+// loses the event), and the pure merge and unmerge of our entries into a person's settings
+// (tested apart, also with random settings). The file I/O around them: lib/settings/settings-file.ts.
+import { join, resolve } from 'node:path'
+import type { Scope } from '../../cli/options.js'
+import { TrailbossError } from '../../errors.js'
+import type { Env } from '../../paths.js'
+import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
+import { EMIT_BIN, type EmitterCommand } from '../../settings/package-root.js'
+import { claudeConfigDir } from './paths.js'
+
+/**
+ * The events the queue needs (DESIGN §4). Not MessageDisplay (fires per displayed chunk) and
+ * not SubagentStop (fires for subagents and for /compact's fork).
+ */
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'SubagentStart',
+  'Notification',
+  'Stop',
+  'StopFailure',
+  'SessionEnd',
+] as const
+export type HookEventName = (typeof HOOK_EVENTS)[number]
+
+/**
+ * Seconds Claude Code gives each of our hooks. SessionEnd hooks get only 1.5 s unless one of
+ * them declares a timeout (Claude Code 2.1.197); the emitter itself gives up after 1.2 s.
+ */
+export const HOOK_TIMEOUT_S = 10
+
+export type HookEntry = JsonObject & {
+  type: 'command'
+  command: string
+  async?: true
+  timeout: number
+}
+
+/**
+ * Events whose hook runs in the foreground. An async SessionEnd hook of Claude Code 2.1.197
+ * starts after the agent is gone and reads an empty stdin (seen on /exit and on a killed pane),
+ * so it runs in the foreground, within its timeout; the agent is ending anyway.
+ */
+export const FOREGROUND_EVENTS: ReadonlySet<string> = new Set(['SessionEnd'])
+
+/** The entry as registered for one event: async, except where that loses the event. */
+export const entryForEvent = (entry: HookEntry, event: string): HookEntry => {
+  if (!FOREGROUND_EVENTS.has(event)) return { ...entry }
+  const { async: _async, ...foreground } = entry
+  return foreground
+}
+
+/** The one hook entry we write, in Claude Code's key order of its docs. */
+export const deriveHookEntry = (cmd: EmitterCommand): HookEntry => ({
+  type: 'command',
+  command: cmd.command,
+  ...(cmd.args ? { args: [...cmd.args] } : {}),
+  async: true,
+  timeout: HOOK_TIMEOUT_S,
+})
+
+/** The plugin's plugin/hooks/hooks.json: a plugin is a copy without dist/, so PATH it is. */
+export const derivePluginHooks = (): JsonObject => {
+  const hooks: JsonObject = {}
+  for (const event of HOOK_EVENTS) hooks[event] = [{ hooks: [entryForEvent(deriveHookEntry({ command: EMIT_BIN }), event)] }]
+  return {
+    description: 'Trail Boss: record each session event with trailboss-emit (from the trailboss npm package, on PATH).',
+    hooks,
+  }
+}
+
+// Our built emitter, wherever the package lives: an npm prefix, an npx cache, or a clone.
+const EMITTER_FILE = /(?:^|[\\/])[^\\/]*trail-?boss[^\\/]*[\\/]dist[\\/]hooks[\\/]emit\.cjs$/i
+const EMIT_BIN_PATH = /(?:^|[\\/])trailboss-emit$/
+const NODE_BIN = /(?:^|[\\/])node(?:\.exe)?$/
+
+const isEmitterPath = (p: string, known: readonly string[]): boolean => EMITTER_FILE.test(p) || EMIT_BIN_PATH.test(p) || known.includes(p)
+
+/** What may follow the emitter in our command: nothing, or the agent it records for. */
+const namesAgentOnly = (rest: readonly unknown[]): boolean => rest.length === 0 || (rest.length === 2 && rest[0] === '--agent' && typeof rest[1] === 'string')
+
+/**
+ * Ours are recognised by the emitter they run, never by an extra key (Claude Code's schema
+ * owns the entry): exec form whose first argument is our emitter, or a command that is the
+ * emitter (`trailboss-emit`, a path to it, or `node <emitter>` written as one string).
+ * `known` adds emitter paths we know are ours (the running package's, in a clone of any name).
+ */
+export const isOurHook = (hook: unknown, known: readonly string[] = []): boolean => {
+  if (!isJsonObject(hook) || hook.type !== 'command' || typeof hook.command !== 'string') return false
+  const args = hook.args
+  if (Array.isArray(args) && args.length > 0) {
+    const [first, ...rest] = args
+    return typeof first === 'string' && isEmitterPath(first, known) && namesAgentOnly(rest)
+  }
+  const [first = '', second = '', ...rest] = hook.command.trim().split(/\s+/)
+  if (isEmitterPath(first, known)) return namesAgentOnly(second === '' ? [] : [second, ...rest])
+  return NODE_BIN.test(first) && isEmitterPath(second, known) && namesAgentOnly(rest)
+}
+
+export interface OurHook {
+  event: string
+  hook: JsonObject
+}
+
+/** Every hook entry of ours in these settings, under any event. */
+export const listOurHooks = (settings: JsonObject, known: readonly string[] = []): OurHook[] => {
+  const out: OurHook[] = []
+  const hooks = settings.hooks
+  if (!isJsonObject(hooks)) return out
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue
+    for (const group of groups) {
+      if (!isJsonObject(group) || !Array.isArray(group.hooks)) continue
+      for (const hook of group.hooks) if (isOurHook(hook, known) && isJsonObject(hook)) out.push({ event, hook })
+    }
+  }
+  return out
+}
+
+const isOurGroup = (group: Json, known: readonly string[]): boolean =>
+  isJsonObject(group) &&
+  Object.keys(group).every((k) => k === 'hooks' || k === 'matcher') &&
+  (group.matcher === undefined || group.matcher === '' || group.matcher === '*') &&
+  Array.isArray(group.hooks) &&
+  group.hooks.length > 0 &&
+  group.hooks.every((h) => isOurHook(h, known))
+
+/**
+ * A group's hooks without ours; null when nothing of it is left. A group that holds none of
+ * ours comes back as the very same object, so foreign content is never rebuilt.
+ */
+const withoutOurs = (group: Json, known: readonly string[]): Json | null => {
+  if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group
+  if (!group.hooks.some((h) => isOurHook(h, known))) return group
+  const rest = group.hooks.filter((h) => !isOurHook(h, known))
+  return rest.length === 0 ? null : { ...group, hooks: rest }
+}
+
+/** Refuses settings we could not merge into without guessing (DESIGN §5: never damage them). */
+export const checkMergeable = (settings: JsonObject): void => {
+  const hooks = settings.hooks
+  if (hooks === undefined) return
+  if (!isJsonObject(hooks)) throw new TrailbossError('its "hooks" is not an object', 'fix the file by hand, then run this again')
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) throw new TrailbossError(`its "hooks.${event}" is not a list`, 'fix the file by hand, then run this again')
+  }
+}
+
+/**
+ * Settings with exactly our entry registered for each event: an existing group of ours keeps
+ * its place (so a second install changes nothing), stray entries of ours elsewhere go, and
+ * every foreign key, group and hook stays as it was, in its order.
+ */
+export const mergeHooks = (
+  settings: JsonObject,
+  entry: HookEntry,
+  known: readonly string[] = [],
+  events: readonly string[] = HOOK_EVENTS,
+): JsonObject => {
+  checkMergeable(settings)
+  const cleaned = unmergeHooks(settings, known, events)
+  const prevHooks = isJsonObject(settings.hooks) ? settings.hooks : {}
+  const hooks: JsonObject = isJsonObject(cleaned.hooks) ? { ...cleaned.hooks } : {}
+  for (const event of events) {
+    const before = prevHooks[event]
+    const ourGroup: JsonObject = { hooks: [entryForEvent(entry, event)] }
+    const firstOurs = Array.isArray(before) ? before.findIndex((g) => isOurGroup(g, known)) : -1
+    const kept = Array.isArray(before) ? before.map((g) => withoutOurs(g, known)) : []
+    const groups: Json[] = []
+    kept.forEach((g, i) => {
+      if (i === firstOurs) groups.push(ourGroup)
+      else if (g !== null) groups.push(g)
+    })
+    if (firstOurs === -1) groups.push(ourGroup)
+    hooks[event] = groups
+  }
+  return { ...cleaned, hooks }
+}
+
+/**
+ * Settings without any entry of ours. An event list (or the hooks object) that only our
+ * entries filled is removed with them; everything else stays exactly as it was.
+ * `keepEvents` are left as empty lists for mergeHooks to refill in place.
+ */
+export const unmergeHooks = (settings: JsonObject, known: readonly string[] = [], keepEvents: readonly string[] = []): JsonObject => {
+  const hooks = settings.hooks
+  if (!isJsonObject(hooks)) return settings
+  let touched = false
+  // Entries, not assignments: a foreign key such as "__proto__" must stay a plain key.
+  const next: [string, Json][] = []
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) {
+      next.push([event, groups])
+      continue
+    }
+    const kept = groups.map((g) => withoutOurs(g, known))
+    if (kept.every((g, i) => g === groups[i])) {
+      next.push([event, groups])
+      continue
+    }
+    touched = true
+    const rest = kept.filter((g): g is Json => g !== null)
+    if (rest.length > 0 || keepEvents.includes(event)) next.push([event, rest])
+  }
+  if (!touched) return settings
+  const out: JsonObject = { ...settings }
+  if (next.length > 0 || keepEvents.length > 0) out.hooks = Object.fromEntries(next) as JsonObject
+  else delete out.hooks
+  return out
+}
+
+/** The settings file of a scope; project and local live in the current project's .claude/. */
+export const settingsFile = (scope: Scope, env: Env, cwd: string): string => {
+  switch (scope) {
+    case 'user':
+      return join(claudeConfigDir(env), 'settings.json')
+    case 'project':
+      return join(resolve(cwd), '.claude', 'settings.json')
+    case 'local':
+      return join(resolve(cwd), '.claude', 'settings.local.json')
+  }
+}
+
+
+/** A plugin key in enabledPlugins: `<plugin>@<marketplace>`. */
+export const PLUGIN_NAME = 'trailboss'
+
+/** Whether these settings enable the Trail Boss plugin (`enabledPlugins: {"trailboss@…": true}`). */
+export const isPluginEnabled = (settings: JsonObject): boolean => {
+  const enabled = settings.enabledPlugins
+  return isJsonObject(enabled) && Object.entries(enabled).some(([k, v]) => k.startsWith(`${PLUGIN_NAME}@`) && v === true)
+}

@@ -1,0 +1,15 @@
+// The agents the CLI knows: one line per agent. The record's `agent` values, `--agent`'s
+// choices and everything agent-specific the core does come from here (lib/agents/types.ts).
+// The emitter's own, lighter list is lib/agents/hook-registry.ts: a new agent adds a line to
+// each, and everything else goes in its folder.
+import { claudeCode } from './claude-code/index.js'
+import type { AgentAdapter } from './types.js'
+
+export const AGENTS: readonly AgentAdapter[] = [
+  claudeCode,
+]
+
+export const AGENT_IDS: readonly string[] = AGENTS.map((a) => a.id)
+
+/** The adapter of a record's agent; undefined for an agent this version does not know. */
+export const agentFor = (id: string): AgentAdapter | undefined => AGENTS.find((a) => a.id === id)

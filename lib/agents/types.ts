@@ -1,0 +1,115 @@
+// The seam between the core (fold, queue, commands) and each agent we follow. Everything that
+// depends on which agent runs a session sits behind AgentAdapter, in lib/agents/<id>/; the core
+// asks for the adapter of `record.agent` (lib/agents/index.ts) and never names an agent.
+// AgentHooks is the part the emitter needs: it is registered apart (lib/agents/hook-registry.ts)
+// so that the emitter's import graph holds only what turns a payload into a folded record.
+import type { Env } from '../paths.js'
+import type { Scope } from '../cli/options.js'
+import type { HookEvent, LiveState, SessionRecord, ToolCall, WaitKind } from '../record/types.js'
+import type { JsonObject } from '../settings/json-value.js'
+import type { EmitterCommand } from '../settings/package-root.js'
+
+/** What the emitter knows besides the payload, for the adapter to build the event from. */
+export interface HookContext {
+  /** The hook's environment. */
+  env: Env
+  /** When the emitter's process started (the event's order, DESIGN §3). */
+  stamp: number
+  host: string
+  /** The size of a file, or null when it cannot be stat'ed (the transcript's offset). */
+  fileSize: (path: string) => number | null
+  /** The label of a project: the folder's basename, `~` for home; from cwd, the folder holding .git. */
+  projectLabel: (projectDir: string | undefined, cwd: string | null) => string | null
+}
+
+/** The state an event asks for. `tool` and `message` left out: the fold's defaults. */
+export interface StateChange {
+  state: LiveState
+  kind: WaitKind | null
+  tool?: ToolCall | null
+  message?: string | null
+}
+
+/**
+ * An agent's rules of the state table (DESIGN §4). The core fold (lib/record/fold.ts) owns the
+ * order rules, the fields that locate a session and when a wait is new; it calls these, in this
+ * order, for what only the agent's events can say.
+ */
+export interface FoldRules {
+  /** Fields an event heals whatever its age (before the order check). */
+  heal?: (rec: SessionRecord, prev: SessionRecord | null, ev: HookEvent) => void
+  /** Fields an event not older than the state updates, even on an ended record. */
+  track?: (rec: SessionRecord, ev: HookEvent) => void
+  /** Whether this event brings an ended session back (a resume). */
+  reopensEnded: (ev: HookEvent) => boolean
+  /** The state the event asks for, or null when it leaves the state as it is. */
+  stateChange: (prev: SessionRecord | null, ev: HookEvent) => StateChange | null
+  /** What an event that leaves the state may still update. */
+  unchanged?: (rec: SessionRecord, base: SessionRecord, ev: HookEvent) => void
+  /** Bookkeeping after the event set the state (the turn it ended, background tasks). */
+  changed?: (rec: SessionRecord, ev: HookEvent, change: StateChange) => void
+}
+
+/** The emitter's side of an agent: light (node builtins and pure code only). */
+export interface AgentHooks {
+  id: string
+  /** A parsed hook payload as our HookEvent, or why it cannot be one. */
+  toHookEvent: (payload: unknown, ctx: HookContext) => HookEvent | string
+  /** A payload too large to read: what the environment alone says, to keep the pane fresh. */
+  oversizedPayload: (env: Env) => Record<string, unknown>
+  rules: FoldRules
+}
+
+/** What the person did after the wait began, by the agent's transcript. */
+export type TranscriptVerdict =
+  | { verdict: 'moved-on'; at: number; why: 'new-prompt' | 'tool-answered' }
+  | { verdict: 'interrupted'; at: number }
+
+/** What a pane shows, as far as a screen tells (always marked inferred). */
+export type ScreenVerdict = 'working' | 'permission' | 'interrupted' | 'idle' | 'unknown'
+
+/** One line of a conversation as `show` prints it. */
+export interface ConversationLine {
+  who: 'you' | 'agent' | 'tool' | 'result'
+  text: string
+  at: string | null
+}
+
+
+/** Where and how `install` registers our hooks with the agent. */
+export interface InstallTarget {
+  /** The agent's name for people ("Claude Code"). */
+  label: string
+  /** The settings file of a scope. */
+  settingsFile: (scope: Scope, env: Env, cwd: string) => string
+  /** The hook events registered. */
+  events: readonly string[]
+  /** Whether the agent waits for this event's hook (blocking) rather than running it async. */
+  blocks: (event: string) => boolean
+  /** Pure: the settings with exactly our hooks, each running `command`; `known`: emitter paths of ours. */
+  merge: (settings: JsonObject, command: EmitterCommand, known: readonly string[]) => JsonObject
+  /** Pure: the settings without any hook of ours. */
+  unmerge: (settings: JsonObject, known: readonly string[]) => JsonObject
+  /** A plugin of ours the agent may load besides the settings hooks (both: every event twice). */
+  plugin?: { isEnabledIn: (settings: JsonObject) => boolean; uninstall: string }
+}
+
+/** Everything agent-specific the core needs, for one agent. */
+export interface AgentAdapter extends AgentHooks {
+  /** Per read: a check of one record's transcript (the setup, such as resolving folders, runs once). */
+  transcriptChecker: (env: Env) => (rec: SessionRecord, now: number) => TranscriptVerdict | null
+  /** The file `watch` follows for a live session (its transcript), or null. */
+  watchedFile: (rec: SessionRecord, env: Env) => string | null
+  /** The last `count` lines of the conversation, for `show`; null when it cannot be read. */
+  readConversation: (rec: SessionRecord, env: Env, count: number) => ConversationLine[] | null
+  /** The version of the agent whose screens `classifyScreen` was written from. */
+  screenRulesVersion: string
+  classifyScreen: (text: string) => ScreenVerdict
+  /** A session that will wake itself (background tasks): its screen says nothing. */
+  sleepsOnItsOwn: (rec: SessionRecord) => boolean
+  /** Whether a tool is the agent's way of asking the person a question. */
+  isQuestionTool: (toolName: string | undefined) => boolean
+  /** The command that resumes a session in its folder. */
+  resumeCommand: (sessionId: string) => string[]
+  install: InstallTarget
+}

@@ -1,0 +1,35 @@
+// The entry: main(argv, io) returns the exit code; bin/main.ts turns it into the process exit.
+// `ls` and `status` with plain arguments run from here (fast-args.ts); every other command
+// line goes to the yargs wiring in yargs-wiring.ts, which the build keeps in a bundle of its
+// own, so the frequent commands never load yargs, chokidar or the settings code.
+import { EXIT_FAILURE, formatError, TrailbossError } from '../errors.js'
+import { processIo, type Io } from '../io.js'
+import { parseFast } from './fast-args.js'
+import { LS_OPTIONS, STATUS_OPTIONS } from './options.js'
+
+/** `ls` and `status` with plain arguments skip yargs (see fast-args.ts); null: use yargs. */
+const runFast = async (argv: string[], io: Io): Promise<number | null> => {
+  const [command, ...rest] = argv
+  if (command === 'ls' || command === 'list') {
+    const args = parseFast(rest, LS_OPTIONS)
+    if (!args || (args.plain && args.json)) return null
+    return (await import('../commands/ls.js')).runLs(args, io)
+  }
+  if (command === 'status') {
+    const args = parseFast(rest, STATUS_OPTIONS)
+    return args ? (await import('../commands/status.js')).runStatus(args, io) : null
+  }
+  return null
+}
+
+export const main = async (argv: string[], io: Io = processIo()): Promise<number> => {
+  try {
+    const fast = await runFast(argv, io)
+    if (fast !== null) return fast
+  } catch (err) {
+    io.stderr.write(`${formatError(err)}\n`)
+    return err instanceof TrailbossError ? err.exitCode : EXIT_FAILURE
+  }
+  // Everything else goes through yargs, in its own bundle (dist/bin/full/), loaded only here.
+  return (await import('./yargs-wiring.js')).runFull(argv, io)
+}

@@ -1,0 +1,126 @@
+// Every command's options, declared once: yargs builds its parser and help from these tables
+// (cli/yargs-wiring.ts), the fast path of `ls` and `status` parses the same tables with node's
+// util.parseArgs (cli/fast-args.ts), and each command's argument type is derived from its
+// table, so no command casts its arguments. A leaf but for the record's list of wait kinds.
+import { WAIT_KINDS } from '../record/types.js'
+
+export interface OptionSpec {
+  type: 'boolean' | 'string' | 'number'
+  describe: string
+  alias?: string
+  array?: boolean
+  default?: boolean | string | number
+  choices?: readonly string[]
+}
+
+export const KINDS = WAIT_KINDS
+export const SORTS = ['age', 'kind', 'project', 'pane'] as const
+/** Where `install` writes: the person's own settings, the project's shared ones, or its local ones. */
+export const SCOPES = ['user', 'project', 'local'] as const
+export type Scope = (typeof SCOPES)[number]
+export const NOTIFY_CHANNELS = ['desktop', 'tmux', 'bell', 'exec'] as const
+
+export const LS_OPTIONS = {
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also list working, idle, ended and gone sessions' },
+  plain: { type: 'boolean', default: false, describe: 'tab-separated lines, key first, no colour (for fzf)' },
+  json: { type: 'boolean', default: false, describe: 'the versioned JSON contract (docs/ls.schema.json)' },
+  kind: { type: 'string', array: true, choices: KINDS, describe: 'only these kinds of wait' },
+  project: { type: 'string', array: true, describe: 'only these projects' },
+  'older-than': { type: 'string', describe: 'only waits older than this (e.g. 10m)' },
+  sort: { type: 'string', choices: SORTS, default: 'age', describe: 'order of the rows; numbers stay those of the oldest-first queue' },
+  'exit-status': { type: 'boolean', default: false, describe: 'exit 3 when nothing waits' },
+} as const satisfies Record<string, OptionSpec>
+
+export const STATUS_OPTIONS = {
+  format: { type: 'string', describe: 'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted}' },
+  tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
+} as const satisfies Record<string, OptionSpec>
+
+export const SHOW_OPTIONS = {
+  json: { type: 'boolean', default: false, describe: 'as JSON' },
+  screen: { type: 'boolean', default: false, describe: "also the pane's live text (tmux capture-pane)" },
+  lines: { type: 'number', default: 6, describe: 'how many transcript entries to show' },
+} as const satisfies Record<string, OptionSpec>
+
+export const GO_OPTIONS = {
+  client: { type: 'string', describe: "the tmux client to move (key bindings pass '#{client_name}')" },
+  print: { type: 'boolean', default: false, describe: 'print the tmux commands instead of running them' },
+} as const satisfies Record<string, OptionSpec>
+
+export const WATCH_OPTIONS = {
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also show sessions that are not waiting' },
+  once: { type: 'boolean', default: false, describe: 'render once and exit (for tests and logs)' },
+} as const satisfies Record<string, OptionSpec>
+
+export const NOTIFY_OPTIONS = {
+  exec: { type: 'string', describe: "run this command line once per new wait, the item's JSON on stdin" },
+  'older-than': { type: 'string', describe: 'only waits at least this old (e.g. 5m: a reminder)' },
+  via: { type: 'string', array: true, choices: NOTIFY_CHANNELS, describe: 'channels to use (default: all that work here)' },
+  'dry-run': { type: 'boolean', default: false, describe: 'say what would be notified; remember nothing' },
+} as const satisfies Record<string, OptionSpec>
+
+/** `agent`'s choices are the registered agents (lib/agents/index.ts); the wiring adds them. */
+export const INSTALL_OPTIONS = {
+  scope: { type: 'string', choices: SCOPES, default: 'user', describe: 'user (~/.claude), project (.claude/settings.json, shared) or local (.claude/settings.local.json)' },
+  // No default here: the registry's default agent applies (lib/agents/hook-registry.ts).
+  agent: { type: 'string', describe: 'the agent whose settings get the hooks (default: claude-code)' },
+  'dry-run': { type: 'boolean', default: false, describe: 'print the change as a diff; write nothing' },
+} as const satisfies Record<string, OptionSpec>
+
+export const UNINSTALL_OPTIONS = {
+  ...INSTALL_OPTIONS,
+  scope: { ...INSTALL_OPTIONS.scope, describe: 'which settings file' },
+} as const satisfies Record<string, OptionSpec>
+
+export const DOCTOR_OPTIONS = {
+  json: { type: 'boolean', default: false, describe: 'as JSON' },
+} as const satisfies Record<string, OptionSpec>
+
+export const GC_OPTIONS = {
+  'older-than': { type: 'string', default: '7d', describe: 'how long since their last event' },
+  'dry-run': { type: 'boolean', default: false, describe: 'list what would be removed' },
+} as const satisfies Record<string, OptionSpec>
+
+export const SEND_OPTIONS = {
+  enter: { type: 'boolean', default: true, describe: 'press Enter after the text' },
+} as const satisfies Record<string, OptionSpec>
+
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S
+type Scalar<O extends OptionSpec> = O['type'] extends 'boolean'
+  ? boolean
+  : O['type'] extends 'number'
+    ? number
+    : O extends { choices: readonly (infer C)[] }
+      ? C
+      : string
+type Value<O extends OptionSpec> = O extends { array: true } ? Scalar<O>[] : Scalar<O>
+
+type WithDefault<T> = { [K in keyof T]: T[K] extends { default: unknown } ? K : never }[keyof T]
+
+/** The parsed arguments of a table, camel-cased as yargs gives them; no default: may be absent. */
+export type ArgsOf<T extends Readonly<Record<string, OptionSpec>>> = {
+  -readonly [K in WithDefault<T> & string as CamelCase<K>]: Value<T[K]>
+} & {
+  -readonly [K in Exclude<keyof T, WithDefault<T>> & string as CamelCase<K>]?: Value<T[K]> | undefined
+}
+
+export type LsArgs = ArgsOf<typeof LS_OPTIONS>
+export type StatusArgs = ArgsOf<typeof STATUS_OPTIONS>
+export type ShowArgs = ArgsOf<typeof SHOW_OPTIONS> & { target: string }
+export type GoArgs = ArgsOf<typeof GO_OPTIONS> & { target: string | undefined }
+export type WatchArgs = ArgsOf<typeof WATCH_OPTIONS>
+export type NotifyArgs = ArgsOf<typeof NOTIFY_OPTIONS>
+export type InstallArgs = ArgsOf<typeof INSTALL_OPTIONS>
+export type DoctorArgs = ArgsOf<typeof DOCTOR_OPTIONS>
+export type GcArgs = ArgsOf<typeof GC_OPTIONS>
+export type SendArgs = ArgsOf<typeof SEND_OPTIONS> & { target: string; text: string[] }
+
+/**
+ * A table as yargs options. A single-value option given twice takes its last value, as
+ * util.parseArgs does in the fast path (yargs would make an array of it, which no command
+ * expects); variadic positionals such as `send`'s text keep every word.
+ */
+export const toYargsOptions = <T extends Readonly<Record<string, OptionSpec>>>(table: T): T =>
+  Object.fromEntries(
+    Object.entries(table).map(([name, spec]) => [name, spec.array ? spec : { ...spec, coerce: (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v) }]),
+  ) as unknown as T

@@ -1,0 +1,175 @@
+// yargs wiring of every command, with help and usage errors. Each command's module is imported
+// only when that command runs.
+import type { Argv } from 'yargs'
+import { AGENT_IDS } from '../agents/index.js'
+import {
+  DOCTOR_OPTIONS,
+  GC_OPTIONS,
+  GO_OPTIONS,
+  INSTALL_OPTIONS,
+  LS_OPTIONS,
+  NOTIFY_OPTIONS,
+  SEND_OPTIONS,
+  SHOW_OPTIONS,
+  STATUS_OPTIONS,
+  toYargsOptions,
+  UNINSTALL_OPTIONS,
+  WATCH_OPTIONS,
+  type DoctorArgs,
+  type GcArgs,
+  type GoArgs,
+  type InstallArgs,
+  type LsArgs,
+  type NotifyArgs,
+  type SendArgs,
+  type ShowArgs,
+  type StatusArgs,
+  type WatchArgs,
+} from './options.js'
+import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
+import type { Io } from '../io.js'
+
+type Handler<A> = (args: A, io: Io) => Promise<number>
+
+
+const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing waits.
+Environment: TRAILBOSS_HOME (default ~/.trailboss), CLAUDE_CONFIG_DIR (default ~/.claude), NO_COLOR, TRAILBOSS_ALLOW_SEND=1.`
+
+const buildParser = async (argv: string[], io: Io, setCode: (code: number) => void): Promise<Argv> => {
+  // Loaded here, not at the top: the fast path of ls and status never needs it.
+  const { default: yargs } = await import('yargs')
+  const run =
+    <A>(load: () => Promise<Handler<A>>) =>
+    async (args: unknown): Promise<void> => {
+      setCode(await (await load())(args as A, io))
+    }
+  const send = io.env.TRAILBOSS_ALLOW_SEND === '1'
+  let parser = yargs(argv)
+    .scriptName('trailboss')
+    .usage('$0 <command> [options]\n\nWho is waiting on me, what do they want, take me there.')
+    .command(
+      ['ls', 'list'],
+      'the queue of sessions waiting on you, oldest first',
+      (y) =>
+        y
+          .options(toYargsOptions(LS_OPTIONS))
+          .check((a) => !(a.plain && a.json) || 'choose one of --plain and --json')
+          .example('$0 ls', 'the queue as a table')
+          .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
+          .example('$0 ls --json --exit-status', 'for scripts and cron'),
+      run<LsArgs>(async () => (await import('../commands/ls.js')).runLs),
+    )
+    .command(
+      'show <target>',
+      'everything about one wait: message or tool input, transcript tail, live screen',
+      (y) =>
+        y
+          .positional('target', { type: 'string', demandOption: true, describe: 'queue number, key, session-id prefix or pane id (%12)' })
+          .options(toYargsOptions(SHOW_OPTIONS)),
+      run<ShowArgs>(async () => (await import('../commands/show.js')).runShow),
+    )
+    .command(
+      'go [target]',
+      'take your tmux client to a waiting pane (default: the oldest wait)',
+      (y) =>
+        y
+          .positional('target', { type: 'string', describe: 'queue number, key, session-id prefix or pane id (%12)' })
+          .options(toYargsOptions(GO_OPTIONS)),
+      run<GoArgs>(async () => (await import('../commands/go.js')).runGo),
+    )
+    .command(
+      'watch',
+      'a live view of the queue; a number or Enter jumps there, q quits',
+      (y) =>
+        y
+          .options(toYargsOptions(WATCH_OPTIONS)),
+      run<WatchArgs>(async () => (await import('../commands/watch.js')).runWatch),
+    )
+    .command(
+      'status',
+      "a short segment for tmux's status line; prints nothing when nothing waits",
+      (y) => y.options(toYargsOptions(STATUS_OPTIONS)),
+      run<StatusArgs>(async () => (await import('../commands/status.js')).runStatus),
+    )
+    .command(
+      'notify',
+      'tell you about waits that are new since the last call (for cron or a tmux hook)',
+      (y) =>
+        y
+          .options(toYargsOptions(NOTIFY_OPTIONS)),
+      run<NotifyArgs>(async () => (await import('../commands/notify.js')).runNotify),
+    )
+    .command(
+      'install',
+      "add Trail Boss's hooks to Claude Code's settings",
+      (y) => y.options(toYargsOptions(INSTALL_OPTIONS)).choices('agent', AGENT_IDS),
+      run<InstallArgs>(async () => (await import('../commands/install.js')).runInstall),
+    )
+    .command(
+      'uninstall',
+      "remove exactly Trail Boss's hooks from Claude Code's settings",
+      (y) => y.options(toYargsOptions(UNINSTALL_OPTIONS)).choices('agent', AGENT_IDS),
+      run<InstallArgs>(async () => (await import('../commands/install.js')).runUninstall),
+    )
+    .command(
+      'doctor',
+      'check the whole chain (node, emitter, hooks, records, tmux) and say how to fix it',
+      (y) => y.options(toYargsOptions(DOCTOR_OPTIONS)),
+      run<DoctorArgs>(async () => (await import('../commands/doctor.js')).runDoctor),
+    )
+    .command(
+      'gc',
+      'retire ended and gone sessions older than a threshold',
+      (y) =>
+        y
+          .options(toYargsOptions(GC_OPTIONS)),
+      run<GcArgs>(async () => (await import('../commands/gc.js')).runGc),
+    )
+  if (send) {
+    parser = parser.command(
+      'send <target> <text..>',
+      'type your text into a waiting pane (needs TRAILBOSS_ALLOW_SEND=1)',
+      (y) =>
+        y
+          .positional('target', { type: 'string', demandOption: true })
+          .positional('text', { type: 'string', array: true, demandOption: true })
+          .options(toYargsOptions(SEND_OPTIONS)),
+      run<SendArgs>(async () => (await import('../commands/send.js')).runSend),
+    )
+  }
+  return parser
+    .demandCommand(1, 'name a command; `trailboss ls` shows the queue')
+    .strict()
+    .epilog(EPILOG)
+    .help()
+    .alias('help', 'h')
+    .version()
+    .wrap(Math.min(110, io.stdout.columns ?? 100))
+}
+
+export const runFull = async (argv: string[], io: Io): Promise<number> => {
+  let code = 0
+  let helpText = ''
+  const parser = (
+    await buildParser(argv, io, (c) => {
+      code = c
+    })
+  )
+    .exitProcess(false)
+    .fail((msg, err) => {
+      // yargs reports its own validation failures as YError (and a failed .check() as the
+      // string it returned); throwing stops it from running the command anyway.
+      if (err instanceof Error && err.name !== 'YError') throw err
+      throw new TrailbossError(msg || (err instanceof Error ? err.message : String(err ?? 'invalid arguments')), 'see trailboss --help', EXIT_USAGE)
+    })
+  try {
+    await parser.parseAsync(argv, {}, (_err, _argv, output) => {
+      helpText = output
+    })
+  } catch (err) {
+    io.stderr.write(`${formatError(err)}\n`)
+    return err instanceof TrailbossError ? err.exitCode : EXIT_FAILURE
+  }
+  if (helpText) io.stdout.write(`${helpText}\n`)
+  return code
+}

@@ -1,0 +1,333 @@
+// doctor's verdicts: pure functions from gathered facts to checks, each with what to do.
+// lib/commands/doctor.ts gathers the facts (files, processes, tmux) and prints these.
+import { isAbsolute } from 'node:path'
+import type { SessionRecord } from '../record/types.js'
+import type { CodeCacheState } from '../cli/code-cache-state.js'
+import { formatAge } from '../duration.js'
+import { FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, listOurHooks } from '../agents/claude-code/settings-hooks.js'
+import type { Scope } from '../cli/options.js'
+import type { JsonObject } from '../settings/json-value.js'
+import { EMIT_BIN, isEphemeralPath } from '../settings/package-root.js'
+
+export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail'
+
+export interface Check {
+  id: string
+  status: CheckStatus
+  summary: string
+  /** What to do about it; null when nothing needs doing. */
+  fix: string | null
+  details?: string[]
+}
+
+/** The oldest Node the package supports (package.json engines). */
+export const MIN_NODE_VERSION = '20.19.0'
+/** An emitter start slower than this costs the machine more than it should (a bare node is ~60 ms). */
+export const EMIT_SLOW_MS = 500
+/** Sessions whose last event is newer than this are checked against their panes. */
+export const RECENT_SESSION_MS = 24 * 60 * 60 * 1000
+
+const INSTALL_PACKAGE = 'npm install -g trailboss (from a clone: npm install -g .)'
+
+const versionTuple = (v: string): number[] => v.replace(/^v/, '').split('.').map((n) => Number.parseInt(n, 10) || 0)
+
+export const compareVersions = (a: string, b: string): number => {
+  const x = versionTuple(a)
+  const y = versionTuple(b)
+  for (let i = 0; i < 3; i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0)
+    if (d !== 0) return d
+  }
+  return 0
+}
+
+export const checkNode = (version: string, execPath: string): Check =>
+  compareVersions(version, MIN_NODE_VERSION) >= 0
+    ? { id: 'node', status: 'ok', summary: `Node ${version} (${execPath})`, fix: null }
+    : { id: 'node', status: 'fail', summary: `Node ${version} is older than ${MIN_NODE_VERSION}`, fix: `install Node ${MIN_NODE_VERSION} or newer, then run trailboss install again` }
+
+/** One timed run of an emitter with an empty event and TRAILBOSS_DISABLE=1 (nothing is written). */
+export interface EmitterRun {
+  label: string
+  /** What ran; null when it could not be found. */
+  path: string | null
+  ms: number
+  code: number | null
+  output: string
+}
+
+export const checkEmitterRun = (run: EmitterRun, missingFix: string): Check => {
+  const id = `emitter:${run.label}`
+  if (run.path === null) return { id, status: 'fail', summary: `${run.label}: not found`, fix: missingFix }
+  if (run.code !== 0 || run.output.trim() !== '') {
+    return {
+      id,
+      status: 'fail',
+      summary: `${run.label} (${run.path}) failed: exit ${run.code ?? 'signal'}${run.output.trim() ? `, printed ${JSON.stringify(run.output.trim().slice(0, 200))}` : ''}`,
+      fix: `reinstall the package: ${INSTALL_PACKAGE}`,
+    }
+  }
+  if (run.ms > EMIT_SLOW_MS) {
+    return { id, status: 'warn', summary: `${run.label} (${run.path}) took ${Math.round(run.ms)} ms to start (expected well under ${EMIT_SLOW_MS} ms)`, fix: 'a busy or slow machine? hooks are async, so the agent does not wait, but each event costs this much CPU' }
+  }
+  return { id, status: 'ok', summary: `${run.label} runs (${run.path}, ${Math.round(run.ms)} ms)`, fix: null }
+}
+
+/** What the checks may ask of the filesystem and PATH. */
+export interface HookFacts {
+  /** The path exists and can be run or read. */
+  exists: (path: string) => boolean
+  /** Where PATH finds this command, or null. */
+  which: (name: string) => string | null
+  /** Emitter paths known to be ours (this package's). */
+  known: readonly string[]
+}
+
+export interface ScopeSettings {
+  scope: Scope
+  file: string
+  settings: JsonObject | null
+  error: string | null
+}
+
+const reinstall = (scope: Scope): string => `trailboss install${scope === 'user' ? '' : ` --scope ${scope}`}`
+
+/**
+ * The hook entries of one scope: present for every event, async, and pointing at an emitter
+ * that exists (a Node upgrade under nvm or a cleaned npx cache breaks absolute paths).
+ */
+export const checkScopeHooks = (s: ScopeSettings, facts: HookFacts): Check => {
+  const id = `hooks:${s.scope}`
+  if (s.error) return { id, status: 'fail', summary: `${s.scope} settings: ${s.error}`, fix: `fix ${s.file} by hand (it must be one JSON object)` }
+  const ours = s.settings ? listOurHooks(s.settings, facts.known) : []
+  if (ours.length === 0) return { id, status: 'info', summary: `${s.scope} scope: no Trail Boss hooks in ${s.file}`, fix: null }
+  const problems: string[] = []
+  const fixes = new Set<string>()
+  let worst: CheckStatus = 'ok'
+  const raise = (status: 'warn' | 'fail', problem: string, fix: string): void => {
+    problems.push(problem)
+    fixes.add(fix)
+    if (status === 'fail' || worst === 'ok') worst = status
+  }
+  if (s.settings?.disableAllHooks === true) raise('fail', `"disableAllHooks": true turns every hook off`, `remove "disableAllHooks" from ${s.file}`)
+  const events = new Set(ours.map((o) => o.event))
+  const missing = HOOK_EVENTS.filter((e) => !events.has(e))
+  if (missing.length > 0) raise('warn', `no hook for ${missing.join(', ')}`, reinstall(s.scope))
+  const seen = new Set<string>()
+  for (const { hook } of ours) {
+    const command = hook.command as string
+    const args = Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === 'string') : []
+    const key = JSON.stringify([command, args])
+    if (seen.has(key)) continue
+    seen.add(key)
+    const words = args.length > 0 ? [command, ...args] : command.trim().split(/\s+/)
+    for (const word of words) {
+      if (isAbsolute(word)) {
+        if (!facts.exists(word)) raise('fail', `${word} does not exist (moved by a Node upgrade, or a cleaned npx cache?)`, reinstall(s.scope))
+        else if (isEphemeralPath(word)) raise('warn', `${word} is in npx's cache, which npm may clean`, `${INSTALL_PACKAGE}, then ${reinstall(s.scope)}`)
+      } else if (facts.which(word) === null) {
+        raise('fail', `${word} is not on this PATH (Claude Code's PATH may differ, but check)`, word === EMIT_BIN ? INSTALL_PACKAGE : reinstall(s.scope))
+      }
+    }
+    if (s.scope === 'project' && args.length > 0) raise('warn', `project scope is shared, but runs this machine's paths (${command} ${args.join(' ')})`, 'trailboss install --scope project (it writes trailboss-emit from PATH)')
+  }
+  for (const { event, hook } of ours) {
+    if (hook.async !== true && !FOREGROUND_EVENTS.has(event)) raise('warn', `the ${event} hook has no "async": true, so the agent waits for it`, reinstall(s.scope))
+  }
+  const count = `${events.size}/${HOOK_EVENTS.length} events`
+  if (worst === 'ok') return { id, status: 'ok', summary: `${s.scope} scope: hooks for ${count} in ${s.file}`, fix: null }
+  return { id, status: worst, summary: `${s.scope} scope: ${count} in ${s.file}, with problems`, fix: [...fixes].join('; '), details: problems }
+}
+
+/** Scopes whose settings enable the Trail Boss plugin (`enabledPlugins: {"trailboss@…": true}`). */
+export const listPluginEnables = (all: readonly ScopeSettings[]): Scope[] =>
+  all.filter((s) => s.settings !== null && isPluginEnabled(s.settings)).map((s) => s.scope)
+
+/**
+ * The plugin route, and its clash with settings hooks: with both, every event runs the
+ * emitter twice (harmless to the record, but twice the processes).
+ */
+export const checkRoutes = (all: readonly ScopeSettings[], facts: HookFacts): Check[] => {
+  const plugin = listPluginEnables(all)
+  const withHooks = all.filter((s) => s.settings && listOurHooks(s.settings, facts.known).length > 0).map((s) => s.scope)
+  const out: Check[] = []
+  if (plugin.length > 0) {
+    out.push(
+      facts.which(EMIT_BIN) === null
+        ? { id: 'plugin', status: 'fail', summary: `the trailboss plugin is enabled (${plugin.join(', ')} settings), but ${EMIT_BIN} is not on PATH`, fix: `the plugin runs ${EMIT_BIN} from the npm package: ${INSTALL_PACKAGE}` }
+        : { id: 'plugin', status: 'ok', summary: `the trailboss plugin is enabled (${plugin.join(', ')} settings); ${EMIT_BIN} is on PATH`, fix: null },
+    )
+  }
+  if (plugin.length > 0 && withHooks.length > 0) {
+    out.push({
+      id: 'double-registration',
+      status: 'warn',
+      summary: `hooks are registered twice: by the plugin and in ${withHooks.join(', ')} settings; every event runs the emitter twice`,
+      fix: `keep one: trailboss uninstall${withHooks.map((s) => (s === 'user' ? '' : ` --scope ${s}`)).join(' / ')}, or claude plugin uninstall trailboss`,
+    })
+  }
+  if (plugin.length === 0 && withHooks.length === 0) {
+    out.push({ id: 'routes', status: 'fail', summary: 'no Trail Boss hooks are registered (no settings scope, no plugin)', fix: 'trailboss install' })
+  }
+  return out
+}
+
+export interface HomeFacts {
+  path: string
+  /** null: the folder does not exist yet. */
+  mode: number | null
+  ownedByMe: boolean
+  writable: boolean
+  sessionsMode: number | null
+}
+
+export const checkHome = (h: HomeFacts): Check => {
+  if (h.mode === null) return { id: 'home', status: 'info', summary: `${h.path} does not exist yet (no event recorded so far)`, fix: 'start a Claude Code session after installing the hooks' }
+  if (!h.ownedByMe || !h.writable) return { id: 'home', status: 'fail', summary: `${h.path} is not ${h.ownedByMe ? 'writable' : 'owned by you'}`, fix: `chown -R "$USER" ${h.path} && chmod 700 ${h.path}` }
+  const loose = [h.mode, h.sessionsMode].some((m) => m !== null && (m & 0o077) !== 0)
+  if (loose) return { id: 'home', status: 'warn', summary: `${h.path} can be read by others (mode ${(h.mode & 0o777).toString(8)}${h.sessionsMode !== null ? `, sessions ${(h.sessionsMode & 0o777).toString(8)}` : ''}); records hold your agents' messages`, fix: `chmod 700 ${h.path} ${h.path}/sessions` }
+  return { id: 'home', status: 'ok', summary: `${h.path} is private to you`, fix: null }
+}
+
+export const checkRecords = (count: number, skipped: readonly { file: string; why: string }[], setAside: readonly string[]): Check[] => {
+  const out: Check[] = []
+  if (skipped.length === 0) out.push({ id: 'records', status: 'ok', summary: `${count} session record${count === 1 ? '' : 's'} read, none failed the schema`, fix: null })
+  else {
+    out.push({
+      id: 'records',
+      status: 'fail',
+      summary: `${skipped.length} record file${skipped.length === 1 ? '' : 's'} failed the schema and ${skipped.length === 1 ? 'is' : 'are'} skipped`,
+      fix: 'move them away (they are never deleted for you); a new event of that session writes a fresh record',
+      details: skipped.map((s) => `${s.file}: ${s.why}`),
+    })
+  }
+  if (setAside.length > 0) {
+    out.push({ id: 'records-set-aside', status: 'warn', summary: `${setAside.length} damaged record${setAside.length === 1 ? ' was' : 's were'} set aside by the emitter`, fix: 'look at them, then delete them', details: [...setAside] })
+  }
+  return out
+}
+
+/**
+ * The ended index must only name ended sessions: a mark on a live one hides it from `ls`.
+ * Removing a mark is always safe (readers then open the record), so the fix is plain `rm`.
+ */
+export const checkEndedIndex = (indexDir: string, marked: ReadonlySet<string>, records: readonly SessionRecord[]): Check => {
+  const wrong = records.filter((r) => marked.has(r.sessionId) && r.state !== 'ended')
+  if (wrong.length === 0) return { id: 'ended-index', status: 'ok', summary: `the ended index marks ${marked.size} session${marked.size === 1 ? '' : 's'}, none of them live`, fix: null }
+  return {
+    id: 'ended-index',
+    status: 'fail',
+    summary: `the ended index marks ${wrong.length} live session${wrong.length === 1 ? '' : 's'}, which ls and status then miss`,
+    fix: `remove the marks (always safe): rm ${wrong.map((r) => `${indexDir}/${r.sessionId}`).join(' ')}`,
+    details: wrong.map((r) => `${r.sessionId}: ${r.state}`),
+  }
+}
+
+/** How the executable loaded the CLI (bin/trailboss.cts); only speed rests on it. */
+export const checkCodeCache = (state: CodeCacheState): Check =>
+  state === 'used'
+    ? { id: 'code-cache', status: 'ok', summary: 'the CLI starts from its V8 code cache', fix: null }
+    : {
+        id: 'code-cache',
+        status: 'info',
+        summary: state === 'refused' ? 'V8 refused the code cache (made by another Node version, or with other V8 flags): the CLI starts a few ms slower' : 'the package was built without a code cache: the CLI starts a few ms slower',
+        fix: 'reinstall the package (npm install -g trailboss, or npm run build in a clone); V8 flags in NODE_OPTIONS also make V8 refuse it',
+      }
+
+export const checkTmux = (version: string | null): Check =>
+  version === null
+    ? { id: 'tmux', status: 'fail', summary: 'tmux is not installed or not on PATH', fix: 'install tmux (Trail Boss takes you to panes with it); from cron, put its folder on PATH' }
+    : { id: 'tmux', status: 'ok', summary: version, fix: null }
+
+/** What a tmux server said about its panes: the pane ids, or why there are none. */
+export type ServerAnswer = { status: 'ok'; panes: ReadonlySet<string> } | { status: 'no-server' } | { status: 'unknown'; why: string }
+
+/**
+ * The servers the recent sessions use: each reachable or not. A missing server means its
+ * sessions are gone (not a fault); one that cannot be asked is a fault.
+ */
+export const checkServers = (servers: ReadonlyMap<string, ServerAnswer>): Check[] =>
+  [...servers].map(([socket, a]) => {
+    const id = `tmux-server:${socket}`
+    switch (a.status) {
+      case 'ok':
+        return { id, status: 'ok', summary: `tmux server ${socket} answers (${a.panes.size} panes)`, fix: null }
+      case 'no-server':
+        return { id, status: 'info', summary: `tmux server ${socket} is not running; its sessions are gone`, fix: null }
+      case 'unknown':
+        return { id, status: 'fail', summary: `tmux server ${socket} cannot be asked: ${a.why}`, fix: `check it by hand: tmux -S ${socket} list-panes -a` }
+    }
+  })
+
+/** Recent, not-ended sessions with a pane: is the pane still there, and when was the last event. */
+export const checkSessions = (records: readonly SessionRecord[], servers: ReadonlyMap<string, ServerAnswer>, now: number): Check[] =>
+  records
+    .filter((r) => now - r.lastEventAt <= RECENT_SESSION_MS)
+    .sort((a, b) => b.lastEventAt - a.lastEventAt)
+    .map((r) => {
+      const label = `${r.project ?? r.cwd ?? '?'} ${r.sessionId.slice(0, 8)}`
+      const last = `last event ${r.lastEvent} ${formatAge(now - r.lastEventAt)} ago, state ${r.state}`
+      const id = `session:${r.sessionId}`
+      if (r.headless) return { id, status: 'info', summary: `${label}: headless; ${last}`, fix: null }
+      if (!r.tmux) return { id, status: 'info', summary: `${label}: no tmux pane recorded; ${last}`, fix: r.state === 'ended' ? null : 'run Claude Code inside tmux to be taken to it' }
+      const a = servers.get(r.tmux.socket)
+      const where = `pane ${r.tmux.pane}`
+      if (!a || a.status === 'unknown') return { id, status: 'info', summary: `${label}: ${where} could not be checked; ${last}`, fix: null }
+      const alive = a.status === 'ok' && a.panes.has(r.tmux.pane)
+      if (alive) return { id, status: 'ok', summary: `${label}: ${where} is there; ${last}`, fix: null }
+      return {
+        id,
+        status: r.state === 'ended' ? 'info' : 'warn',
+        summary: `${label}: ${where} is gone; ${last}`,
+        fix: r.state === 'ended' ? null : 'the session ended without SessionEnd (a crash?); trailboss gc retires it',
+      }
+    })
+
+/** Log lines that mean an event was lost or a write failed, as opposed to notes (a pending event). */
+const LOG_PROBLEM = /\b(failed|gave up|compromised|not JSON|rejected)\b/
+/** How many of the latest log lines doctor shows. */
+export const LOG_LINES_SHOWN = 3
+
+/** The problems log of the last RECENT_SESSION_MS: lost or failed events are worth a warning. */
+export const checkLog = (path: string, text: string | null, now: number): Check => {
+  const recent = (text ?? '')
+    .split('\n')
+    .filter((line) => {
+      const at = Date.parse(line.slice(0, line.indexOf(' ')))
+      return Number.isFinite(at) && now - at <= RECENT_SESSION_MS
+    })
+  if (recent.length === 0) return { id: 'log', status: 'ok', summary: `no problems logged in the last ${formatAge(RECENT_SESSION_MS)} (${path})`, fix: null }
+  const problems = recent.filter((line) => LOG_PROBLEM.test(line))
+  return {
+    id: 'log',
+    status: problems.length > 0 ? 'warn' : 'info',
+    summary: `${recent.length} line${recent.length === 1 ? '' : 's'} in ${path} in the last ${formatAge(RECENT_SESSION_MS)}${problems.length ? `, ${problems.length} about failures` : ''}`,
+    fix: problems.length > 0 ? `read ${path}; the lines say what failed` : null,
+    details: (problems.length > 0 ? problems : recent).slice(-LOG_LINES_SHOWN),
+  }
+}
+
+export interface DoctorReport {
+  version: 1
+  ok: boolean
+  checks: Check[]
+}
+
+export const deriveReport = (checks: Check[]): DoctorReport => ({ version: 1, ok: !checks.some((c) => c.status === 'fail'), checks })
+
+const MARK: Record<CheckStatus, string> = { ok: '✓', info: '·', warn: '!', fail: '✗' }
+const COLOUR: Record<CheckStatus, string> = { ok: '\x1b[32m', info: '\x1b[2m', warn: '\x1b[33m', fail: '\x1b[31m' }
+
+export const formatReport = (r: DoctorReport, colour: boolean): string => {
+  const lines: string[] = []
+  for (const c of r.checks) {
+    const mark = colour ? `${COLOUR[c.status]}${MARK[c.status]}\x1b[0m` : MARK[c.status]
+    lines.push(`${mark} ${c.summary}`)
+    for (const d of c.details ?? []) lines.push(`    ${d}`)
+    if (c.fix && c.status !== 'ok') lines.push(`    → ${c.fix}`)
+  }
+  const fails = r.checks.filter((c) => c.status === 'fail').length
+  const warns = r.checks.filter((c) => c.status === 'warn').length
+  lines.push(fails === 0 ? `all good${warns ? ` (${warns} warning${warns === 1 ? '' : 's'})` : ''}` : `${fails} problem${fails === 1 ? '' : 's'}${warns ? `, ${warns} warning${warns === 1 ? '' : 's'}` : ''}`)
+  return `${lines.join('\n')}\n`
+}

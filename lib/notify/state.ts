@@ -1,0 +1,95 @@
+// What `notify` already told the person: $TRAILBOSS_HOME/notify.json, read and rewritten under a
+// proper-lockfile lock and written atomically, so two overlapping calls (cron and a tmux hook)
+// never tell the same wait twice.
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import lockfile from 'proper-lockfile'
+import { TrailbossError } from '../errors.js'
+import { type Env, trailbossHome } from '../paths.js'
+import { readTextIfExists } from '../fs/read-optional.js'
+import { writeFileAtomic } from '../fs/atomic-write.js'
+import { ensurePrivateDir } from '../fs/private-dir.js'
+
+export const NOTIFY_STATE_VERSION = 1
+/** A holder refreshes its lock every half of this; a dead one's lock is taken over after it. */
+export const NOTIFY_LOCK_STALE_MS = 10_000
+/** How long a call waits for another one to finish before giving up (exit 1, nothing told). */
+export const NOTIFY_LOCK_WAIT_MS = 30_000
+
+/** A wait is the same wait while its session and `since` are (DESIGN §4: a new wait, a new since). */
+export const waitId = (item: { sessionId: string; since: number }): string => `${item.sessionId}@${item.since}`
+
+export interface NotifyState {
+  v: typeof NOTIFY_STATE_VERSION
+  /**
+   * Told wait ids per profile: '' for plain calls, the --older-than threshold in ms otherwise,
+   * so a 5-minute reminder still fires for a wait an immediate call already announced.
+   */
+  told: Record<string, string[]>
+}
+
+export const notifyStateFile = (env: Env): string => join(trailbossHome(env), 'notify.json')
+
+export const parseNotifyState = (text: string | null): NotifyState => {
+  if (text === null) return { v: NOTIFY_STATE_VERSION, told: {} }
+  try {
+    const v = JSON.parse(text) as Partial<NotifyState>
+    if (v.v !== NOTIFY_STATE_VERSION || typeof v.told !== 'object' || v.told === null) throw new Error('unknown shape')
+    const told: Record<string, string[]> = {}
+    for (const [k, ids] of Object.entries(v.told)) if (Array.isArray(ids)) told[k] = ids.filter((i): i is string => typeof i === 'string')
+    return { v: NOTIFY_STATE_VERSION, told }
+  } catch {
+    // A damaged file costs at most one repeated notification; refusing would cost all of them.
+    return { v: NOTIFY_STATE_VERSION, told: {} }
+  }
+}
+
+/**
+ * Pure: which of the current waits are new for this profile, and the set to remember. Only
+ * current waits are remembered, so the file never grows past the queue.
+ */
+export const deriveNew = (state: NotifyState, profile: string, currentIds: readonly string[], toldNow: readonly string[]): { fresh: string[]; next: NotifyState } => {
+  const before = new Set(state.told[profile] ?? [])
+  const fresh = currentIds.filter((id) => !before.has(id))
+  const keep = new Set([...currentIds.filter((id) => before.has(id)), ...toldNow])
+  return { fresh, next: { v: NOTIFY_STATE_VERSION, told: { ...state.told, [profile]: [...keep].sort() } } }
+}
+
+/**
+ * Runs `fn` with the state under the lock and writes what it returns atomically (fsync: this
+ * file decides whether the person hears about a wait again). `fn` returning null writes nothing.
+ */
+export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => Promise<{ next: NotifyState | null; result: T }>): Promise<T> => {
+  const home = trailbossHome(env)
+  ensurePrivateDir(home)
+  const file = notifyStateFile(env)
+  let release: () => Promise<void>
+  try {
+    release = await lockfile.lock(file, {
+      realpath: false,
+      stale: NOTIFY_LOCK_STALE_MS,
+      update: NOTIFY_LOCK_STALE_MS / 2,
+      retries: { retries: 1000, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true, maxRetryTime: NOTIFY_LOCK_WAIT_MS },
+    })
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
+      throw new TrailbossError(`another notify has held ${file}.lock for over ${NOTIFY_LOCK_WAIT_MS / 1000} s`, 'it may hang on a slow --exec command; nothing was notified this time')
+    }
+    throw err
+  }
+  try {
+    const { next, result } = await fn(parseNotifyState(readTextIfExists(file)))
+    if (next) {
+      writeFileAtomic(file, `${JSON.stringify(next)}\n`, home, '.notify')
+      const fd = fs.openSync(file, 'r')
+      try {
+        fs.fsyncSync(fd)
+      } finally {
+        fs.closeSync(fd)
+      }
+    }
+    return result
+  } finally {
+    await release().catch(() => {})
+  }
+}

@@ -1,0 +1,209 @@
+// Pure: records + transcript verdicts + live panes + screens + now → the ordered queue
+// (DESIGN §4). Everything effectful (reading files, asking tmux) happens in queue/load.ts.
+import type { LiveState, SessionRecord, WaitKind } from '../record/types.js'
+import { agentFor } from '../agents/index.js'
+import type { ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
+import type { Pane } from '../tmux/panes.js'
+
+export type DerivedState = LiveState | 'gone'
+
+/** A session quiet this long in `working` or `permission` earns one look at its screen. */
+export const SCREEN_CHECK_AFTER_MS = 20_000
+/** At most this many capture-pane calls per run, so a big fleet never slows `ls`. */
+export const MAX_SCREEN_CHECKS_PER_RUN = 8
+/** Keys are at least this long, so they stay stable as sessions come and go. */
+export const MIN_KEY_LENGTH = 8
+
+/** Shells: a pane back at one of these no longer runs the agent (it exited or crashed). */
+export const SHELL_COMMANDS = new Set(['bash', 'zsh', 'fish', 'sh', 'dash', 'ksh', 'mksh', 'tcsh', 'csh', 'nu', 'xonsh', 'elvish', 'pwsh'])
+
+export type ServerPanes = { status: 'ok'; serverPid: number | null; panes: ReadonlyMap<string, Pane> } | { status: 'no-server' } | { status: 'unknown' }
+
+export interface QueueFacts {
+  transcripts: ReadonlyMap<string, TranscriptVerdict>
+  /** By socket path. A socket with no entry was not asked: its panes are unknown. */
+  servers: ReadonlyMap<string, ServerPanes>
+  screens: ReadonlyMap<string, ScreenVerdict>
+}
+
+export interface Ask {
+  tool: string | null
+  input: unknown
+  message: string | null
+}
+
+export interface QueueItem {
+  n: number | null
+  key: string
+  sessionId: string
+  agent: string
+  state: DerivedState
+  kind: WaitKind | null
+  since: number
+  cwd: string | null
+  project: string | null
+  host: string
+  headless: boolean
+  tmux: { pane: string; socket: string; serverPid: number | null; alive: boolean | null } | null
+  /** The state rests on a screen or process check, not on a hook or the transcript. */
+  inferred: boolean
+  /** Why the state differs from the record's, when a check on read changed it. */
+  reason: string | null
+  ask: Ask
+  record: SessionRecord
+}
+
+const isLive = (s: LiveState): boolean => s === 'working' || s === 'permission' || s === 'waiting'
+
+export const isQueued = (item: Pick<QueueItem, 'state' | 'headless'>): boolean =>
+  !item.headless && (item.state === 'permission' || item.state === 'waiting')
+
+/**
+ * Shortest prefix of each id, at least `min` long, that no other id shares (DESIGN §7); for
+ * the `wanted` ids only, when given (hundreds of ended ids count, but need no key).
+ */
+export const deriveKeys = (ids: readonly string[], min = MIN_KEY_LENGTH, wanted?: ReadonlySet<string>): Map<string, string> => {
+  const sorted = [...new Set(ids)].sort()
+  const keys = new Map<string, string>()
+  const common = (a: string | undefined, b: string | undefined): number => {
+    if (a === undefined || b === undefined) return 0
+    let i = 0
+    while (i < a.length && i < b.length && a[i] === b[i]) i++
+    return i
+  }
+  sorted.forEach((id, i) => {
+    if (wanted && !wanted.has(id)) return
+    const len = Math.max(min, common(id, sorted[i - 1]) + 1, common(id, sorted[i + 1]) + 1)
+    keys.set(id, id.slice(0, Math.min(len, id.length)))
+  })
+  return keys
+}
+
+/** Whether a session deserves a screen check now (DESIGN §4); the caller caps the count. */
+export const wantsScreenCheck = (rec: SessionRecord, state: DerivedState, now: number): boolean =>
+  !rec.headless &&
+  rec.tmux !== null &&
+  (state === 'working' || state === 'permission') &&
+  now - rec.lastEventAt >= SCREEN_CHECK_AFTER_MS &&
+  // An agent that will wake itself (background tasks): its screen says nothing.
+  agentFor(rec.agent)?.sleepsOnItsOwn(rec) !== true
+
+interface Derived {
+  state: DerivedState
+  kind: WaitKind | null
+  since: number
+  inferred: boolean
+  reason: string | null
+  alive: boolean | null
+}
+
+/** Which record owns each pane: the newest event wins (after /clear, or a reused pane). */
+export const derivePaneOwners = (records: readonly SessionRecord[]): Map<string, string> => {
+  const owners = new Map<string, SessionRecord>()
+  for (const r of records) {
+    // An ended session runs nowhere: after /clear its SessionEnd can be stamped after the new
+    // session's SessionStart (they fire within a millisecond), and must not take the pane back.
+    if (!r.tmux || r.headless || r.state === 'ended') continue
+    const at = `${r.tmux.socket}\n${r.tmux.pane}`
+    const cur = owners.get(at)
+    if (!cur || r.lastEventAt > cur.lastEventAt) owners.set(at, r)
+  }
+  return new Map([...owners].map(([at, r]) => [at, r.sessionId]))
+}
+
+/** The state after the transcript check (no tmux involved): the input to pane and screen checks. */
+export const applyTranscript = (rec: SessionRecord, verdict: TranscriptVerdict | undefined): Derived => {
+  const d: Derived = { state: rec.state, kind: rec.kind, since: rec.since, inferred: false, reason: null, alive: null }
+  if (!verdict || !isLive(rec.state)) return d
+  if (verdict.verdict === 'interrupted') {
+    if (rec.state === 'waiting' && rec.kind === 'interrupted') return d
+    return { ...d, state: 'waiting', kind: 'interrupted', since: verdict.at, reason: 'transcript: interrupted' }
+  }
+  if (rec.state === 'working') return d
+  return {
+    ...d,
+    state: 'working',
+    kind: null,
+    since: verdict.at,
+    reason: verdict.why === 'tool-answered' ? 'transcript: permission answered' : 'transcript: new prompt',
+  }
+}
+
+const applyPanes = (rec: SessionRecord, d: Derived, facts: QueueFacts, owners: ReadonlyMap<string, string>): Derived => {
+  if (!rec.tmux || rec.headless || rec.state === 'ended') return d
+  const server = facts.servers.get(rec.tmux.socket)
+  if (!server || server.status === 'unknown') return d
+  const gone = (reason: string, inferred = false): Derived => ({ ...d, state: 'gone', kind: null, alive: false, reason, inferred })
+  if (server.status === 'no-server') return gone('tmux server is gone')
+  if (rec.tmux.serverPid !== null && server.serverPid !== null && server.serverPid !== rec.tmux.serverPid) return gone('tmux server was restarted')
+  const pane = server.panes.get(rec.tmux.pane)
+  if (!pane || pane.dead) return gone('pane is gone')
+  if (owners.get(`${rec.tmux.socket}\n${rec.tmux.pane}`) !== rec.sessionId) return gone('pane now runs another session')
+  if (SHELL_COMMANDS.has(pane.currentCommand.replace(/^-/, ''))) return gone(`pane is back at ${pane.currentCommand}`, true)
+  return { ...d, alive: true }
+}
+
+const applyScreen = (rec: SessionRecord, d: Derived, screen: ScreenVerdict | undefined): Derived => {
+  if (!screen || (d.state !== 'working' && d.state !== 'permission')) return d
+  const quietSince = rec.lastEventAt
+  const inferred = { ...d, inferred: true }
+  switch (screen) {
+    case 'interrupted':
+      return { ...inferred, state: 'waiting', kind: 'interrupted', since: quietSince, reason: 'screen: interrupted' }
+    case 'idle':
+      return { ...inferred, state: 'waiting', kind: 'done', since: quietSince, reason: 'screen: at the prompt' }
+    case 'working':
+      return d.state === 'working' ? d : { ...inferred, state: 'working', kind: null, since: quietSince, reason: 'screen: working' }
+    case 'permission':
+      return d.state === 'permission'
+        ? d
+        : { ...inferred, state: 'permission', kind: agentFor(rec.agent)?.isQuestionTool(rec.lastTool?.name) ? 'question' : 'permission', since: quietSince, reason: 'screen: dialog open' }
+    default:
+      return d
+  }
+}
+
+/** The whole derivation: every record becomes an item; waits are numbered oldest first. */
+export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts, otherIds: readonly string[] = []): QueueItem[] => {
+  // Keys are unique among all records on disk, loaded or not (DESIGN §7).
+  const loaded = records.map((r) => r.sessionId)
+  const keys = deriveKeys([...loaded, ...otherIds], MIN_KEY_LENGTH, new Set(loaded))
+  const owners = derivePaneOwners(records)
+  const items = records.map((rec): QueueItem => {
+    let d = applyTranscript(rec, facts.transcripts.get(rec.sessionId))
+    d = applyPanes(rec, d, facts, owners)
+    d = applyScreen(rec, d, facts.screens.get(rec.sessionId))
+    // A denied dialog (interrupted from permission) still says which tool was refused.
+    const pendingTool =
+      d.state === 'permission' ? rec.tool ?? (d.inferred ? rec.lastTool : null) : d.kind === 'interrupted' && rec.state === 'permission' ? rec.tool : null
+    return {
+      n: null,
+      key: keys.get(rec.sessionId) ?? rec.sessionId,
+      sessionId: rec.sessionId,
+      agent: rec.agent,
+      state: d.state,
+      kind: d.kind,
+      since: d.since,
+      cwd: rec.cwd,
+      project: rec.project,
+      host: rec.host,
+      headless: rec.headless,
+      tmux: rec.tmux && !rec.headless ? { ...rec.tmux, alive: d.alive } : null,
+      inferred: d.inferred,
+      reason: d.reason,
+      ask: {
+        tool: pendingTool?.name ?? null,
+        input: pendingTool ? pendingTool.input : null,
+        message: d.state === 'waiting' || d.state === 'permission' ? rec.message : null,
+      },
+      record: rec,
+    }
+  })
+  // Plain code-unit order for ties: localeCompare would load ICU's collator (~8 ms) on every run.
+  const queued = items.filter(isQueued).sort((a, b) => a.since - b.since || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0))
+  queued.forEach((item, i) => {
+    item.n = i + 1
+  })
+  const rest = items.filter((i) => !isQueued(i)).sort((a, b) => b.record.lastEventAt - a.record.lastEventAt)
+  return [...queued, ...rest]
+}

@@ -1,0 +1,133 @@
+// Effectful: reads records, transcripts, tmux panes and (rarely) screens, then hands the facts
+// to the pure derivation in queue/derive.ts. Shared by ls, show, go, watch, status and notify.
+import { existsSync } from 'node:fs'
+import type { SessionRecord } from '../record/types.js'
+import type { Io } from '../io.js'
+import type { Env } from '../paths.js'
+import { deriveQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, applyTranscript, type QueueItem, type ServerPanes } from './derive.js'
+import { agentFor } from '../agents/index.js'
+import type { AgentAdapter, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
+import { readStore, type SkippedFile } from '../record/read.js'
+import { readScreenCache, type ScreenCacheEntry, writeScreenCache } from './screen-cache.js'
+import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { capturePanes, listPanes, type Pane } from '../tmux/panes.js'
+
+export interface QueueView {
+  /** The waits, oldest first, numbered 1..n. */
+  queue: QueueItem[]
+  /** Every session: the waits first, then the others (n null), most recent first. */
+  items: QueueItem[]
+  skipped: SkippedFile[]
+  /** False when tmux could not be run at all (cron's PATH): panes are unknown. */
+  tmuxAvailable: boolean
+  now: number
+}
+
+export interface LoadOptions {
+  exec?: TmuxExec
+  /** Screen checks are on unless a caller must stay cheaper than one capture-pane per session. */
+  screens?: boolean
+  /** Ended sessions are counted (for keys) but not loaded: for views that never show them. */
+  skipEnded?: boolean
+}
+
+/** The agents' transcript checks (lib/agents/): what the person did since each wait began. */
+const checkTranscripts = (records: readonly SessionRecord[], env: Env, now: number): Map<string, TranscriptVerdict> => {
+  const out = new Map<string, TranscriptVerdict>()
+  const checkers = new Map<string, ReturnType<AgentAdapter['transcriptChecker']>>()
+  for (const rec of records) {
+    const agent = agentFor(rec.agent)
+    if (!agent) continue
+    let check = checkers.get(agent.id)
+    if (!check) checkers.set(agent.id, (check = agent.transcriptChecker(env)))
+    const verdict = check(rec, now)
+    if (verdict) out.set(rec.sessionId, verdict)
+  }
+  return out
+}
+
+const askServers = async (records: readonly SessionRecord[], exec: TmuxExec): Promise<{ servers: Map<string, ServerPanes>; available: boolean }> => {
+  const sockets = new Set<string>()
+  for (const r of records) if (r.tmux && !r.headless && r.state !== 'ended') sockets.add(r.tmux.socket)
+  const servers = new Map<string, ServerPanes>()
+  let available = true
+  await Promise.all(
+    [...sockets].map(async (socket) => {
+      // A socket file that no longer exists means its server is gone, without asking tmux.
+      if (!existsSync(socket)) return servers.set(socket, { status: 'no-server' })
+      try {
+        const panes = await listPanes(socket, exec)
+        if (panes === 'no-server') return servers.set(socket, { status: 'no-server' })
+        const byId = new Map<string, Pane>(panes.map((p) => [p.paneId, p]))
+        return servers.set(socket, { status: 'ok', serverPid: panes[0]?.serverPid ?? null, panes: byId })
+      } catch (err) {
+        if (err instanceof TmuxUnavailable) available = false
+        return servers.set(socket, { status: 'unknown' })
+      }
+    }),
+  )
+  return { servers, available }
+}
+
+/**
+ * Screen checks, the last resort: at most one capture per session per SCREEN_CHECK_AFTER_MS
+ * (remembered across runs in screens.json, since `status` runs every few seconds) and at most
+ * MAX_SCREEN_CHECKS_PER_RUN captures per run.
+ */
+const checkScreens = async (
+  records: readonly SessionRecord[],
+  transcripts: ReadonlyMap<string, TranscriptVerdict>,
+  servers: ReadonlyMap<string, ServerPanes>,
+  env: Env,
+  now: number,
+  exec: TmuxExec,
+): Promise<Map<string, ScreenVerdict>> => {
+  const out = new Map<string, ScreenVerdict>()
+  const candidates = records.filter((rec) => {
+    if (!rec.tmux) return false
+    const server = servers.get(rec.tmux.socket)
+    if (server?.status !== 'ok' || !server.panes.has(rec.tmux.pane)) return false
+    return wantsScreenCheck(rec, applyTranscript(rec, transcripts.get(rec.sessionId)).state, now)
+  })
+  if (candidates.length === 0) return out
+  const cache = readScreenCache(env)
+  const fresh: Record<string, ScreenCacheEntry> = {}
+  const due: SessionRecord[] = []
+  for (const rec of candidates.sort((a, b) => a.lastEventAt - b.lastEventAt)) {
+    const cached = cache[rec.sessionId]
+    if (cached && cached.lastEventAt === rec.lastEventAt && now - cached.at < SCREEN_CHECK_AFTER_MS) {
+      out.set(rec.sessionId, cached.verdict)
+      fresh[rec.sessionId] = cached
+    } else if (due.length < MAX_SCREEN_CHECKS_PER_RUN) due.push(rec)
+  }
+  // One tmux run per server for all of its due panes.
+  const bySocket = new Map<string, SessionRecord[]>()
+  for (const rec of due) if (rec.tmux) bySocket.set(rec.tmux.socket, [...(bySocket.get(rec.tmux.socket) ?? []), rec])
+  await Promise.all(
+    [...bySocket].map(async ([socket, recs]) => {
+      const texts = await capturePanes(socket, recs.map((r) => r.tmux?.pane ?? ''), exec).catch(() => recs.map(() => null))
+      recs.forEach((rec, i) => {
+        const text = texts[i]
+        if (text === null || text === undefined) return
+        const verdict = agentFor(rec.agent)?.classifyScreen(text) ?? 'unknown'
+        out.set(rec.sessionId, verdict)
+        fresh[rec.sessionId] = { at: now, lastEventAt: rec.lastEventAt, verdict }
+      })
+    }),
+  )
+  if (due.length > 0) writeScreenCache(env, fresh)
+  return out
+}
+
+export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions = {}): Promise<QueueView> => {
+  const exec = opts.exec ?? execTmux
+  const now = io.now()
+  const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true })
+  // tmux answers while the transcripts are read: the list-panes processes start here.
+  const asked = askServers(store.records, exec)
+  const transcripts = checkTranscripts(store.records, io.env, now)
+  const { servers, available } = await asked
+  const screens = opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)
+  const items = deriveQueue(store.records, { transcripts, servers, screens }, store.endedIds)
+  return { queue: items.filter(isQueued), items, skipped: store.skipped, tmuxAvailable: available, now }
+}

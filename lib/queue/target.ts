@@ -1,0 +1,41 @@
+// Which session a command line names: a queue number, a pane id or a key / session-id prefix.
+import { EXIT_FAILURE, EXIT_USAGE, TrailbossError } from '../errors.js'
+import type { Io } from '../io.js'
+import { callerSocket } from '../tmux/env.js'
+import type { QueueItem } from './derive.js'
+import type { QueueView } from './load.js'
+
+const describe = (item: QueueItem): string =>
+  `${item.key} (${item.project ?? '?'}, ${item.state}${item.tmux ? `, pane ${item.tmux.pane}` : ''})`
+
+/**
+ * A number (queue position), a pane id (`%12`, the caller's tmux server first), or a key /
+ * session-id prefix (DESIGN §4). Ambiguity is an error that lists the candidates.
+ */
+export const resolveTarget = (view: QueueView, target: string, io: Pick<Io, 'env'>): QueueItem => {
+  const t = target.trim()
+  // An empty prefix would match every session: say what is missing instead.
+  if (t === '') throw new TrailbossError('no session named', 'give a number, a key or a pane id from trailboss ls', EXIT_USAGE)
+  if (/^\d{1,4}$/.test(t)) {
+    const n = Number(t)
+    const item = view.queue.find((i) => i.n === n)
+    if (item) return item
+    throw new TrailbossError(
+      view.queue.length === 0 ? `nothing waits, so there is no number ${n}` : `no wait number ${n}; the queue has 1–${view.queue.length}`,
+      'see trailboss ls',
+    )
+  }
+  if (/^%\d+$/.test(t)) {
+    const live = view.items.filter((i) => i.tmux?.pane === t && i.state !== 'gone' && i.state !== 'ended')
+    const socket = callerSocket(io.env.TMUX)
+    const mine = socket ? live.filter((i) => i.tmux?.socket === socket) : []
+    const pick = mine.length > 0 ? mine : live
+    if (pick.length === 1 && pick[0]) return pick[0]
+    if (pick.length === 0) throw new TrailbossError(`no live session in pane ${t}`, 'see trailboss ls --all')
+    throw new TrailbossError(`pane ${t} exists on several tmux servers: ${pick.map(describe).join('; ')}`, 'name the session by its key instead', EXIT_FAILURE)
+  }
+  const matches = view.items.filter((i) => i.sessionId.startsWith(t))
+  if (matches.length === 1 && matches[0]) return matches[0]
+  if (matches.length === 0) throw new TrailbossError(`no session matches ${JSON.stringify(t)}`, 'use a number, a key or a pane id from trailboss ls')
+  throw new TrailbossError(`${JSON.stringify(t)} matches ${matches.length} sessions: ${matches.map(describe).join('; ')}`, 'type more of the key')
+}

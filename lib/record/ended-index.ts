@@ -1,0 +1,40 @@
+// The ended index (sessions/.ended/<id>, empty files), so readers that do not show ended
+// sessions count them without opening hundreds of records. Its one rule: a mark exists only
+// while its session's record says `ended`. So only a lock holder marks, after writing an ended
+// record; and a record that stops being ended loses its mark before it is written. Removing a
+// mark is always safe (the reader then opens the record): it is all `gc` ever does to the
+// index, and the fix `doctor` prints for a mark on a live session.
+import { closeSync, constants, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-dir.js'
+import { endedIndexDir } from '../paths.js'
+
+/** Marks a session ended; called under its lock, after its ended record is on disk. */
+export const markEnded = (dir: string, sessionId: string): void => {
+  const index = endedIndexDir(dir)
+  mkdirSync(index, { recursive: true, mode: PRIVATE_DIR_MODE })
+  // Never through a link someone left in its place.
+  closeSync(openSync(join(index, sessionId), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE))
+}
+
+/** Removes a session's mark, if any (no index folder, or something else in its place: none). */
+export const unmarkEnded = (dir: string, sessionId: string): void => {
+  try {
+    unlinkSync(join(endedIndexDir(dir), sessionId))
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err
+  }
+}
+
+/**
+ * The sessions the index marks ended (names as they are; callers match them to records). An
+ * index that cannot be listed marks nothing: every record is then read.
+ */
+export const readEndedMarks = (dir: string): Set<string> => {
+  try {
+    return new Set(readdirSync(endedIndexDir(dir)))
+  } catch {
+    return new Set()
+  }
+}

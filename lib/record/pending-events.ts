@@ -1,0 +1,62 @@
+// Pending events: an event whose session lock was busy is kept as its own file, created
+// exclusively and never overwritten (DESIGN §3), until a lock holder folds it into the record.
+// Readers fold them in memory, without the lock, so a dead lock holder never hides an event.
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { uniqueSuffix } from '../fs/atomic-write.js'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-dir.js'
+import { readDirIfExists } from '../fs/read-optional.js'
+import type { Logger } from '../logger.js'
+import { pendingDir, tempDir } from '../paths.js'
+import { foldEvents } from './fold.js'
+import { looksLikeEvent } from './light-check.js'
+import type { HookEvent, SessionRecord } from './types.js'
+
+export interface PendingEvent {
+  file: string
+  event: HookEvent
+}
+
+/**
+ * Pending events of a session that are not yet in its record. Readers call this without the
+ * lock, so a dead lock holder never keeps an event from view.
+ */
+export const readPendingEvents = (dir: string, sessionId: string, folded: readonly string[], log: Logger = () => {}): PendingEvent[] => {
+  const pdir = pendingDir(dir, sessionId)
+  const skip = new Set(folded)
+  const out: PendingEvent[] = []
+  for (const name of readDirIfExists(pdir)) {
+    if (!name.endsWith('.json') || skip.has(name)) continue
+    try {
+      const event: unknown = JSON.parse(readFileSync(join(pdir, name), 'utf8'))
+      if (looksLikeEvent(event, sessionId)) out.push({ file: name, event })
+      else log(`ignored pending file ${join(pdir, name)}: not an event of ${sessionId}`)
+    } catch (err) {
+      // Vanished between readdir and read: a lock holder folded it meanwhile.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log(`ignored pending file ${join(pdir, name)}: ${(err as Error).message}`)
+    }
+  }
+  return out
+}
+
+/** The record as readers should see it: the file with its pending events folded in memory. */
+export const withPending = (rec: SessionRecord | null, pending: readonly PendingEvent[]): SessionRecord | null =>
+  pending.length === 0 ? rec : foldEvents(rec, pending.map((p) => p.event))
+
+/** Saves an event as its own file, created exclusively, never overwritten (DESIGN §3). */
+export const writePendingEvent = (dir: string, ev: HookEvent, tmpDir = tempDir(dir)): string => {
+  const pdir = pendingDir(dir, ev.sessionId)
+  mkdirSync(pdir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  mkdirSync(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  const name = `${ev.stamp.toFixed(3).padStart(18, '0')}-${process.pid}-${uniqueSuffix()}.json`
+  // Written beside, then linked in: a reader never sees a half-written pending file, and the
+  // link fails rather than replace an existing name.
+  const tmp = join(tmpDir, `${ev.sessionId}.${name}.tmp`)
+  writeFileSync(tmp, JSON.stringify(ev), { flag: 'wx', mode: PRIVATE_FILE_MODE })
+  try {
+    linkSync(tmp, join(pdir, name))
+  } finally {
+    rmSync(tmp, { force: true })
+  }
+  return name
+}

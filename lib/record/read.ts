@@ -1,0 +1,135 @@
+// The reader: every record in the one flat sessions folder, validated with the schema, with
+// pending events folded in memory (never waiting on a lock). Bad files are skipped and
+// reported, never deleted and never fatal.
+import { type Dirent, readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { SessionRecord } from './types.js'
+import { type Env, isValidSessionId, sessionsDir } from '../paths.js'
+import { checkRecord } from './check.js'
+import { readEndedMarks } from './ended-index.js'
+import { readPendingEvents, withPending } from './pending-events.js'
+
+export interface SkippedFile {
+  file: string
+  why: string
+}
+
+export interface StoreContents {
+  dir: string
+  records: SessionRecord[]
+  /** Ended sessions not loaded (ReadOptions.skipEnded). */
+  endedIds: string[]
+  skipped: SkippedFile[]
+  /** Files set aside by the emitter when a record did not parse (`<id>.json.corrupt-<ms>`). */
+  setAside: string[]
+}
+
+const RECORD_SUFFIX = '.json'
+const PENDING_SUFFIX = '.pending'
+
+const listDir = (dir: string): Dirent[] => {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw err
+  }
+}
+
+/**
+ * The state of a record file as our writer lays it out, without parsing it: the first
+ * `"state":` of the file is the record's own (the fields before it are strings, whose quotes
+ * JSON escapes, and the pane). Anything unexpected answers null, and the file is parsed.
+ */
+export const peekState = (text: string): string | null => {
+  const at = text.indexOf('"state":"')
+  if (at < 0) return null
+  const end = text.indexOf('"', at + 9)
+  return end < 0 ? null : text.slice(at + 9, end)
+}
+
+/** What a read told to skip ended records answers for one. */
+export const ENDED = Symbol('ended')
+
+/** Reads one record file: the record, why it was skipped, or ENDED when told to skip those. */
+const readRecordOrEnded = async (path: string, sessionId: string, skipEnded: boolean): Promise<SessionRecord | string | typeof ENDED> => {
+  let data: unknown
+  try {
+    const text = readFileSync(path, 'utf8')
+    if (skipEnded && peekState(text) === 'ended') return ENDED
+    data = JSON.parse(text)
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException
+    if (e.code) return `unreadable (${e.code})`
+    return 'not valid JSON'
+  }
+  const parsed = await checkRecord(data)
+  if (!parsed.ok) return parsed.why
+  if (parsed.record.sessionId !== sessionId) return `holds session ${parsed.record.sessionId}, not ${sessionId}`
+  return parsed.record
+}
+
+/** Reads one record file; returns the record or why it was skipped. */
+export const readRecordFile = async (path: string, sessionId: string): Promise<SessionRecord | string> =>
+  (await readRecordOrEnded(path, sessionId, false)) as SessionRecord | string
+
+export interface ReadOptions {
+  /**
+   * Note ended sessions by id only, unparsed: ls without --all and status never show them,
+   * and there are hundreds (keys still count their ids). Those in the ended index are not
+   * even opened. A session with pending events is read whole, since one of them may bring
+   * it back.
+   */
+  skipEnded?: boolean
+}
+
+export const readStore = async (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): Promise<StoreContents> => {
+  const entries = listDir(dir)
+  const pendingIds = new Set<string>()
+  const recordIds: string[] = []
+  const skipped: SkippedFile[] = []
+  const setAside: string[] = []
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue
+    if (e.isDirectory() && e.name.endsWith(PENDING_SUFFIX)) pendingIds.add(e.name.slice(0, -PENDING_SUFFIX.length))
+    else if (e.name.includes('.json.corrupt-')) setAside.push(join(dir, e.name))
+    else if (e.name.endsWith(RECORD_SUFFIX) && !e.isDirectory()) {
+      const id = e.name.slice(0, -RECORD_SUFFIX.length)
+      if (isValidSessionId(id)) recordIds.push(id)
+      else skipped.push({ file: join(dir, e.name), why: 'its name is not a session id' })
+    }
+  }
+  const records: SessionRecord[] = []
+  const endedIds: string[] = []
+  const seen = new Set<string>()
+  const skipEnded = opts.skipEnded === true
+  // The ended index (record/ended-index.ts) saves opening hundreds of ended records.
+  const marked = skipEnded ? readEndedMarks(dir) : new Set<string>()
+  for (const id of recordIds) {
+    if (marked.has(id) && !pendingIds.has(id)) {
+      endedIds.push(id)
+      continue
+    }
+    const file = join(dir, `${id}${RECORD_SUFFIX}`)
+    const rec = await readRecordOrEnded(file, id, skipEnded && !pendingIds.has(id))
+    seen.add(id)
+    if (rec === ENDED) {
+      endedIds.push(id)
+      continue
+    }
+    if (typeof rec === 'string') {
+      // A vanished file (gc meanwhile) is not worth a line.
+      if (rec !== 'unreadable (ENOENT)') skipped.push({ file, why: rec })
+      continue
+    }
+    const merged = pendingIds.has(id) ? withPending(rec, readPendingEvents(dir, id, rec.foldedPending)) : rec
+    if (merged) records.push(merged)
+  }
+  // Events of a session whose first write lost the lock race exist only as pending files.
+  for (const id of pendingIds) {
+    if (seen.has(id) || !isValidSessionId(id)) continue
+    const rec = withPending(null, readPendingEvents(dir, id, []))
+    if (rec) records.push(rec)
+  }
+  return { dir, records, endedIds, skipped, setAside }
+}

@@ -1,0 +1,98 @@
+// The session record's schema: the one source of truth for the file format, used by every
+// reader (the emitter trusts its own writes with a light check instead, to start fast).
+// zod/mini keeps the bundled CLI small; docs/record.schema.json is generated from this file.
+import * as z from 'zod/mini'
+import { AGENT_HOOKS } from '../agents/hook-registry.js'
+import { SESSION_ID_PATTERN } from '../paths.js'
+import { LIVE_STATES, WAIT_KINDS, type HookEvent, type SessionRecord } from './types.js'
+
+/** The registered agents (docs/record.schema.json and the compiled check follow: npm run schemas). */
+const agent = z.enum(AGENT_HOOKS.map((a) => a.id) as [string, ...string[]])
+const sessionId = z.string().check(z.regex(SESSION_ID_PATTERN))
+
+const tmux = z.nullable(
+  z.object({
+    pane: z.string().check(z.regex(/^%\d+$/)),
+    socket: z.string(),
+    serverPid: z.nullable(z.number()),
+  }),
+)
+
+const toolCall = z.nullable(
+  z.object({
+    name: z.string(),
+    input: z.unknown(),
+    useId: z.nullable(z.string()),
+  }),
+)
+
+const liveState = z.enum(LIVE_STATES)
+const waitKind = z.nullable(z.enum(WAIT_KINDS))
+
+export const recordSchema = z.object({
+  v: z.literal(1),
+  agent,
+  sessionId,
+  host: z.string(),
+  headless: z.boolean(),
+  cwd: z.nullable(z.string()),
+  project: z.nullable(z.string()),
+  transcriptPath: z.nullable(z.string()),
+  tmux,
+  state: liveState,
+  kind: waitKind,
+  since: z.number(),
+  event: z.string(),
+  promptId: z.nullable(z.string()),
+  tool: toolCall,
+  message: z.nullable(z.string()),
+  offset: z.nullable(z.number()),
+  lastTool: toolCall,
+  turnEndedPromptId: z.nullable(z.string()),
+  backgroundTasks: z.number(),
+  firstEventAt: z.number(),
+  lastEventAt: z.number(),
+  lastEvent: z.string(),
+  stateStamp: z.number(),
+  events: z.number(),
+  foldedPending: z.array(z.string()),
+})
+
+// The schema and the TypeScript type the emitter writes must not drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never
+const _recordMatches: Same<z.infer<typeof recordSchema>, SessionRecord> = true
+void _recordMatches
+
+export const hookEventSchema = z.object({
+  v: z.literal(1),
+  stamp: z.number(),
+  name: z.string(),
+  sessionId,
+  agent,
+  promptId: z.nullable(z.string()),
+  host: z.string(),
+  headless: z.boolean(),
+  cwd: z.nullable(z.string()),
+  project: z.nullable(z.string()),
+  transcriptPath: z.nullable(z.string()),
+  offset: z.nullable(z.number()),
+  tmux,
+  source: z.nullable(z.string()),
+  reason: z.nullable(z.string()),
+  notificationType: z.nullable(z.string()),
+  tool: toolCall,
+  message: z.nullable(z.string()),
+  backgroundTasks: z.number(),
+  isInterrupt: z.boolean(),
+})
+const _eventMatches: Same<z.infer<typeof hookEventSchema>, HookEvent> = true
+void _eventMatches
+
+/** Validates a parsed record file; the message names the first problem, for `skipped` lines. */
+export const parseRecord = (data: unknown): { ok: true; record: SessionRecord } | { ok: false; why: string } => {
+  const r = recordSchema.safeParse(data)
+  if (r.success) return { ok: true, record: r.data as SessionRecord }
+  const issue = r.error.issues[0]
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''
+  return { ok: false, why: `not a session record (${where}${issue?.message ?? 'invalid'})` }
+}

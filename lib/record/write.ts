@@ -1,0 +1,149 @@
+// The record store's write path: lock a session's file, fold events in, write it atomically.
+// It is the emitter's path too, so it stays free of zod and every other heavy import.
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import lockfile from 'proper-lockfile'
+import { applyEvent } from './fold.js'
+import type { HookEvent, SessionRecord } from './types.js'
+import { endedIndexDir, pendingDir, recordFile, tempDir } from '../paths.js'
+import { readDirIfExists } from '../fs/read-optional.js'
+import { writeFileAtomic } from '../fs/atomic-write.js'
+import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
+import type { Logger } from '../logger.js'
+import { markEnded, unmarkEnded } from './ended-index.js'
+import { looksLikeRecord } from './light-check.js'
+import { readPendingEvents, withPending, writePendingEvent } from './pending-events.js'
+
+/** How long an emitter tries for the lock before it drops its event as a pending file. */
+export const LOCK_BUDGET_MS = 300
+/** A lock older than this belongs to a dead holder; proper-lockfile will not go below 2 s. */
+export const LOCK_STALE_MS = 3000
+/** A temp file this old was left by a writer that died between write and rename. */
+export const TEMP_LEFTOVER_MS = 10_000
+
+const readRecordFile = (file: string, sessionId: string, log: Logger): SessionRecord | null => {
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw err
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  if (looksLikeRecord(parsed, sessionId)) return parsed
+  // Never delete what we cannot read: set it aside for `doctor`, and start afresh.
+  const aside = `${file}.corrupt-${Date.now()}`
+  fs.renameSync(file, aside)
+  log(`record ${file} did not parse; moved to ${aside}`)
+  return null
+}
+
+/** Leftovers of writers that died: only a lock holder removes them, and says so (DESIGN §3). */
+const removeLeftovers = (dir: string, rec: SessionRecord | null, sessionId: string, now: number, log: Logger): void => {
+  const pdir = pendingDir(dir, sessionId)
+  for (const name of rec?.foldedPending ?? []) fs.rmSync(join(pdir, name), { force: true })
+  const tdir = tempDir(dir)
+  for (const name of readDirIfExists(tdir)) {
+    if (!name.startsWith(`${sessionId}.`)) continue
+    const path = join(tdir, name)
+    try {
+      if (now - fs.statSync(path).mtimeMs > TEMP_LEFTOVER_MS) {
+        fs.rmSync(path, { force: true })
+        log(`removed leftover temp file ${path}`)
+      }
+    } catch {
+      // Gone already: another holder cleaned it.
+    }
+  }
+}
+
+/**
+ * A mark left on a live session would hide it from `ls`, so when one cannot be removed the
+ * whole index goes (readers then open every record); the event is written either way.
+ */
+const dropMark = (dir: string, sessionId: string, log: Logger): void => {
+  try {
+    unmarkEnded(dir, sessionId)
+  } catch (err) {
+    log(`could not unmark ${sessionId} in the ended index (${(err as Error).message}); dropping the index`)
+    try {
+      fs.rmSync(endedIndexDir(dir), { recursive: true, force: true })
+    } catch (err2) {
+      log(`could not drop the ended index: ${(err2 as Error).message}`)
+    }
+  }
+}
+
+/** A mark that cannot be made only costs readers a file read: the event is saved already. */
+const markIndex = (dir: string, sessionId: string, log: Logger): void => {
+  try {
+    markEnded(dir, sessionId)
+  } catch (err) {
+    log(`could not mark ${sessionId} ended in the index: ${(err as Error).message}`)
+  }
+}
+
+export interface RecordEventOptions {
+  lockBudgetMs?: number
+  log?: Logger
+  now?: () => number
+  /** Called the moment the event is on disk, so a caller's own deadline knows it is safe. */
+  onSaved?: (outcome: RecordOutcome) => void
+}
+
+export type RecordOutcome = 'written' | 'pending'
+
+/**
+ * Applies one event to its session's record under the session's lock, folding in any pending
+ * events first. When the lock is not had within the budget (a busy or dead holder), the event
+ * is saved as its own pending file instead, so it is never lost and the agent never waits.
+ */
+export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventOptions = {}): Promise<RecordOutcome> => {
+  const log = opts.log ?? (() => {})
+  const now = opts.now ?? Date.now
+  const budget = opts.lockBudgetMs ?? LOCK_BUDGET_MS
+  const file = recordFile(dir, ev.sessionId)
+  let release: (() => Promise<void>) | undefined
+  try {
+    release = await lockfile.lock(file, {
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      update: LOCK_STALE_MS / 2,
+      retries: { retries: 1000, factor: 1.4, minTimeout: 2, maxTimeout: 40, randomize: true, maxRetryTime: budget },
+      onCompromised: (err) => log(`lock of ${file} compromised: ${err.message}`),
+    })
+  } catch (err) {
+    // A starved process can spend its whole budget on one attempt: retry then reports a timeout.
+    const busy = (err as NodeJS.ErrnoException).code === 'ELOCKED' || /RetryOperation timeout/.test((err as Error).message)
+    if (!busy) log(`lock of ${file} failed: ${(err as Error).message}`)
+    writePendingEvent(dir, ev)
+    opts.onSaved?.('pending')
+    return 'pending'
+  }
+  try {
+    const onDisk = readRecordFile(file, ev.sessionId, log)
+    removeLeftovers(dir, onDisk, ev.sessionId, now(), log)
+    const pending = readPendingEvents(dir, ev.sessionId, [], log)
+    const folded = withPending(onDisk, pending)
+    const next = applyEvent(folded, ev)
+    next.foldedPending = pending.map((p) => p.file)
+    fs.mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
+    // The ended index (record/ended-index.ts): a session that comes back loses its mark first, and
+    // so does a first record, where a mark may have outlived a record removed or set aside.
+    if (next.state !== 'ended' && (onDisk === null || onDisk.state === 'ended')) dropMark(dir, ev.sessionId, log)
+    writeFileAtomic(file, JSON.stringify(next), tempDir(dir), ev.sessionId)
+    opts.onSaved?.('written')
+    if (next.state === 'ended') markIndex(dir, ev.sessionId, log)
+    const pdir = pendingDir(dir, ev.sessionId)
+    for (const p of pending) fs.rmSync(join(pdir, p.file), { force: true })
+    return 'written'
+  } finally {
+    await release().catch((err: Error) => log(`unlock of ${file} failed: ${err.message}`))
+  }
+}
+

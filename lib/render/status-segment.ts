@@ -1,0 +1,76 @@
+// Pure: the queue in a few characters, for status lines (tmux's `#(trailboss status)` today; a
+// Claude Code statusline segment later is one more caller of deriveSummary + formatSegment).
+import { formatAge } from '../duration.js'
+import { kindLabel } from './queue-table.js'
+import type { QueueItem } from '../queue/derive.js'
+
+export const SUMMARY_KINDS = ['permission', 'question', 'error', 'interrupted', 'done'] as const
+export type SummaryKind = (typeof SUMMARY_KINDS)[number]
+
+/** Short enough for a crowded status-right; `--format` changes it. */
+export const DEFAULT_STATUS_FORMAT = '{count} waiting · {oldest}'
+
+export interface QueueSummary {
+  count: number
+  /** Age of the oldest wait in ms (0 when nothing waits). */
+  oldestMs: number
+  byKind: Record<SummaryKind, number>
+  /** The kind that most needs the person: a blocked tool before a question before a finished turn. */
+  urgent: SummaryKind | null
+}
+
+export interface SummaryOptions {
+  /** Leave this session out (a statusline segment inside one session counts the others). */
+  excludeSessionId?: string
+}
+
+export const deriveSummary = (queue: readonly QueueItem[], now: number, opts: SummaryOptions = {}): QueueSummary => {
+  const byKind: Record<SummaryKind, number> = { permission: 0, question: 0, error: 0, interrupted: 0, done: 0 }
+  let count = 0
+  let oldest = now
+  for (const item of queue) {
+    if (item.n === null || item.sessionId === opts.excludeSessionId) continue
+    count++
+    oldest = Math.min(oldest, item.since)
+    const kind = kindLabel(item)
+    if (kind in byKind) byKind[kind as SummaryKind]++
+  }
+  return { count, oldestMs: count > 0 ? Math.max(0, now - oldest) : 0, byKind, urgent: SUMMARY_KINDS.find((k) => byKind[k] > 0) ?? null }
+}
+
+/** `2p 1q 1d`: the non-zero kinds, most urgent first. */
+export const formatKinds = (s: QueueSummary): string =>
+  SUMMARY_KINDS.filter((k) => s.byKind[k] > 0)
+    .map((k) => `${s.byKind[k]}${k[0]}`)
+    .join(' ')
+
+/** tmux colours per most urgent kind (`#[fg=…]`), matching the table's palette. */
+export const TMUX_COLOURS: Record<SummaryKind, string> = {
+  permission: 'yellow',
+  question: 'cyan',
+  error: 'red',
+  interrupted: 'magenta',
+  done: 'green',
+}
+
+const PLACEHOLDER = /\{(count|oldest|kinds|s|permission|question|done|error|interrupted)\}/g
+
+/**
+ * The segment, or '' when nothing waits (so tmux shows nothing). Unknown `{names}` stay as
+ * typed, which makes a typo visible instead of silently empty.
+ */
+export const formatSegment = (s: QueueSummary, format: string = DEFAULT_STATUS_FORMAT, opts: { tmux?: boolean } = {}): string => {
+  if (s.count === 0) return ''
+  const values: Record<string, string> = {
+    count: String(s.count),
+    oldest: formatAge(s.oldestMs),
+    kinds: formatKinds(s),
+    s: s.count === 1 ? '' : 's',
+    ...Object.fromEntries(SUMMARY_KINDS.map((k) => [k, String(s.byKind[k])])),
+  }
+  const text = format.replace(PLACEHOLDER, (_m, name: string) => values[name] ?? '')
+  if (!opts.tmux) return text
+  const colour = s.urgent ? TMUX_COLOURS[s.urgent] : 'default'
+  // Our values never hold `#`; a `#[…]` in the person's --format is theirs to keep.
+  return `#[fg=${colour},bold]${text}#[default]`
+}

@@ -1,0 +1,64 @@
+// Where the running package and its emitter are, and the command our hooks run: exec form
+// (the Node binary and the emitter file) or the emitter from PATH.
+import * as fs from 'node:fs'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
+import type { Scope } from '../cli/options.js'
+import { isJsonObject } from './json-value.js'
+
+/** The emitter's name on PATH (package.json `bin`). */
+export const EMIT_BIN = 'trailboss-emit'
+
+
+/** What our hooks run: exec form (Node binary + emitter file) or the emitter from PATH. */
+export interface EmitterCommand {
+  command: string
+  args?: string[]
+}
+
+/** Project scope is shared with teammates, so it names the emitter from PATH, never our paths. */
+export const deriveEmitterCommand = (scope: Scope, nodePath: string, emitterPath: string): EmitterCommand =>
+  scope === 'project' ? { command: EMIT_BIN } : { command: nodePath, args: [emitterPath] }
+
+export const findPackageRoot = (fromFile: string): string | null => {
+  let dir = dirname(resolve(fromFile))
+  for (;;) {
+    try {
+      const pkg: unknown = JSON.parse(fs.readFileSync(join(dir, 'package.json'), 'utf8'))
+      if (isJsonObject(pkg) && pkg.name === 'trailboss') return dir
+    } catch {
+      // No package.json here, or not ours: keep walking up.
+    }
+    const up = dirname(dir)
+    if (up === dir) return null
+    dir = up
+  }
+}
+
+/** The built emitter inside a package root. */
+export const emitterPathIn = (root: string): string => join(root, 'dist', 'hooks', 'emit.cjs')
+
+/**
+ * The Node binary hooks should run: process.execPath, or the PATH entry that is the same file
+ * (Homebrew's /opt/homebrew/bin/node survives upgrades, its Cellar path does not).
+ */
+export const findStableNode = (execPath: string, pathVar: string | undefined): string => {
+  let real: string
+  try {
+    real = fs.realpathSync(execPath)
+  } catch {
+    return execPath
+  }
+  for (const dir of (pathVar ?? '').split(':')) {
+    if (!dir || !isAbsolute(dir)) continue
+    const candidate = join(dir, 'node')
+    try {
+      if (fs.realpathSync(candidate) === real) return candidate
+    } catch {
+      // Not here.
+    }
+  }
+  return execPath
+}
+
+/** An npx cache path: npm may clean it at any time, taking the emitter with it. */
+export const isEphemeralPath = (p: string): boolean => /[\\/]_npx[\\/]/.test(p)

@@ -1,0 +1,268 @@
+// A settings file edited the way a person's own file deserves: read under a lock, refused when
+// it does not parse, backed up, and written atomically, as the smallest edit of its own text.
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
+import { createRequire } from 'node:module'
+import { diffArrays } from 'diff'
+import lockfile from 'proper-lockfile'
+import { TrailbossError } from '../errors.js'
+import { jsonEqual } from '../json-equal.js'
+import { type Env, trailbossHome } from '../paths.js'
+import { readTextIfExists } from '../fs/read-optional.js'
+import { isJsonObject, type Json, type JsonObject } from './json-value.js'
+
+/**
+ * The settings file's text as an object. Whitespace only counts as `{}` (a `touch`ed file);
+ * anything else that is not one JSON object is refused: comments are not JSON.
+ */
+export const parseSettings = (text: string, file: string): JsonObject => {
+  if (text.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw new TrailbossError(`${file} is not valid JSON (${(err as Error).message}); left it untouched`, 'fix it by hand (comments are not allowed), then run this again')
+  }
+  if (!isJsonObject(value)) throw new TrailbossError(`${file} does not hold a JSON object; left it untouched`, 'fix it by hand, then run this again')
+  return value
+}
+
+/** The indentation a file already uses (two spaces for a new file, as Claude Code writes). */
+export const detectIndent = (text: string | null): string => {
+  const m = text?.match(/^[{[][^\n]*\n([ \t]+)\S/)
+  return m?.[1] ?? '  '
+}
+
+/** Serialises in the file's own indentation, with its trailing newline (or lack of one). */
+export const formatSettings = (settings: JsonObject, previous: string | null): string => {
+  const eol = previous === null || previous.trim() === '' || previous.endsWith('\n') ? '\n' : ''
+  return JSON.stringify(settings, null, detectIndent(previous)) + eol
+}
+
+type JsonPath = (string | number)[]
+
+// jsonc-parser's main entry is UMD, whose inner requires a bundler cannot follow: load it from
+// node_modules at run time, as the package's dependency, instead of bundling it.
+const loadJsonc = (): typeof import('jsonc-parser') => createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser')
+
+/**
+ * The new settings as the smallest edit of the file's own text: only the values that changed
+ * are rewritten (jsonc-parser's modify), so hand formatting elsewhere survives and a dry run's
+ * diff shows just our entries. Falls back to a full rewrite in the file's indentation if the
+ * edited text would not parse to exactly `next`.
+ */
+const sameJsonText = (a: string, b: string): boolean => {
+  try {
+    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b))
+  } catch {
+    return false
+  }
+}
+
+export const formatSettingsEdit = (previous: string | null, before: JsonObject, next: JsonObject): string => {
+  if (previous === null || previous.trim() === '' || Object.keys(next).length === 0) return formatSettings(next, previous)
+  const jsonc = loadJsonc()
+  const indent = detectIndent(previous)
+  const formattingOptions = {
+    insertSpaces: indent !== '\t',
+    tabSize: indent === '\t' ? 1 : indent.length,
+    eol: previous.includes('\r\n') ? '\r\n' : '\n',
+  }
+  let text = previous
+  // modify()'s own formatting re-lays out the whole line around an edit; format only the
+  // edited span instead (an insertion's text, or the gap a removal leaves), so the lines
+  // around it keep their layout.
+  // jsonc-parser's range formatting can mangle a span at a token edge: keep the unformatted
+  // edit whenever the formatted one does not mean the same.
+  const set = (path: JsonPath, value: Json | undefined, isArrayInsertion = false): void => {
+    const edits = jsonc.modify(text, path, value, { isArrayInsertion })
+    const plain = jsonc.applyEdits(text, edits)
+    let formatted = plain
+    for (const edit of edits) {
+      const span = { offset: edit.offset, length: Math.max(edit.content.length, 1) }
+      formatted = jsonc.applyEdits(formatted, jsonc.format(formatted, span, formattingOptions))
+    }
+    text = sameJsonText(formatted, plain) ? formatted : plain
+  }
+  const walk = (path: JsonPath, a: Json, b: Json): void => {
+    if (jsonEqual(a, b)) return
+    if (isJsonObject(a) && isJsonObject(b)) {
+      for (const key of Object.keys(a)) if (!Object.hasOwn(b, key)) set([...path, key], undefined)
+      for (const [key, value] of Object.entries(b)) {
+        if (Object.hasOwn(a, key)) walk([...path, key], a[key] as Json, value)
+        else set([...path, key], value)
+      }
+      return
+    }
+    if (Array.isArray(a) && Array.isArray(b)) {
+      let i = 0
+      for (const part of diffArrays<Json>(a, b, { comparator: (x, y) => jsonEqual(x, y) })) {
+        for (const item of part.value) {
+          if (part.removed) set([...path, i], undefined)
+          else if (part.added) set([...path, i++], item, true)
+          else i++
+        }
+      }
+      return
+    }
+    set(path, b)
+  }
+  try {
+    walk([], before, next)
+    if (jsonEqual(JSON.parse(text) as Json, next)) return text
+  } catch {
+    // An edit the text did not take: the full rewrite below is always right.
+  }
+  return formatSettings(next, previous)
+}
+
+const MAX_SYMLINKS = 40
+
+/**
+ * The file that a write must replace: the end of a symlink chain (a dotfiles repo often links
+ * settings.json), also when that end does not exist yet. Renaming over the link itself would
+ * turn it into a plain file.
+ */
+export const resolveSettingsTarget = (file: string): string => {
+  let current = resolve(file)
+  for (let i = 0; i < MAX_SYMLINKS; i++) {
+    let st: fs.Stats
+    try {
+      st = fs.lstatSync(current)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return current
+      throw err
+    }
+    if (!st.isSymbolicLink()) return current
+    const link = fs.readlinkSync(current)
+    current = isAbsolute(link) ? link : resolve(dirname(current), link)
+  }
+  throw new TrailbossError(`${file} is a symlink loop`, 'point it at a real file')
+}
+
+/** Holding the lock while Claude Code or another install rewrites the file: wait, not fail. */
+export const SETTINGS_LOCK_STALE_MS = 10_000
+const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true }
+
+export interface SettingsUpdate {
+  file: string
+  target: string
+  before: string | null
+  after: string
+  changed: boolean
+  backup: string | null
+}
+
+export interface UpdateOptions {
+  dryRun?: boolean
+  /** Where backups go (default $TRAILBOSS_HOME/backups). */
+  backupDir?: string
+  now?: () => number
+}
+
+/** Temp file beside the target, flushed to disk, renamed over it; the folder flushed too. */
+export const writeFileDurable = (target: string, data: string, mode: number): void => {
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  try {
+    const fd = fs.openSync(tmp, 'wx', mode)
+    try {
+      fs.writeSync(fd, data)
+      fs.fchmodSync(fd, mode)
+      fs.fsyncSync(fd)
+    } finally {
+      fs.closeSync(fd)
+    }
+    fs.renameSync(tmp, target)
+  } catch (err) {
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+  try {
+    const dfd = fs.openSync(dirname(target), 'r')
+    try {
+      fs.fsyncSync(dfd)
+    } finally {
+      fs.closeSync(dfd)
+    }
+  } catch {
+    // Some filesystems cannot fsync a folder; the rename is still atomic.
+  }
+}
+
+const stampForFile = (ms: number): string => new Date(ms).toISOString().replace(/[:.]/g, '-')
+
+/**
+ * Reads the settings file under its lock, applies `change`, and writes the result atomically
+ * with a backup of what was there; writes nothing when nothing changes or on a dry run.
+ * Refuses (throws, file untouched) when the file is not one JSON object.
+ */
+export const updateSettingsFile = async (
+  file: string,
+  env: Env,
+  change: (settings: JsonObject) => JsonObject,
+  opts: UpdateOptions = {},
+): Promise<SettingsUpdate> => {
+  const target = resolveSettingsTarget(file)
+  const compute = (): Omit<SettingsUpdate, 'backup'> => {
+    const before = readTextIfExists(target)
+    const settings = before === null ? {} : parseSettings(before, file)
+    const next = change(settings)
+    const changed = !jsonEqual(settings, next)
+    return { file, target, before, after: changed ? formatSettingsEdit(before, settings, next) : (before ?? ''), changed }
+  }
+  if (opts.dryRun) return { ...compute(), backup: null }
+  // Nothing to take out of a file that is not there: create neither it nor its folder.
+  if (!fs.existsSync(target) && jsonEqual(change({}), {})) return { file, target, before: null, after: '', changed: false, backup: null }
+  fs.mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
+  // realpath: false locks a file that does not exist yet (proper-lockfile: <file>.lock/).
+  let compromised: Error | undefined
+  const release = await lockfile
+    .lock(target, {
+      realpath: false,
+      stale: SETTINGS_LOCK_STALE_MS,
+      retries: LOCK_RETRIES,
+      onCompromised: (err) => {
+        compromised = err
+      },
+    })
+    .catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ELOCKED') throw new TrailbossError(`${file} is locked by another process`, 'try again in a few seconds')
+      throw err
+    })
+  try {
+    const result = compute()
+    if (!result.changed) return { ...result, backup: null }
+    let backup: string | null = null
+    let mode = 0o600
+    if (result.before !== null) {
+      mode = fs.statSync(target).mode & 0o777
+      const dir = opts.backupDir ?? join(trailbossHome(env), 'backups')
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+      backup = join(dir, `${basename(target)}.${stampForFile((opts.now ?? Date.now)())}.${randomBytes(2).toString('hex')}.bak`)
+      fs.writeFileSync(backup, result.before, { flag: 'wx', mode: 0o600 })
+    }
+    if (compromised) throw new TrailbossError(`lost the lock of ${file}: ${compromised.message}`, 'nothing was written; run this again')
+    writeFileDurable(target, result.after, mode)
+    return { ...result, backup }
+  } finally {
+    await release().catch(() => {})
+  }
+}
+
+/** Reads one settings file for checks: missing is null, unparseable is an error message. */
+export const readSettingsFile = (file: string): { settings: JsonObject | null; error: string | null } => {
+  let text: string | null
+  try {
+    text = readTextIfExists(file)
+  } catch (err) {
+    return { settings: null, error: (err as Error).message }
+  }
+  if (text === null) return { settings: null, error: null }
+  try {
+    return { settings: parseSettings(text, file), error: null }
+  } catch (err) {
+    return { settings: null, error: err instanceof TrailbossError ? err.message : String(err) }
+  }
+}
+
