@@ -1,4 +1,4 @@
-// The emitter's cost per hook event (DESIGN §6): the built emitter against a bare `node -e 0`
+// The emitter's cost per hook event (docs/design.md §7): the built emitter against a bare `node -e 0`
 // (target ≤ 1.3×) and against the floor, a POSIX sh writer (`cat > tmp && mv`); and how long
 // after the event its record is visible to readers (target p95 ≤ 250 ms).
 import { spawn } from 'node:child_process'

@@ -1,4 +1,4 @@
-// `ls --json` and `status` over 100 / 1,000 / 10,000 records (DESIGN §6 mix: 5% waiting or
+// `ls --json` and `status` over 100 / 1,000 / 10,000 records (docs/design.md §7 mix: 5% waiting or
 // permission, 5% working, 90% ended; one tmux server; real-shaped transcripts), and the same
 // queue with 100 MB transcripts (sparse files) against 1 KB ones. Every figure is a ratio to
 // `node -e 0` measured in the same run, interleaved, because these machines are noisy.
@@ -49,7 +49,7 @@ const makeFixture = (count, transcriptBytes, socketInfo) => {
   let liveCount = 0
   const liveRecords = []
   for (let i = 0; i < count; i++) {
-    // DESIGN §6: 5% waiting or permission (half each), 5% working, 90% ended.
+    // docs/design.md §7: 5% waiting or permission (half each), 5% working, 90% ended.
     const slot = i % 20
     const state = slot === 0 ? (i % 40 === 0 ? 'waiting' : 'permission') : slot === 1 ? 'working' : 'ended'
     const id = `bench${String(i).padStart(6, '0')}-0000-4000-8000-000000000000`
@@ -132,7 +132,7 @@ const PANES = 100
 
 export const run = (flags) => {
   assertBuilt()
-  // One tmux server, as in the design's mix: the pane checks cost one list-panes. It holds a
+  // One tmux server, as in the mix of docs/design.md §7: the pane checks cost one list-panes. It holds a
   // pane for each live session of the 1,000-record mix.
   const sockDir = fs.mkdtempSync(join(tmpdir(), 'tb-bench-tmux-'))
   const socket = join(sockDir, 's')
@@ -173,7 +173,7 @@ export const run = (flags) => {
     }
     return [
       {
-        title: 'ls and status (DESIGN §6 fixture mix: 5% waiting or permission, 5% working, 90% ended; one tmux server)',
+        title: 'ls and status (the fixture mix of docs/design.md §7: 5% waiting or permission, 5% working, 90% ended; one tmux server)',
         header: ['case', 'median ms', 'p10–p90 ms', 'node -e 0 ms', 'wall ratio (paired median ± half IQR)', 'CPU ratio', 'target'],
         rows,
         notes: [

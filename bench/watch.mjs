@@ -1,6 +1,6 @@
 // `trailboss watch` in a real tmux pane (private socket): how soon a new wait is on screen after
 // its record's rename, how soon an answered one leaves, and the CPU it uses while nothing
-// changes, averaged over 60 s (DESIGN §6: within 200 ms; below 1% of one core). Linux only
+// changes, averaged over 60 s (docs/design.md §7: within 200 ms; below 1% of one core). Linux only
 // for the CPU figure (it reads /proc). `--quick` shortens the idle window to 15 s.
 import { execFileSync, spawn } from 'node:child_process'
 import * as fs from 'node:fs'

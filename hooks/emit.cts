@@ -15,7 +15,7 @@ import pending = require('../lib/record/pending-events.js')
 import type types = require('../lib/record/types.js')
 import write = require('../lib/record/write.js')
 
-/** Payloads above this are drained unread (DESIGN §7); a PostToolUse after a big read is normal. */
+/** Payloads above this are drained unread (docs/design.md §6.6); a PostToolUse after a big read is normal. */
 const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
 /** Once its event is read, the emitter is gone after this long (SessionEnd hooks get 1.5 s). */
 const HARD_DEADLINE_MS = 1200
@@ -27,7 +27,7 @@ const STDIN_DEADLINE_MS = 10_000
 /** The log is cut back to its newer half once it grows past this. */
 const LOG_CAP_BYTES = 256 * 1024
 
-// The order of events is the order their emitters started (DESIGN §3). With async hooks Claude
+// The order of events is the order their emitters started (docs/design.md §2.6). With async hooks Claude
 // Code starts PreToolUse and PermissionRequest milliseconds apart, and Node's own start-up
 // (30-60 ms, more under load) reorders a stamp taken in this script; the process's time
 // origin, taken before that start-up, kept the order (0 swaps in 40 trials, against 7).

@@ -1,4 +1,4 @@
-// The contract for scripts (DESIGN §7) as zod schemas: `ls --json` output and the record file.
+// The contract for scripts (docs/design.md §6) as zod schemas: `ls --json` output and the record file.
 // Not on any command's path; tests check real output against these, and the JSON Schema files
 // in docs/ are generated from them (npm run schemas).
 import * as z from 'zod/mini'

@@ -1,6 +1,6 @@
-// Errors that reach the person as one line: `trailboss: what — hint` (DESIGN §7).
+// Errors that reach the person as one line: `trailboss: what — hint` (docs/design.md §6.2).
 
-/** Exit codes of the script contract (DESIGN §7). */
+/** Exit codes of the script contract (docs/design.md §6.2). */
 export const EXIT_OK = 0
 export const EXIT_FAILURE = 1
 export const EXIT_USAGE = 2

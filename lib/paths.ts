@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
-/** Session ids name files, so only this shape is ever accepted (DESIGN §3). */
+/** Session ids name files, so only this shape is ever accepted (docs/design.md §2.8). */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/
 
 export const isValidSessionId = (id: unknown): id is string =>

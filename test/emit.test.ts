@@ -174,7 +174,7 @@ t.test('replay: interactive, /clear, resume, subagent, AskUserQuestion, /compact
     48: keepsSince(48, 47, 'waiting', 'question'),
     50: keepsSince(50, 47, 'waiting', 'question'),
     51: keepsSince(51, 47, 'waiting', 'question'),
-    // After /compact the turn's wait goes on: idle_prompt confirms it, same since (DESIGN §4).
+    // After /compact the turn's wait goes on: idle_prompt confirms it, same since (docs/design.md §3.2).
     52: keepsSince(52, 47, 'waiting', 'question'),
     53: is(53, 'ended', null),
     54: is(54, 'idle', null, (t, r) => {
@@ -391,7 +391,7 @@ t.test('the environment never reaches the log', async (t) => {
 
 // --- Concurrency ----------------------------------------------------------------------------------
 
-/** State-changing events whose change does not depend on the state before them (DESIGN §4). */
+/** State-changing events whose change does not depend on the state before them (docs/design.md §3.1). */
 const contextFree = (sid: string, i: number): Record<string, unknown> => {
   const prompt = `p-${i}`
   switch (i % 4) {

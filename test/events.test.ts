@@ -97,7 +97,7 @@ t.test('normalizeEvent', async (t) => {
   t.equal(long.message?.length, CONTEXT_CAP, 'messages are capped')
 })
 
-t.test('stateChangeFor: the state table (DESIGN §4), from no record', async (t) => {
+t.test('stateChangeFor: the state table (docs/design.md §3.1), from no record', async (t) => {
   const cases: [HookEvent, string | null][] = [
     [ev('SessionStart', { source: 'startup' }), 'idle/-'],
     [ev('SessionStart', { source: 'clear' }), 'idle/-'],

@@ -31,7 +31,7 @@ t.test('parseClients reads captured list-clients output', async (t) => {
   t.equal(CLIENT_FORMAT.split(US).length, 7)
 })
 
-t.test('planGo chooses the client (DESIGN §5)', async (t) => {
+t.test('planGo chooses the client (docs/design.md §5)', async (t) => {
   const sock = '/tmp/tmux-1000/default'
   const other = '/tmp/tmux-1000/work'
   const target = { pane: '%12', socket: sock }

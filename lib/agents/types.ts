@@ -13,7 +13,7 @@ import type { EmitterCommand } from '../settings/package-root.js'
 export interface HookContext {
   /** The hook's environment. */
   env: Env
-  /** When the emitter's process started (the event's order, DESIGN §3). */
+  /** When the emitter's process started (the event's order, docs/design.md §2.6). */
   stamp: number
   host: string
   /** The size of a file, or null when it cannot be stat'ed (the transcript's offset). */
@@ -31,7 +31,7 @@ export interface StateChange {
 }
 
 /**
- * An agent's rules of the state table (DESIGN §4). The core fold (lib/record/fold.ts) owns the
+ * An agent's rules of the state table (docs/design.md §3). The core fold (lib/record/fold.ts) owns the
  * order rules, the fields that locate a session and when a wait is new; it calls these, in this
  * order, for what only the agent's events can say.
  */

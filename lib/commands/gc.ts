@@ -1,6 +1,6 @@
 // trailboss gc: retire ended and gone sessions whose last event is older than a threshold, and
 // clear our own leftovers (stale temp files, folded pending files, stale locks). It says what
-// it removes, on stdout and in the log; nothing else is ever deleted (DESIGN §3).
+// it removes, on stdout and in the log; nothing else is ever deleted (docs/design.md §2.7).
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'

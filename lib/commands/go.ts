@@ -1,6 +1,6 @@
 // `trailboss go`: take a tmux client to a waiting pane. Trail Boss only navigates; it never
 // types into an agent. The queue is read once; the pane is looked at once more right before
-// the move, and nothing moves unless the whole plan can run (DESIGN §5).
+// the move, and nothing moves unless the whole plan can run (docs/design.md §5).
 import { hostname } from 'node:os'
 import { agentFor } from '../agents/index.js'
 import type { GoArgs } from '../cli/options.js'

@@ -15,7 +15,7 @@ export interface LsFilter {
   olderThanMs?: number | undefined
 }
 
-/** Pure: filters keep each item's number (DESIGN §4). */
+/** Pure: filters keep each item's number (docs/design.md §4.5). */
 export const filterItems = (items: readonly QueueItem[], f: LsFilter, now: number): QueueItem[] =>
   items.filter(
     (i) =>

@@ -1,7 +1,7 @@
 // The ways `notify` reaches a person: a desktop notification, a tmux message on every attached
 // client, a terminal bell, or their own command. Each adapter runs programs with argument
 // arrays; only --exec goes through `sh -c`, because that command line is the person's own, and
-// the payload reaches it on stdin, never in the command line (DESIGN §7).
+// the payload reaches it on stdin, never in the command line (docs/design.md §6.5).
 import { execFile, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { delimiter, join } from 'node:path'

@@ -16,7 +16,7 @@ export const NOTIFY_LOCK_STALE_MS = 10_000
 /** How long a call waits for another one to finish before giving up (exit 1, nothing told). */
 export const NOTIFY_LOCK_WAIT_MS = 30_000
 
-/** A wait is the same wait while its session and `since` are (DESIGN §4: a new wait, a new since). */
+/** A wait is the same wait while its session and `since` are (docs/design.md §3.2: a new wait, a new since). */
 export const waitId = (item: { sessionId: string; since: number }): string => `${item.sessionId}@${item.since}`
 
 export interface NotifyState {

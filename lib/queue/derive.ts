@@ -1,5 +1,5 @@
 // Pure: records + transcript verdicts + live panes + screens + now → the ordered queue
-// (DESIGN §4). Everything effectful (reading files, asking tmux) happens in queue/load.ts.
+// (docs/design.md §4). Everything effectful (reading files, asking tmux) happens in queue/load.ts.
 import type { LiveState, SessionRecord, WaitKind } from '../record/types.js'
 import { agentFor } from '../agents/index.js'
 import type { ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
@@ -59,7 +59,7 @@ export const isQueued = (item: Pick<QueueItem, 'state' | 'headless'>): boolean =
   !item.headless && (item.state === 'permission' || item.state === 'waiting')
 
 /**
- * Shortest prefix of each id, at least `min` long, that no other id shares (DESIGN §7); for
+ * Shortest prefix of each id, at least `min` long, that no other id shares (docs/design.md §4.5); for
  * the `wanted` ids only, when given (hundreds of ended ids count, but need no key).
  */
 export const deriveKeys = (ids: readonly string[], min = MIN_KEY_LENGTH, wanted?: ReadonlySet<string>): Map<string, string> => {
@@ -79,7 +79,7 @@ export const deriveKeys = (ids: readonly string[], min = MIN_KEY_LENGTH, wanted?
   return keys
 }
 
-/** Whether a session deserves a screen check now (DESIGN §4); the caller caps the count. */
+/** Whether a session deserves a screen check now (docs/design.md §4.3); the caller caps the count. */
 export const wantsScreenCheck = (rec: SessionRecord, state: DerivedState, now: number): boolean =>
   !rec.headless &&
   rec.tmux !== null &&
@@ -165,7 +165,7 @@ const applyScreen = (rec: SessionRecord, d: Derived, screen: ScreenVerdict | und
 
 /** The whole derivation: every record becomes an item; waits are numbered oldest first. */
 export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts, otherIds: readonly string[] = []): QueueItem[] => {
-  // Keys are unique among all records on disk, loaded or not (DESIGN §7).
+  // Keys are unique among all records on disk, loaded or not (docs/design.md §4.5).
   const loaded = records.map((r) => r.sessionId)
   const keys = deriveKeys([...loaded, ...otherIds], MIN_KEY_LENGTH, new Set(loaded))
   const owners = derivePaneOwners(records)

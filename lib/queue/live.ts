@@ -1,6 +1,6 @@
 // The queue, live: chokidar watches the sessions folder and the transcripts of live sessions;
 // every event only means "rescan soon" (chokidar throttles repeated renames of one file,
-// DESIGN §5), and a rescan is the same checked read as `ls`. A 1 s tick re-renders ages; every
+// docs/design.md §5), and a rescan is the same checked read as `ls`. A 1 s tick re-renders ages; every
 // PANE_RECHECK_MS a full rescan re-checks panes and, as §4 limits them, screens. `watch`'s
 // screen and log (lib/commands/watch.ts) are its two users; close() releases everything.
 import { agentFor } from '../agents/index.js'
@@ -16,7 +16,7 @@ export const RESCAN_DEBOUNCE_MS = 15
 export const TRANSCRIPT_RESCAN_GAP_MS = 250
 /** Ages move once a second. */
 export const TICK_MS = 1000
-/** Panes (and, as DESIGN §4 limits them, screens) are re-checked this often while idle. */
+/** Panes (and, as docs/design.md §4.3 limits them, screens) are re-checked this often while idle. */
 export const PANE_RECHECK_MS = 5000
 
 const LIVE_STATES = new Set(['working', 'permission', 'waiting'])

@@ -10,7 +10,7 @@ const describe = (item: QueueItem): string =>
 
 /**
  * A number (queue position), a pane id (`%12`, the caller's tmux server first), or a key /
- * session-id prefix (DESIGN §4). Ambiguity is an error that lists the candidates.
+ * session-id prefix (docs/design.md §4.5). Ambiguity is an error that lists the candidates.
  */
 export const resolveTarget = (view: QueueView, target: string, io: Pick<Io, 'env'>): QueueItem => {
   const t = target.trim()

@@ -6,7 +6,7 @@ export const TRUNCATION_MARKER = '…[truncated]'
 export const capText = (text: string, cap = CONTEXT_CAP): string =>
   text.length <= cap ? text : text.slice(0, cap - TRUNCATION_MARKER.length) + TRUNCATION_MARKER
 
-/** Keeps small inputs as they are; a large one becomes its capped JSON text (DESIGN §7). */
+/** Keeps small inputs as they are; a large one becomes its capped JSON text (docs/design.md §2.2). */
 export const capInput = (input: unknown, cap = CONTEXT_CAP): unknown => {
   if (input === undefined) return null
   const json = JSON.stringify(input)

@@ -1,4 +1,4 @@
-// Pure: HookEvents fold into a session record (DESIGN §3 order rules, §4 state table). The
+// Pure: HookEvents fold into a session record (docs/design.md §2.6 order rules, §3 state table). The
 // order rules, the fields that locate a session and when a wait begins are the same for every
 // agent and live here; what each agent's events mean comes from its adapter's FoldRules
 // (lib/agents/<id>/). No I/O and nothing heavy: this file is on the emitter's path.
@@ -40,7 +40,7 @@ const emptyRecord = (ev: HookEvent): SessionRecord => ({
 })
 
 /**
- * Folds one event into a record (DESIGN §3 order rules, §4 state table). Pure: the same
+ * Folds one event into a record (docs/design.md §2.6 order rules, §3 state table). Pure: the same
  * record and event always give the same result, so readers can replay pending events.
  */
 export const applyEvent = (prev: SessionRecord | null, ev: HookEvent): SessionRecord => {
@@ -63,7 +63,7 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent): SessionRe
   rules.heal?.(rec, prev, ev)
   if (prev && ev.stamp < prev.stateStamp) return rec
   rules.track?.(rec, ev)
-  // Once ended, only the agent's resume brings a session back (DESIGN §4).
+  // Once ended, only the agent's resume brings a session back (docs/design.md §3.2).
   if (base.state === 'ended' && prev && !rules.reopensEnded(ev)) return rec
   const change = rules.stateChange(prev, ev)
   // Only an event that sets the state moves stateStamp: a newer event that leaves the state

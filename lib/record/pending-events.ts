@@ -1,5 +1,5 @@
 // Pending events: an event whose session lock was busy is kept as its own file, created
-// exclusively and never overwritten (DESIGN §3), until a lock holder folds it into the record.
+// exclusively and never overwritten (docs/design.md §2.4), until a lock holder folds it into the record.
 // Readers fold them in memory, without the lock, so a dead lock holder never hides an event.
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -43,7 +43,7 @@ export const readPendingEvents = (dir: string, sessionId: string, folded: readon
 export const withPending = (rec: SessionRecord | null, pending: readonly PendingEvent[]): SessionRecord | null =>
   pending.length === 0 ? rec : foldEvents(rec, pending.map((p) => p.event))
 
-/** Saves an event as its own file, created exclusively, never overwritten (DESIGN §3). */
+/** Saves an event as its own file, created exclusively, never overwritten (docs/design.md §2.4). */
 export const writePendingEvent = (dir: string, ev: HookEvent, tmpDir = tempDir(dir)): string => {
   const pdir = pendingDir(dir, ev.sessionId)
   mkdirSync(pdir, { recursive: true, mode: PRIVATE_DIR_MODE })

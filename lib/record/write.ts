@@ -43,7 +43,7 @@ const readRecordFile = (file: string, sessionId: string, log: Logger): SessionRe
   return null
 }
 
-/** Leftovers of writers that died: only a lock holder removes them, and says so (DESIGN §3). */
+/** Leftovers of writers that died: only a lock holder removes them, and says so (docs/design.md §2.7). */
 const removeLeftovers = (dir: string, rec: SessionRecord | null, sessionId: string, now: number, log: Logger): void => {
   const pdir = pendingDir(dir, sessionId)
   for (const name of rec?.foldedPending ?? []) fs.rmSync(join(pdir, name), { force: true })

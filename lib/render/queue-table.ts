@@ -1,5 +1,5 @@
 // Pure renderers of the queue: the table for people, plain lines for fzf, JSON for scripts
-// (DESIGN §7). Colour is decided by the caller (TTY, NO_COLOR) and passed in.
+// (docs/design.md §6.3, §6.4). Colour is decided by the caller (TTY, NO_COLOR) and passed in.
 import { formatAge } from '../duration.js'
 import type { Ask, QueueItem } from '../queue/derive.js'
 

@@ -1,4 +1,4 @@
-// Navigation: which tmux client moves, and the tmux commands that take it to a pane (DESIGN §5).
+// Navigation: which tmux client moves, and the tmux commands that take it to a pane (docs/design.md §5).
 // Pure: clients, caller and target in; a plan or a refusal out. The effectful edges around it:
 // lib/tmux/clients.ts (listClients, readPane) and lib/tmux/attach.ts (runPlan, attachTmux).
 import { formatCommand } from '../render/command-line.js'
@@ -45,7 +45,7 @@ export type GoPlan =
     }
 
 /**
- * Which client moves (DESIGN §5): `--client`; else the client showing the caller's pane (the
+ * Which client moves (docs/design.md §5): `--client`; else the client showing the caller's pane (the
  * most recently active if several); else the most recently active client of the server.
  * Outside tmux with a terminal, the terminal itself becomes the client (`tmux attach`).
  * Clients cannot cross servers, so a caller on another server gets the attach command instead.

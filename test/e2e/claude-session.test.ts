@@ -30,7 +30,7 @@ import {
 } from './harness.js'
 import { TEXT_AFTER_TOOL, TEXT_DONE, TEXT_QUESTION, TEXT_SLOW_FIRST } from './mock-api.js'
 
-/** A hook-driven state must show this fast (DESIGN §6 asks 250 ms for the record; ls adds its start). */
+/** A hook-driven state must show this fast (docs/design.md §7 asks 250 ms for the record; ls adds its start). */
 const HOOK_BOUND_MS = 5000
 /** Waits that rest on the screen check need its quiet period (lib/queue/derive.ts SCREEN_CHECK_AFTER_MS) first. */
 const SCREEN_BOUND_MS = 45_000

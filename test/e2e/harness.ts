@@ -85,7 +85,7 @@ export const waitFor = async <T>(what: string, probe: () => Promise<T | undefine
   }
 }
 
-/** One item of `trailboss ls --json` (DESIGN §7), as the CLI writes it. */
+/** One item of `trailboss ls --json` (docs/design.md §6.3), as the CLI writes it. */
 export type Item = JsonItem
 
 export interface Listing {

@@ -33,7 +33,7 @@ export const normalizeEvent = (payload: unknown, ctx: EventContext): HookEvent |
     return typeof sessionId === 'string' ? `invalid session_id ${JSON.stringify(sessionId.slice(0, 80))}` : `invalid session_id (${sessionId === null ? 'null' : typeof sessionId})`
   }
   const { env } = ctx
-  // `claude -p` and the SDK run with this entrypoint: nobody sits at a pane (DESIGN §2).
+  // `claude -p` and the SDK run with this entrypoint: nobody sits at a pane (docs/design.md §3.2).
   const headless = (env.CLAUDE_CODE_ENTRYPOINT ?? '').startsWith('sdk')
   const toolName = str(p.tool_name)
   const message =

@@ -8,7 +8,7 @@ export const claudeProjectsDir = (env: Env = process.env): string => join(claude
 
 /**
  * A transcript path comes from the hook payload, so it is read only when it is a `.jsonl`
- * file under Claude Code's projects folder (DESIGN §2): a payload must never make us read
+ * file under Claude Code's projects folder (docs/design.md §2.8): a payload must never make us read
  * an arbitrary file.
  */
 export const isReadableTranscriptPath = (path: unknown, env: Env = process.env): path is string => transcriptPathCheck(env)(path)

@@ -1,7 +1,7 @@
 // Pure: what a Claude Code pane shows, as a last-resort signal where no hook fires and the
 // transcript has no trace (an Esc before any output, a long approved tool). Texts are those of
 // Claude Code 2.1.197 (test/fixtures/screens); they change between versions, so every verdict
-// from here is marked as inferred, never as certain (DESIGN §4).
+// from here is marked as inferred, never as certain (docs/design.md §4.3).
 import type { ScreenVerdict } from '../types.js'
 
 

@@ -10,7 +10,7 @@ import { EMIT_BIN, type EmitterCommand } from '../../settings/package-root.js'
 import { claudeConfigDir } from './paths.js'
 
 /**
- * The events the queue needs (DESIGN §4). Not MessageDisplay (fires per displayed chunk) and
+ * The events the queue needs (docs/design.md §3.1). Not MessageDisplay (fires per displayed chunk) and
  * not SubagentStop (fires for subagents and for /compact's fork).
  */
 export const HOOK_EVENTS = [
@@ -143,7 +143,7 @@ const withoutOurs = (group: Json, known: readonly string[]): Json | null => {
   return rest.length === 0 ? null : { ...group, hooks: rest }
 }
 
-/** Refuses settings we could not merge into without guessing (DESIGN §5: never damage them). */
+/** Refuses settings we could not merge into without guessing (docs/design.md §5: never damage them). */
 export const checkMergeable = (settings: JsonObject): void => {
   const hooks = settings.hooks
   if (hooks === undefined) return

@@ -1,4 +1,4 @@
-// Claude Code's rules of the state table (DESIGN §4): which of its hook events and notification
+// Claude Code's rules of the state table (docs/design.md §3.1): which of its hook events and notification
 // types mean which state, and the bookkeeping its event order needs (async hooks start
 // milliseconds apart, a PermissionRequest has no tool_use_id, a Stop's late tool events).
 // Pure; the core fold (lib/record/fold.ts) applies them.
@@ -101,7 +101,7 @@ export const claudeCodeRules: FoldRules = {
   track: (rec, ev) => {
     if (ev.name === 'PreToolUse' && ev.tool) rec.lastTool = ev.tool
   },
-  // Once ended, only a new SessionStart (resume) brings a session back (DESIGN §4).
+  // Once ended, only a new SessionStart (resume) brings a session back (docs/design.md §3.2).
   reopensEnded: (ev) => ev.name === 'SessionStart',
   stateChange: stateChangeFor,
   // idle_prompt: Claude Code sits at its prompt and the person pressed no key since the turn

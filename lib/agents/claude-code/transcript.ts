@@ -1,4 +1,4 @@
-// Transcript checks on read (DESIGN §2, §4). Hooks miss approvals, denials and interrupts; the
+// Transcript checks on read (docs/design.md §4.1, §8.2). Hooks miss approvals, denials and interrupts; the
 // transcript shows them. Only the bytes after the offset recorded at the event are read (and at
 // most TRANSCRIPT_READ_CAP of them, from the end), so a transcript's size never matters.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
