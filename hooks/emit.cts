@@ -11,6 +11,7 @@ import path = require('node:path')
 import registry = require('../lib/agents/hook-registry.js')
 import paths = require('../lib/paths.js')
 import privateDir = require('../lib/fs/private-dir.js')
+import safeFile = require('../lib/fs/safe-file.js')
 import pending = require('../lib/record/pending-events.js')
 import type types = require('../lib/record/types.js')
 import write = require('../lib/record/write.js')
@@ -48,6 +49,14 @@ const log = (line: string): void => {
   } catch {
     // Nowhere to say it: staying silent beats disturbing the agent.
   }
+}
+
+/** Logs a line unless the log already holds it: a newer agent's event type would repeat it on every event. */
+const logOnce = (line: string): void => {
+  // Never blocks on a planted FIFO, never reads past the cap: a refusal counts as "not there".
+  const text = safeFile.readRegularIfExists(paths.logFile(env), { cap: 2 * LOG_CAP_BYTES, ownOnly: true })
+  if (typeof text === 'string' && text.includes(line)) return
+  log(line)
 }
 
 const readStdin = (): Promise<{ text: string | null; bytes: number }> =>
@@ -145,6 +154,8 @@ const main = async (): Promise<void> => {
     log(`rejected event: ${ev}`)
     return
   }
+  const notice = agent.notice?.(ev)
+  if (notice) logOnce(notice)
   const dir = paths.sessionsDir(env)
   privateDir.ensurePrivateDir(paths.trailbossHome(env), log)
   privateDir.ensurePrivateDir(dir, log)

@@ -24,6 +24,7 @@ export const lsItemSchema = z.object({
   reason: z.nullable(z.string()),
   ask: z.object({ tool: z.nullable(z.string()), input: z.unknown(), message: z.nullable(z.string()) }),
   lastEventAt: z.iso.datetime(),
+  denied: z.nullable(z.object({ tool: z.string(), reason: z.nullable(z.string()), at: z.iso.datetime() })),
 })
 
 export const lsOutputSchema = z.object({

@@ -72,7 +72,7 @@ t.test('install merges our hooks and keeps every foreign key and hook exactly', 
   }
   t.ok(fs.existsSync(ours[0]?.hook.command as string), 'the Node binary path exists')
   t.same(unmergeHooks(after, KNOWN), REAL, 'only ours were added')
-  t.match(io.out(), /installed hooks for 13 events \(user scope\)/)
+  t.match(io.out(), /installed hooks for 14 events \(user scope\)/)
   t.match(io.out(), /backup of the previous file: .*\.bak/)
   const backups = fs.readdirSync(join(dir, 'tb', 'backups'))
   t.equal(backups.length, 1)
@@ -282,7 +282,7 @@ t.test('the real Claude Code CLI (2.1.197) validates the plugin and our hook ent
   t.match(bad.stdout + bad.stderr, /args/)
 })
 
-t.test('the real Claude Code CLI installs the plugin from a local marketplace and sees 13 hooks', { skip: fs.existsSync(CLAUDE) ? false : 'no Claude Code in test/e2e' }, async (t) => {
+t.test('the real Claude Code CLI installs the plugin from a local marketplace and sees every hook', { skip: fs.existsSync(CLAUDE) ? false : 'no Claude Code in test/e2e' }, async (t) => {
   t.setTimeout(180_000)
   const dir = t.testdir({ home: {} })
   const home = join(dir, 'home')
@@ -296,7 +296,7 @@ t.test('the real Claude Code CLI installs the plugin from a local marketplace an
   const inst = await claude(['plugin', 'install', 'trailboss@trailboss'], home)
   t.equal(inst.code, 0, inst.stdout + inst.stderr)
   const details = await claude(['plugin', 'details', 'trailboss@trailboss'], home)
-  t.match(details.stdout, /Hooks \(13\)/)
+  t.match(details.stdout, new RegExp(`Hooks \\(${HOOK_EVENTS.length}\\)`))
   for (const event of HOOK_EVENTS) t.match(details.stdout, event)
   const cached = join(home, '.claude', 'plugins', 'cache', 'trailboss', 'trailboss')
   const [version] = fs.readdirSync(cached)

@@ -57,6 +57,11 @@ export interface AgentHooks {
   toHookEvent: (payload: unknown, ctx: HookContext) => HookEvent | string
   /** A payload too large to read: what the environment alone says, to keep the pane fresh. */
   oversizedPayload: (env: Env) => Record<string, unknown>
+  /**
+   * A line worth logging once (not once per event) about an event this version does not fully
+   * know, such as a newer build's notification type; null for a known event.
+   */
+  notice?: (ev: HookEvent) => string | null
   rules: FoldRules
 }
 
@@ -64,6 +69,18 @@ export interface AgentHooks {
 export type TranscriptVerdict =
   | { verdict: 'moved-on'; at: number; why: 'new-prompt' | 'tool-answered' }
   | { verdict: 'interrupted'; at: number }
+
+/**
+ * A wait the agent itself publishes (Claude Code's session registry) before, or without, a hook
+ * telling of it: marked inferred, it turns a `working` session into a wait at once.
+ */
+export interface LiveWait {
+  kind: WaitKind
+  /** When the wait began, by the agent's clock. */
+  since: number
+  /** For `reason`: where it was read and the agent's words ("claude code: dialog open"). */
+  why: string
+}
 
 /** What a pane shows, as far as a screen tells (always marked inferred). */
 export type ScreenVerdict = 'working' | 'permission' | 'interrupted' | 'idle' | 'unknown'
@@ -98,6 +115,11 @@ export interface InstallTarget {
 export interface AgentAdapter extends AgentHooks {
   /** Per read: a check of one record's transcript (the setup, such as resolving folders, runs once). */
   transcriptChecker: (env: Env) => (rec: SessionRecord, now: number) => TranscriptVerdict | null
+  /**
+   * Per read: the agent's own word that a session waits (the setup, such as reading a folder,
+   * runs at the first record that needs it). Absent for agents that publish none.
+   */
+  liveWaitChecker?: (env: Env) => (rec: SessionRecord) => LiveWait | null
   /** The file `watch` follows for a live session (its transcript), or null. */
   watchedFile: (rec: SessionRecord, env: Env) => string | null
   /** The last `count` lines of the conversation, for `show`; null when it cannot be read. */

@@ -25,6 +25,8 @@ export const formatShow = (item: QueueItem, conversation: ConversationLine[] | n
   if (item.cwd) out.push(`cwd     ${item.cwd}`)
   if (item.tmux) out.push(`tmux    ${item.tmux.socket} ${item.tmux.pane}`)
   if (item.reason) out.push(`why     ${item.reason}`)
+  const denied = item.record.denied
+  if (denied) out.push(`refused ${denied.tool}${denied.reason ? `: ${denied.reason}` : ''} (the agent's own check, ${formatAge(now - denied.at)} ago; it went on without it)`)
   out.push('')
   if (item.ask.tool) {
     out.push('Asks to run:')

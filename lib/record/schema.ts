@@ -56,6 +56,7 @@ export const recordSchema = z.object({
   stateStamp: z.number(),
   events: z.number(),
   foldedPending: z.array(z.string()),
+  denied: z.optional(z.nullable(z.object({ tool: z.string(), reason: z.nullable(z.string()), at: z.number() }))),
 })
 
 // The schema and the TypeScript type the emitter writes must not drift apart.

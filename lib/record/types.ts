@@ -20,6 +20,15 @@ export interface TmuxLocation {
   serverPid: number | null
 }
 
+/** A tool call the agent's own check refused (Claude Code's auto mode: PermissionDenied). */
+export interface Denial {
+  tool: string
+  /** The agent's words for why ("Classifier unavailable"). */
+  reason: string | null
+  /** The event's stamp. */
+  at: number
+}
+
 export interface ToolCall {
   name: string
   /** The tool's input; a string ending in TRUNCATION_MARKER when its JSON was over the cap. */
@@ -88,4 +97,6 @@ export interface SessionRecord {
   events: number
   /** Pending files already folded into this record; a later lock holder deletes them. */
   foldedPending: string[]
+  /** The latest refused tool call of the current turn; absent in records that never had one. */
+  denied?: Denial | null
 }

@@ -134,6 +134,8 @@ export interface JsonItem {
   reason: string | null
   ask: Ask
   lastEventAt: string
+  /** A tool call the agent's own check refused in this turn (auto mode), or null. */
+  denied: { tool: string; reason: string | null; at: string } | null
 }
 
 export const toJsonItem = (i: QueueItem): JsonItem => ({
@@ -153,4 +155,5 @@ export const toJsonItem = (i: QueueItem): JsonItem => ({
   reason: i.reason,
   ask: i.ask,
   lastEventAt: new Date(i.record.lastEventAt).toISOString(),
+  denied: i.record.denied ? { tool: i.record.denied.tool, reason: i.record.denied.reason, at: new Date(i.record.denied.at).toISOString() } : null,
 })

@@ -3,7 +3,7 @@
 import type { AgentHooks } from '../types.js'
 import { CLAUDE_CODE, normalizeEvent } from './hook-event.js'
 import { isReadableTranscriptPath } from './paths.js'
-import { claudeCodeRules } from './state-rules.js'
+import { claudeCodeRules, KNOWN_NOTIFICATION_TYPES } from './state-rules.js'
 
 export const claudeCodeHooks: AgentHooks = {
   id: CLAUDE_CODE,
@@ -17,4 +17,8 @@ export const claudeCodeHooks: AgentHooks = {
   // The environment still names the session and its pane: keep the pane mapping fresh.
   oversizedPayload: (env) => ({ session_id: env.CLAUDE_CODE_SESSION_ID, hook_event_name: 'PayloadTooLarge' }),
   rules: claudeCodeRules,
+  notice: (ev) =>
+    ev.name === 'Notification' && ev.notificationType !== null && !KNOWN_NOTIFICATION_TYPES.has(ev.notificationType)
+      ? `unknown Notification type ${JSON.stringify(ev.notificationType.slice(0, 60))} (a newer Claude Code?): it leaves the state as it was`
+      : null,
 }

@@ -19,6 +19,9 @@ export const HOOK_EVENTS = [
   'UserPromptExpansion',
   'PreToolUse',
   'PermissionRequest',
+  // 2.1.332's auto mode refusing a tool. Known to 2.1.197 too: an event a build does not know
+  // opens a "Settings Warning" dialog at its every start, so newer events wait for the oldest.
+  'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
   'PostToolBatch',

@@ -25,6 +25,43 @@ const WORKING_EVENTS = new Set([
   'PostToolUse',
   'PostToolBatch',
   'SubagentStart',
+  // Auto mode refused a tool (2.1.332): the model is told and goes on.
+  'PermissionDenied',
+])
+
+/**
+ * Notification types that ask something of the person (2.1.332 added all but the first two):
+ * each is a wait, its message the ask. Auto mode's "can't check actions" dialog fires only
+ * `agent_needs_input` (no PermissionRequest); a worker's permission prompt and an MCP server's
+ * URL to open (a question) are the others.
+ */
+const NEEDS_PERSON: Readonly<Record<string, 'permission' | 'question'>> = {
+  elicitation_dialog: 'question',
+  agent_needs_input: 'permission',
+  worker_permission_prompt: 'permission',
+  elicitation_url_dialog: 'question',
+}
+
+/**
+ * Notification types that leave the state as it is: a repeat of a wait (`idle_prompt` and
+ * `permission_prompt` are handled on their own) or news that asks nothing (a background agent
+ * done, a push, a quota resumed, computer use switched, a fallback model, a plugin's word).
+ */
+export const KNOWN_NOTIFICATION_TYPES: ReadonlySet<string> = new Set([
+  'permission_prompt',
+  'idle_prompt',
+  'auth_success',
+  ...Object.keys(NEEDS_PERSON),
+  'agent_completed',
+  'push_notification',
+  'computer_use_enter',
+  'computer_use_exit',
+  'quota_auto_resume_fired',
+  'quota_auto_resume_stale',
+  'quota_auto_resume_disabled',
+  'model_refusal_fallback',
+  'auth_storage_failure',
+  'plugin_notification',
 ])
 
 /** Whether `ev` (a PreToolUse) is the call that the record's open permission dialog is about. */
@@ -68,14 +105,12 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
         case 'permission_prompt':
           // Repeats the PermissionRequest of the open dialog; alone (a missed PermissionRequest),
           // the latest PreToolUse is the best guess at what is asked.
-          if (current === 'permission' && rec) return { state: 'permission', kind: rec.kind, tool: rec.tool }
+          if (current === 'permission' && rec) return { state: 'permission', kind: rec.kind, tool: rec.tool, message: rec.message }
           return {
             state: 'permission',
             kind: rec?.lastTool?.name === QUESTION_TOOL ? 'question' : 'permission',
             tool: rec?.lastTool ?? null,
           }
-        case 'elicitation_dialog':
-          return { state: 'permission', kind: 'question', tool: null, message: ev.message }
         case 'idle_prompt':
           // Confirms a wait as it is, even when its prompt id is newer (a /compact in between).
           if (current === 'waiting') return null
@@ -83,8 +118,16 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
           // prompted yet: nothing waits on the person there.
           if (current === 'idle') return null
           return { state: 'waiting', kind: 'done', tool: null, message: rec?.message ?? null }
-        default:
-          return null
+        default: {
+          // Unknown types (a newer build's) leave the state: the emitter logs them once.
+          const type = ev.notificationType
+          const kind = type !== null && Object.hasOwn(NEEDS_PERSON, type) ? NEEDS_PERSON[type] : undefined
+          if (!kind) return null
+          if (kind === 'question') return { state: 'permission', kind, tool: null, message: ev.message }
+          // The dialog is about the turn's pending tool call, when there is one.
+          const tool = current === 'working' && rec?.lastEvent === 'PreToolUse' ? rec.lastTool : current === 'permission' ? rec?.tool ?? null : null
+          return { state: 'permission', kind, tool, message: ev.message }
+        }
       }
     default:
       return null
@@ -100,6 +143,9 @@ export const claudeCodeRules: FoldRules = {
   },
   track: (rec, ev) => {
     if (ev.name === 'PreToolUse' && ev.tool) rec.lastTool = ev.tool
+    // Kept with its turn (a new prompt clears it): the session goes on, but the person may
+    // want to know what was not done.
+    if (ev.name === 'PermissionDenied' && ev.tool) rec.denied = { tool: ev.tool.name, reason: ev.reason, at: ev.stamp }
   },
   // Once ended, only a new SessionStart (resume) brings a session back (docs/design.md §3.2).
   reopensEnded: (ev) => ev.name === 'SessionStart',
@@ -117,6 +163,7 @@ export const claudeCodeRules: FoldRules = {
     } else if (ev.name === 'UserPromptSubmit' || ev.name === 'SessionStart') {
       rec.turnEndedPromptId = null
       rec.backgroundTasks = 0
+      if (rec.denied) rec.denied = null
     }
   },
 }
