@@ -2,7 +2,7 @@
 // (docs/design.md §4). Everything effectful (reading files, asking tmux) happens in queue/load.ts.
 import type { LiveState, SessionRecord, WaitKind } from '../record/types.js'
 import { agentFor } from '../agents/index.js'
-import type { ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
+import type { LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import type { Pane } from '../tmux/panes.js'
 
 export type DerivedState = LiveState | 'gone'
@@ -24,6 +24,8 @@ export interface QueueFacts {
   /** By socket path. A socket with no entry was not asked: its panes are unknown. */
   servers: ReadonlyMap<string, ServerPanes>
   screens: ReadonlyMap<string, ScreenVerdict>
+  /** Waits an agent publishes itself (lib/agents/types.ts LiveWait), by session id. */
+  liveWaits?: ReadonlyMap<string, LiveWait>
 }
 
 export interface Ask {
@@ -129,6 +131,17 @@ export const applyTranscript = (rec: SessionRecord, verdict: TranscriptVerdict |
   }
 }
 
+/**
+ * The agent's own word that a session waits: a `working` session (by its hooks and transcript)
+ * becomes a wait at once, marked inferred; a wait a late hook set keeps the time it began.
+ */
+const applyLiveWait = (rec: SessionRecord, d: Derived, wait: LiveWait | undefined): Derived => {
+  if (!wait) return d
+  if (d.state === 'working' && rec.state === 'working') return { ...d, state: 'permission', kind: wait.kind, since: wait.since, inferred: true, reason: wait.why }
+  if (d.state === 'permission' && rec.state === 'permission' && wait.since < d.since) return { ...d, since: wait.since }
+  return d
+}
+
 const applyPanes = (rec: SessionRecord, d: Derived, facts: QueueFacts, owners: ReadonlyMap<string, string>): Derived => {
   if (!rec.tmux || rec.headless || rec.state === 'ended') return d
   const server = facts.servers.get(rec.tmux.socket)
@@ -171,6 +184,7 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
   const owners = derivePaneOwners(records)
   const items = records.map((rec): QueueItem => {
     let d = applyTranscript(rec, facts.transcripts.get(rec.sessionId))
+    d = applyLiveWait(rec, d, facts.liveWaits?.get(rec.sessionId))
     d = applyPanes(rec, d, facts, owners)
     d = applyScreen(rec, d, facts.screens.get(rec.sessionId))
     // A denied dialog (interrupted from permission) still says which tool was refused.

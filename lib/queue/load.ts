@@ -6,7 +6,7 @@ import type { Io } from '../io.js'
 import type { Env } from '../paths.js'
 import { deriveQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, applyTranscript, type QueueItem, type ServerPanes } from './derive.js'
 import { agentFor } from '../agents/index.js'
-import type { AgentAdapter, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
+import type { AgentAdapter, LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import { readStore, type SkippedFile } from '../record/read.js'
 import { readScreenCache, type ScreenCacheEntry, writeScreenCache } from './screen-cache.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
@@ -42,6 +42,22 @@ const checkTranscripts = (records: readonly SessionRecord[], env: Env, now: numb
     if (!check) checkers.set(agent.id, (check = agent.transcriptChecker(env)))
     const verdict = check(rec, now)
     if (verdict) out.set(rec.sessionId, verdict)
+  }
+  return out
+}
+
+/** The agents' own word on which sessions wait (lib/agents/types.ts LiveWait). */
+const checkLiveWaits = (records: readonly SessionRecord[], env: Env): Map<string, LiveWait> => {
+  const out = new Map<string, LiveWait>()
+  const checkers = new Map<string, ((rec: SessionRecord) => LiveWait | null) | null>()
+  for (const rec of records) {
+    if (rec.state !== 'working' && rec.state !== 'permission') continue
+    const agent = agentFor(rec.agent)
+    if (!agent?.liveWaitChecker) continue
+    let check = checkers.get(agent.id)
+    if (check === undefined) checkers.set(agent.id, (check = agent.liveWaitChecker(env)))
+    const wait = check?.(rec)
+    if (wait) out.set(rec.sessionId, wait)
   }
   return out
 }
@@ -126,8 +142,9 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
   // tmux answers while the transcripts are read: the list-panes processes start here.
   const asked = askServers(store.records, exec)
   const transcripts = checkTranscripts(store.records, io.env, now)
+  const liveWaits = checkLiveWaits(store.records, io.env)
   const { servers, available } = await asked
   const screens = opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)
-  const items = deriveQueue(store.records, { transcripts, servers, screens }, store.endedIds)
+  const items = deriveQueue(store.records, { transcripts, servers, screens, liveWaits }, store.endedIds)
   return { queue: items.filter(isQueued), items, skipped: store.skipped, tmuxAvailable: available, now }
 }

@@ -5,6 +5,7 @@ import { deriveConversation } from './conversation.js'
 import { claudeCodeHooks } from './hooks.js'
 import { isReadableTranscriptPath, transcriptPathCheck } from './paths.js'
 import { classifyScreen, SCREEN_RULES_VERSION } from './screen.js'
+import { registryWaitChecker } from './session-registry.js'
 import { deriveHookEntry, FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, mergeHooks, settingsFile, unmergeHooks } from './settings-hooks.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import { deriveTranscriptVerdict, mayBeUserLine, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP } from './transcript.js'
@@ -22,6 +23,7 @@ export const claudeCode: AgentAdapter = {
       return deriveTranscriptVerdict(entries, { promptId: rec.promptId, pendingToolUseId: rec.tool?.useId ?? null, permission: rec.state === 'permission' }, now)
     }
   },
+  liveWaitChecker: registryWaitChecker,
   watchedFile: (rec, env) => (isReadableTranscriptPath(rec.transcriptPath, env) ? rec.transcriptPath : null),
   readConversation: (rec, env, count) => {
     const path = rec.transcriptPath

@@ -1,0 +1,104 @@
+// Claude Code's own list of its live interactive sessions (2.1.332; not in 2.1.197): one file
+// `<config dir>/sessions/<pid>.json` per process, rewritten whole on every status change, with
+// `status` idle / busy / waiting and, while waiting, `waitingFor` ("permission prompt",
+// "dialog open", "input needed", …). It says `waiting` within tens of ms of a dialog showing,
+// where the hooks may say nothing for 6 s (auto mode's "can't check actions" dialog and the
+// approval after it fire no PermissionRequest, only a Notification 6–12 s later). So a session
+// our hooks left at `working` is a wait when its registry file says so, from a time after our
+// last event (test/fixtures/claude-code-2.1.332/registry.jsonl).
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { readRegularFile } from '../../fs/safe-file.js'
+import type { Env } from '../../paths.js'
+import type { SessionRecord } from '../../record/types.js'
+import type { LiveWait } from '../types.js'
+import { claudeConfigDir } from './paths.js'
+import { QUESTION_TOOL } from './state-rules.js'
+
+/** The fields we read of one registry file; the rest (pid, tmux, peer data) is Claude Code's. */
+export interface RegistryEntry {
+  sessionId: string
+  status: string
+  waitingFor: string | null
+  /** When `status` last changed, ms since the epoch. */
+  statusUpdatedAt: number
+}
+
+/** A file of a live process is a few hundred bytes; anything near this is not one. */
+const REGISTRY_FILE_CAP = 64 * 1024
+const REGISTRY_NAME = /^\d{1,10}\.json$/
+const STAMP_MARGIN_MS = 2000
+/** Claude Code's Notification comes 6 s after its dialog (12 s for auto mode's approval). */
+const NOTIFICATION_LAG_MS = 30_000
+
+/**
+ * Pure: a registry file's text, or null when it is not one we understand. Four fields of a
+ * foreign file on `ls`'s path: a type check each, not a schema library's load.
+ */
+export const parseRegistryEntry = (text: string): RegistryEntry | null => {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return null
+  const o = data as Record<string, unknown>
+  if (typeof o.sessionId !== 'string' || typeof o.status !== 'string' || typeof o.statusUpdatedAt !== 'number') return null
+  return { sessionId: o.sessionId, status: o.status, waitingFor: typeof o.waitingFor === 'string' ? o.waitingFor.slice(0, 200) : null, statusUpdatedAt: o.statusUpdatedAt }
+}
+
+/**
+ * Pure: the wait the registry tells of, for a record the hooks left at `working` — when the file
+ * says `waiting` since after our last state event (an older `waiting` is one the hooks already
+ * saw begin and end). For a `permission` wait a Notification set (auto mode's, 6 s late) it
+ * gives the time the dialog really showed. Other states came from a hook that knows more.
+ */
+export const deriveRegistryWait = (rec: SessionRecord, entry: RegistryEntry | undefined): LiveWait | null => {
+  if (!entry || rec.headless || entry.status !== 'waiting') return null
+  const why = `claude code: ${entry.waitingFor ?? 'waiting'}`
+  if (rec.state === 'permission' && rec.event === 'Notification' && rec.kind !== null) {
+    const earlier = entry.statusUpdatedAt < rec.since && rec.since - entry.statusUpdatedAt <= NOTIFICATION_LAG_MS
+    return earlier ? { kind: rec.kind, since: entry.statusUpdatedAt, why } : null
+  }
+  if (rec.state !== 'working') return null
+  // Our stamp is taken when the emitter starts, a moment after Claude Code fired the hook; on a
+  // busy machine that can be after the dialog showed.
+  if (entry.statusUpdatedAt < rec.stateStamp - STAMP_MARGIN_MS) return null
+  const question = entry.waitingFor === 'input needed' || rec.lastTool?.name === QUESTION_TOOL
+  return { kind: question ? 'question' : 'permission', since: entry.statusUpdatedAt, why }
+}
+
+/** Per read: the registry is read once, at the first record that may need it. */
+export const registryWaitChecker = (env: Env): ((rec: SessionRecord) => LiveWait | null) => {
+  let registry: Map<string, RegistryEntry> | undefined
+  return (rec) => {
+    if (rec.headless || (rec.state !== 'working' && !(rec.state === 'permission' && rec.event === 'Notification'))) return null
+    registry ??= readRegistry(env)
+    return deriveRegistryWait(rec, registry.get(rec.sessionId))
+  }
+}
+
+/**
+ * Reads every registry file, by session id. Called only when some Claude Code record is
+ * `working`; a missing folder (2.1.197, another config dir) is an empty map.
+ */
+export const readRegistry = (env: Env): Map<string, RegistryEntry> => {
+  const dir = join(claudeConfigDir(env), 'sessions')
+  const out = new Map<string, RegistryEntry>()
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return out
+  }
+  for (const name of names) {
+    if (!REGISTRY_NAME.test(name)) continue
+    // Only files of our own user, as Claude Code writes them: never one another user planted.
+    const got = readRegularFile(join(dir, name), { cap: REGISTRY_FILE_CAP, ownOnly: true })
+    const entry = got.ok ? parseRegistryEntry(got.text) : null
+    // Two files for one session (a resumed session in a new process): the newer status wins.
+    if (entry && (out.get(entry.sessionId)?.statusUpdatedAt ?? -1) < entry.statusUpdatedAt) out.set(entry.sessionId, entry)
+  }
+  return out
+}
