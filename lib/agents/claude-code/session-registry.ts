@@ -4,8 +4,8 @@
 // "dialog open", "input needed", …). It says `waiting` within tens of ms of a dialog showing,
 // where the hooks may say nothing for 6 s (auto mode's "can't check actions" dialog and the
 // approval after it fire no PermissionRequest, only a Notification 6–12 s later). So a session
-// our hooks left at `working` is a wait when its registry file says so, from a time after our
-// last event (test/fixtures/claude-code-2.1.332/registry.jsonl).
+// our hooks left at `working` is a wait when its registry file says so
+// (test/fixtures/claude-code-2.1.332/registry.jsonl).
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { readRegularFile } from '../../fs/safe-file.js'
@@ -22,12 +22,13 @@ export interface RegistryEntry {
   waitingFor: string | null
   /** When `status` last changed, ms since the epoch. */
   statusUpdatedAt: number
+  /** The process that wrote it, when the file names one. */
+  pid: number | null
 }
 
 /** A file of a live process is a few hundred bytes; anything near this is not one. */
 const REGISTRY_FILE_CAP = 64 * 1024
 const REGISTRY_NAME = /^\d{1,10}\.json$/
-const STAMP_MARGIN_MS = 2000
 /** Claude Code's Notification comes 6 s after its dialog (12 s for auto mode's approval). */
 const NOTIFICATION_LAG_MS = 30_000
 
@@ -45,13 +46,18 @@ export const parseRegistryEntry = (text: string): RegistryEntry | null => {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null
   const o = data as Record<string, unknown>
   if (typeof o.sessionId !== 'string' || typeof o.status !== 'string' || typeof o.statusUpdatedAt !== 'number') return null
-  return { sessionId: o.sessionId, status: o.status, waitingFor: typeof o.waitingFor === 'string' ? o.waitingFor.slice(0, 200) : null, statusUpdatedAt: o.statusUpdatedAt }
+  return {
+    sessionId: o.sessionId,
+    status: o.status,
+    waitingFor: typeof o.waitingFor === 'string' ? o.waitingFor.slice(0, 200) : null,
+    statusUpdatedAt: o.statusUpdatedAt,
+    pid: typeof o.pid === 'number' && Number.isInteger(o.pid) && o.pid > 0 ? o.pid : null,
+  }
 }
 
 /**
- * Pure: the wait the registry tells of, for a record the hooks left at `working` — when the file
- * says `waiting` since after our last state event (an older `waiting` is one the hooks already
- * saw begin and end). For a `permission` wait a Notification set (auto mode's, 6 s late) it
+ * Pure: the wait the registry tells of, for a record the hooks left at `working`, when the file
+ * says `waiting`. For a `permission` wait a Notification set (auto mode's, 6 s late) it
  * gives the time the dialog really showed. Other states came from a hook that knows more.
  */
 export const deriveRegistryWait = (rec: SessionRecord, entry: RegistryEntry | undefined): LiveWait | null => {
@@ -62,9 +68,9 @@ export const deriveRegistryWait = (rec: SessionRecord, entry: RegistryEntry | un
     return earlier ? { kind: rec.kind, since: entry.statusUpdatedAt, why } : null
   }
   if (rec.state !== 'working') return null
-  // Our stamp is taken when the emitter starts, a moment after Claude Code fired the hook; on a
-  // busy machine that can be after the dialog showed.
-  if (entry.statusUpdatedAt < rec.stateStamp - STAMP_MARGIN_MS) return null
+  // No comparison with our own stamps: the emitter of the PreToolUse before a dialog may start
+  // seconds late on a busy machine. Claude Code rewrites the file at every change of status,
+  // so a live process's `waiting` is now; a dead process's file is left out when read.
   const question = entry.waitingFor === 'input needed' || rec.lastTool?.name === QUESTION_TOOL
   return { kind: question ? 'question' : 'permission', since: entry.statusUpdatedAt, why }
 }
@@ -76,6 +82,16 @@ export const registryWaitChecker = (env: Env): ((rec: SessionRecord) => LiveWait
     if (rec.headless || (rec.state !== 'working' && !(rec.state === 'permission' && rec.event === 'Notification'))) return null
     registry ??= readRegistry(env)
     return deriveRegistryWait(rec, registry.get(rec.sessionId))
+  }
+}
+
+/** Whether a process of that id runs (EPERM: it runs, as another user). */
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
@@ -97,6 +113,8 @@ export const readRegistry = (env: Env): Map<string, RegistryEntry> => {
     // Only files of our own user, as Claude Code writes them: never one another user planted.
     const got = readRegularFile(join(dir, name), { cap: REGISTRY_FILE_CAP, ownOnly: true })
     const entry = got.ok ? parseRegistryEntry(got.text) : null
+    // A crashed process leaves its file behind, saying whatever it said last.
+    if (entry?.pid != null && !isAlive(entry.pid)) continue
     // Two files for one session (a resumed session in a new process): the newer status wins.
     if (entry && (out.get(entry.sessionId)?.statusUpdatedAt ?? -1) < entry.statusUpdatedAt) out.set(entry.sessionId, entry)
   }
