@@ -7,6 +7,7 @@ import t, { type Test } from 'tap'
 import { captureIo } from './helpers/io.js'
 import { runDoctor } from '../lib/commands/doctor.js'
 import {
+  checkClaudeVersion,
   checkHome,
   checkLog,
   checkNode,
@@ -21,12 +22,14 @@ import {
   formatReport,
   RECENT_SESSION_MS,
   type Check,
+  type ClaudeVersionRun,
   type DoctorReport,
   type HookFacts,
   type ScopeSettings,
   type ServerAnswer,
 } from '../lib/doctor/checks.js'
 import type { SessionRecord } from '../lib/record/types.js'
+import { NEWEST_TESTED, OLDEST_SUPPORTED } from '../lib/agents/claude-code/versions.js'
 import { deriveHookEntry, mergeHooks } from '../lib/agents/claude-code/settings-hooks.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
 import { deriveEmitterCommand } from '../lib/settings/package-root.js'
@@ -228,6 +231,9 @@ interface Run {
   stderr: string
 }
 
+/** The newest pinned Claude Code build, installed by `npm test`'s pretest. */
+const NEWEST_CLAUDE = fileURLToPath(new URL(`./e2e/clis/claude-code-${NEWEST_TESTED}/node_modules/.bin/claude`, import.meta.url))
+
 const cli = (args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> =>
   new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env, cwd, timeout: 60_000 }, (err, stdout, stderr) =>
@@ -280,6 +286,8 @@ const healthy = async (t: Test) => {
     CLAUDE_CONFIG_DIR: join(dir, 'claude'),
     TRAILBOSS_HOME: join(dir, 'tb'),
   }
+  // The newest pinned Claude Code build (npm test's pretest installs it), as `claude` on PATH.
+  fs.symlinkSync(NEWEST_CLAUDE, join(dir, 'bin', 'claude'))
   const project = join(dir, 'project')
   const inst = await cli(['install'], env, project)
   t.equal(inst.code, 0, inst.stderr)
@@ -309,6 +317,7 @@ t.test('doctor on a healthy setup: exit 0, every check ok or info', async (t) =>
   t.equal(statusOf(report, 'home'), 'ok')
   t.equal(statusOf(report, 'records'), 'ok')
   t.equal(statusOf(report, 'tmux'), 'ok')
+  t.match(report.checks.find((c) => c.id === 'claude-code'), { status: 'ok', summary: new RegExp(`^Claude Code ${NEWEST_TESTED} \\(`) }, 'doctor names the Claude Code it finds')
   t.equal(statusOf(report, `tmux-server:${server.socket}`), 'ok')
   const session = report.checks.find((c) => c.id === 'session:doctor-session-1')
   t.equal(session?.status, 'ok')
@@ -423,6 +432,36 @@ t.test('checkEndedIndex: a mark on a live session fails, with the rm that fixes 
   t.equal(bad.status, 'fail')
   t.equal(bad.fix, 'remove the marks (always safe): rm /s/.ended/b')
   t.same(bad.details, ['b: waiting'])
+})
+
+t.test('checkClaudeVersion: found, missing, too old, newer than tested, silent', async (t) => {
+  const run = (output: string, over: Partial<ClaudeVersionRun> = {}): ClaudeVersionRun => ({ path: '/usr/bin/claude', code: 0, output, timedOut: false, ...over })
+  t.match(checkClaudeVersion(run(`${OLDEST_SUPPORTED} (Claude Code)\n`)), { status: 'ok', summary: `Claude Code ${OLDEST_SUPPORTED} (/usr/bin/claude; tested with ${OLDEST_SUPPORTED} to ${NEWEST_TESTED})` })
+  t.match(checkClaudeVersion(run(`${NEWEST_TESTED} (Claude Code)`)), { status: 'ok' })
+  t.match(checkClaudeVersion(run('2.1.100 (Claude Code)')), { status: 'warn', summary: /2\.1\.100 .* older than the oldest supported, 2\.1\.197/, fix: /update Claude Code/ })
+  t.match(checkClaudeVersion(run('2.2.0 (Claude Code)')), { status: 'info', summary: /2\.2\.0 .* newer than the newest tested, 2\.1\.332/ })
+  t.match(checkClaudeVersion(run('', { path: null })), { status: 'warn', summary: /not on PATH/ })
+  t.match(checkClaudeVersion(run('', { code: null, timedOut: true })), { status: 'warn', summary: /did not answer in time/ })
+  t.match(checkClaudeVersion(run('boom', { code: 2 })), { status: 'warn', summary: /exited 2/ })
+  t.match(checkClaudeVersion(run('Claude Code, some build')), { status: 'warn', summary: /said "Claude Code, some build"/ })
+})
+
+t.test('doctor runs the claude on PATH, bounded by a timeout', async (t) => {
+  const { dir, env, project } = await healthy(t)
+  const fake = (body: string): void => {
+    fs.rmSync(join(dir, 'bin', 'claude'))
+    fs.writeFileSync(join(dir, 'bin', 'claude'), `#!/bin/sh\n${body}\n`, { mode: 0o755 })
+  }
+  const check = async (): Promise<Check | undefined> => parseReport(await cli(['doctor', '--json'], env, project)).checks.find((c) => c.id === 'claude-code')
+  fake('echo "2.1.100 (Claude Code)"')
+  t.match(await check(), { status: 'warn', summary: /older than the oldest supported/ })
+  fake('echo "9.0.0 (Claude Code)"')
+  t.match(await check(), { status: 'info', summary: /9\.0\.0 .*newer than the newest tested/ })
+  fake('sleep 30')
+  const t0 = Date.now()
+  const silent = await check()
+  t.match(silent, { status: 'warn', summary: /did not answer in time/ })
+  t.ok(Date.now() - t0 < 30_000, 'doctor did not wait for it')
 })
 
 t.test('checkCodeCache: used is ok; refused or none is only information, with the way back', async (t) => {

@@ -7,6 +7,7 @@ import { delimiter, isAbsolute, join } from 'node:path'
 import { type DoctorArgs, SCOPES } from '../cli/options.js'
 import { codeCacheState } from '../cli/code-cache-state.js'
 import {
+  checkClaudeVersion,
   checkCodeCache,
   checkEmitterRun,
   checkEndedIndex,
@@ -23,6 +24,7 @@ import {
   formatReport,
   RECENT_SESSION_MS,
   type Check,
+  type ClaudeVersionRun,
   type EmitterRun,
   type HookFacts,
   type ScopeSettings,
@@ -45,6 +47,23 @@ export interface DoctorDeps {
   selfFile?: string
   exec?: TmuxExec
 }
+
+/** `claude --version` is a native binary that answers in ~100 ms; longer is reported, not waited for. */
+export const CLAUDE_VERSION_TIMEOUT_MS = 3000
+
+/** Runs `claude --version` from PATH, bounded by CLAUDE_VERSION_TIMEOUT_MS. */
+const runClaudeVersion = (env: Env): Promise<ClaudeVersionRun> =>
+  new Promise((resolve) => {
+    const path = whichIn('claude', env.PATH)
+    if (path === null) return resolve({ path: null, code: null, output: '', timedOut: false })
+    let output = ''
+    const start = performance.now()
+    // No update check, no network: only the version.
+    const child = spawn(path, ['--version'], { env: { ...env, DISABLE_AUTOUPDATER: '1' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: CLAUDE_VERSION_TIMEOUT_MS })
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()))
+    child.on('error', (err) => resolve({ path, code: null, output: err.message, timedOut: false }))
+    child.on('close', (code) => resolve({ path, code, output, timedOut: code === null && performance.now() - start >= CLAUDE_VERSION_TIMEOUT_MS - 50 }))
+  })
 
 /** An emitter run longer than this is killed and reported as failed. */
 export const EMIT_RUN_TIMEOUT_MS = 5000
@@ -173,9 +192,10 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const root = findPackageRoot(deps.selfFile ?? fileURLToPath(import.meta.url))
   const ownEmitter = root ? emitterPathIn(root) : null
   const pathEmitter = whichIn(EMIT_BIN, env.PATH)
-  const [ownRun, pathRun] = await Promise.all([
+  const [ownRun, pathRun, claudeRun] = await Promise.all([
     timeEmitter('this package\'s emitter', ownEmitter && exists(ownEmitter) ? execPath : null, ownEmitter ? [ownEmitter] : [], env),
     timeEmitter(EMIT_BIN, pathEmitter, [], env),
+    runClaudeVersion(env),
   ])
   checks.push(checkEmitterRun(ownRun, root ? `build it: (cd ${root} && npm run build)` : 'reinstall: npm install -g trailboss'))
   checks.push(
@@ -183,6 +203,8 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
       ? { id: `emitter:${EMIT_BIN}`, status: 'info', summary: `${EMIT_BIN} is not on PATH (the project scope and the plugin need it)`, fix: 'npm install -g trailboss (from a clone: npm install -g .)' }
       : checkEmitterRun(pathRun, ''),
   )
+
+  checks.push(checkClaudeVersion(claudeRun))
 
   const facts: HookFacts = { exists, which: (name) => whichIn(name, env.PATH), known: ownEmitter ? [ownEmitter] : [] }
   const files = new Set<string>()

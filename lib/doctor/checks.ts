@@ -5,6 +5,7 @@ import type { SessionRecord } from '../record/types.js'
 import type { CodeCacheState } from '../cli/code-cache-state.js'
 import { formatAge } from '../duration.js'
 import { FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, listOurHooks } from '../agents/claude-code/settings-hooks.js'
+import { NEWEST_TESTED, OLDEST_SUPPORTED, parseClaudeVersion } from '../agents/claude-code/versions.js'
 import type { Scope } from '../cli/options.js'
 import type { JsonObject } from '../settings/json-value.js'
 import { EMIT_BIN, isEphemeralPath } from '../settings/package-root.js'
@@ -238,6 +239,34 @@ export const checkTmux = (version: string | null): Check =>
   version === null
     ? { id: 'tmux', status: 'fail', summary: 'tmux is not installed or not on PATH', fix: 'install tmux (Trail Boss takes you to panes with it); from cron, put its folder on PATH' }
     : { id: 'tmux', status: 'ok', summary: version, fix: null }
+
+/** One run of `claude --version`: where PATH found it and what it said. */
+export interface ClaudeVersionRun {
+  /** Where PATH found `claude`; null when it did not. */
+  path: string | null
+  code: number | null
+  output: string
+  timedOut: boolean
+}
+
+/** Pure: the Claude Code on PATH against the builds this version was tested with. */
+export const checkClaudeVersion = (run: ClaudeVersionRun): Check => {
+  const id = 'claude-code'
+  const range = `tested with ${OLDEST_SUPPORTED} to ${NEWEST_TESTED}`
+  if (run.path === null) return { id, status: 'warn', summary: 'Claude Code (claude) is not on PATH', fix: `install Claude Code (${range}), or put its folder on PATH` }
+  const version = run.code === 0 ? parseClaudeVersion(run.output) : null
+  if (version === null) {
+    const why = run.timedOut ? 'did not answer in time' : run.code !== 0 ? `exited ${run.code ?? 'on a signal'}` : `said ${JSON.stringify(run.output.trim().slice(0, 80))}`
+    return { id, status: 'warn', summary: `\`${run.path} --version\` ${why}`, fix: `check that it runs: ${run.path} --version` }
+  }
+  if (compareVersions(version, OLDEST_SUPPORTED) < 0) {
+    return { id, status: 'warn', summary: `Claude Code ${version} (${run.path}) is older than the oldest supported, ${OLDEST_SUPPORTED}`, fix: 'update Claude Code (claude update): its hooks may not tell every wait' }
+  }
+  if (compareVersions(version, NEWEST_TESTED) > 0) {
+    return { id, status: 'info', summary: `Claude Code ${version} (${run.path}) is newer than the newest tested, ${NEWEST_TESTED}`, fix: 'likely fine; if a wait shows wrong, trailboss show --screen tells what the pane shows (and the log names unknown notification types)' }
+  }
+  return { id, status: 'ok', summary: `Claude Code ${version} (${run.path}; ${range})`, fix: null }
+}
 
 /** What a tmux server said about its panes: the pane ids, or why there are none. */
 export type ServerAnswer = { status: 'ok'; panes: ReadonlySet<string> } | { status: 'no-server' } | { status: 'unknown'; why: string }

@@ -10,6 +10,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { NEWEST_TESTED, OLDEST_SUPPORTED } from '../../lib/agents/claude-code/versions.js'
 import { startMockApi, type MockApi } from './mock-api.js'
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -21,11 +22,11 @@ export interface ClaudeBuild {
 }
 
 /** The oldest supported build, pinned in test/e2e/package.json. */
-export const OLDEST: ClaudeBuild = { version: '2.1.197', bin: join(REPO, 'test', 'e2e', 'node_modules', '.bin', 'claude') }
+export const OLDEST: ClaudeBuild = { version: OLDEST_SUPPORTED, bin: join(REPO, 'test', 'e2e', 'node_modules', '.bin', 'claude') }
 /** The newest tested build, pinned in its own folder (scripts/install-e2e-clis.mjs installs it). */
 export const NEWEST: ClaudeBuild = {
-  version: '2.1.332',
-  bin: join(REPO, 'test', 'e2e', 'clis', 'claude-code-2.1.332', 'node_modules', '.bin', 'claude'),
+  version: NEWEST_TESTED,
+  bin: join(REPO, 'test', 'e2e', 'clis', `claude-code-${NEWEST_TESTED}`, 'node_modules', '.bin', 'claude'),
 }
 export const BUILDS: readonly ClaudeBuild[] = [OLDEST, NEWEST]
 export const CLAUDE_CODE_VERSION = OLDEST.version
