@@ -38,6 +38,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'dist', 'bin', 'trailboss.cjs')
 const EMITTER = join(ROOT, 'dist', 'hooks', 'emit.cjs')
 
+// Each doctor run starts the emitter three times, tmux and claude: minutes on a loaded 2-core machine.
+t.setTimeout(300_000)
+
 // ---- pure verdicts --------------------------------------------------------------------------
 
 const NODE = '/usr/bin/node'
