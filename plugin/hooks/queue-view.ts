@@ -113,6 +113,15 @@ export const formatStatus = (others: readonly Wait[], now: number): string | und
   return `${who} · oldest ${formatAge(now - oldest)}`
 }
 
+/** When the status entry's text changes next without a new wait: the oldest age's next step (`59s` → `1m`, `4m` → `5m`). */
+export const nextChangeAt = (others: readonly Wait[], now: number): number => {
+  if (others.length === 0) return Number.POSITIVE_INFINITY
+  const oldest = Math.min(...others.map((w) => w.since))
+  const age = Math.max(0, now - oldest)
+  const unit = age < 60_000 ? 1000 : age < 3_600_000 ? 60_000 : age < 86_400_000 ? 3_600_000 : 86_400_000
+  return oldest + (Math.floor(age / unit) + 1) * unit
+}
+
 /** A wait is the same wait while its session waits from the same moment (a new `since` is a new wait). */
 export const waitId = (w: Pick<Wait, 'sessionId' | 'since'>): string => `${w.sessionId}@${w.since}`
 

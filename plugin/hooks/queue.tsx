@@ -6,7 +6,7 @@
 // stat'ed every POLL_MS (a record's atomic rename changes the folder's mtime; Claude Code gives a
 // mod no file watch), and this session's own turn events refresh it too.
 import type { EngineInterface, Register, RenderInputOf, Timer } from 'claude-code'
-import { formatAge, formatStatus, formatToast, newWaits, othersOf, parseListing, waitId, type Wait } from './queue-view'
+import { formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, waitId, type Wait } from './queue-view'
 
 /** How often the sessions folder is stat'ed: a wait shows within this (plus one `ls`). */
 export const POLL_MS = 2000
@@ -20,6 +20,8 @@ const MAX_TOASTS = 3
 
 interface State {
   own: string | null
+  /** `$TRAILBOSS_HOME/sessions`, read once per session start. */
+  dir: string
   /** The sessions folder's mtime at the last look, and what its other files looked like. */
   stamp: number
   signature: string
@@ -28,6 +30,9 @@ interface State {
   seen: Set<string> | null
   error: string | null
   shown: string | undefined
+  /** The clock as last read, moved on by POLL_MS per tick; and when the entry's text changes next. */
+  now: number
+  changeAt: number
   timer: Timer | null
   running: Promise<void> | null
   again: boolean
@@ -36,12 +41,15 @@ interface State {
 
 const state: State = {
   own: null,
+  dir: '',
   stamp: Number.NaN,
   signature: '',
   waits: [],
   seen: null,
   error: null,
   shown: undefined,
+  now: 0,
+  changeAt: 0,
   timer: null,
   running: null,
   again: false,
@@ -59,7 +67,7 @@ const sessionsDir = async ($: EngineInterface): Promise<string> => {
  * names and mtimes decide, and this session's own turns cost no `ls` in the other sessions' mods.
  */
 const othersChanged = async ($: EngineInterface): Promise<boolean> => {
-  const dir = await sessionsDir($)
+  const dir = state.dir
   const stat = await $.fs.stat(dir).catch(() => null)
   const stamp = stat?.kind === 'dir' ? stat.mtimeMs : -1
   if (stamp === state.stamp) return false
@@ -129,7 +137,11 @@ const refreshOnce = async ($: EngineInterface, force: boolean): Promise<void> =>
 }
 
 const draw = async ($: EngineInterface, queueChanged: boolean): Promise<void> => {
-  const now = await $.clock.now()
+  // Every call into the host costs CPU in each open session: at rest a tick makes one (the stat),
+  // and asks the clock only when the entry's age may have moved on.
+  if (queueChanged || state.paneOpen || state.now >= state.changeAt) state.now = await $.clock.now()
+  const now = state.now
+  state.changeAt = nextChangeAt(state.waits, now)
   const text = state.error ? `trailboss: ${state.error}` : formatStatus(state.waits, now)
   if (text !== state.shown) {
     state.shown = text
@@ -145,8 +157,10 @@ const start = async ($: EngineInterface): Promise<void> => {
   state.stamp = Number.NaN
   state.signature = ''
   state.seen = null
+  state.dir = await sessionsDir($)
   await $.command.register({ name: COMMAND, description: 'The other sessions waiting on you; a button takes you there' })
   state.timer = $.clock.every(POLL_MS, () => {
+    state.now += POLL_MS
     void refresh($, false)
   })
   await refresh($, true)

@@ -1,6 +1,6 @@
 // The mod's pure half: reading `trailboss ls --json` and wording what it shows.
 import { expect, test } from 'claude-code/testing'
-import { askLine, formatAge, formatStatus, formatToast, newWaits, othersOf, parseListing, waitId, type Wait } from '../hooks/queue-view'
+import { askLine, formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, waitId, type Wait } from '../hooks/queue-view'
 
 const wait = (over: Partial<Wait> = {}): Wait => ({ key: 'k1', sessionId: 's1', kind: 'permission', since: 0, project: 'api', ask: 'Bash: ls', pane: '%1', ...over })
 
@@ -52,4 +52,13 @@ test('others and new waits: a session waiting again from a new moment is a new w
   expect(newWaits(seen, [a])).toEqual([])
   const again = { ...a, since: 2 }
   expect(newWaits(seen, [a, again])).toEqual([again])
+})
+
+test('nextChangeAt: the moment the oldest age shows its next step', () => {
+  expect(nextChangeAt([], 5000)).toBe(Number.POSITIVE_INFINITY)
+  expect(nextChangeAt([wait({ since: 1000 }), wait({ since: 3000 })], 4500)).toBe(5000)
+  expect(nextChangeAt([wait({ since: 0 })], 59_999)).toBe(60_000)
+  expect(nextChangeAt([wait({ since: 0 })], 61_000)).toBe(120_000)
+  expect(nextChangeAt([wait({ since: 0 })], 3_600_000)).toBe(7_200_000)
+  expect(nextChangeAt([wait({ since: 10_000 })], 0)).toBe(11_000)
 })
