@@ -1,11 +1,11 @@
 // The entry: main(argv, io) returns the exit code; bin/main.ts turns it into the process exit.
-// `ls` and `status` with plain arguments run from here (fast-args.ts); every other command
+// `ls`, `status` and `statusline` with plain arguments run from here (fast-args.ts); every other command
 // line goes to the yargs wiring in yargs-wiring.ts, which the build keeps in a bundle of its
 // own, so the frequent commands never load yargs, chokidar or the settings code.
 import { EXIT_FAILURE, formatError, TrailbossError } from '../errors.js'
 import { processIo, type Io } from '../io.js'
 import { parseFast } from './fast-args.js'
-import { LS_OPTIONS, STATUS_OPTIONS } from './options.js'
+import { LS_OPTIONS, STATUS_OPTIONS, STATUSLINE_OPTIONS } from './options.js'
 
 /** `ls` and `status` with plain arguments skip yargs (see fast-args.ts); null: use yargs. */
 const runFast = async (argv: string[], io: Io): Promise<number | null> => {
@@ -18,6 +18,10 @@ const runFast = async (argv: string[], io: Io): Promise<number | null> => {
   if (command === 'status') {
     const args = parseFast(rest, STATUS_OPTIONS)
     return args ? (await import('../commands/status.js')).runStatus(args, io) : null
+  }
+  if (command === 'statusline') {
+    const args = parseFast(rest, STATUSLINE_OPTIONS)
+    return args ? (await import('../commands/statusline.js')).runStatusline(args, io) : null
   }
   return null
 }

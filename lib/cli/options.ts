@@ -36,6 +36,11 @@ export const STATUS_OPTIONS = {
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
 } as const satisfies Record<string, OptionSpec>
 
+export const STATUSLINE_OPTIONS = {
+  format: { type: 'string', describe: "a template as for status; default '{count} others wait · oldest {oldest}'" },
+  wrap: { type: 'string', describe: 'your own status-line command: run through sh with the same input; our segment follows its output' },
+} as const satisfies Record<string, OptionSpec>
+
 export const SHOW_OPTIONS = {
   json: { type: 'boolean', default: false, describe: 'as JSON' },
   screen: { type: 'boolean', default: false, describe: "also the pane's live text (tmux capture-pane)" },
@@ -65,11 +70,13 @@ export const INSTALL_OPTIONS = {
   // No default here: the registry's default agent applies (lib/agents/hook-registry.ts).
   agent: { type: 'string', describe: 'the agent whose settings get the hooks (default: claude-code)' },
   'dry-run': { type: 'boolean', default: false, describe: 'print the change as a diff; write nothing' },
+  statusline: { type: 'boolean', describe: "also put `trailboss statusline` in Claude Code's statusLine (wrapping yours, if any)" },
 } as const satisfies Record<string, OptionSpec>
 
 export const UNINSTALL_OPTIONS = {
   ...INSTALL_OPTIONS,
   scope: { ...INSTALL_OPTIONS.scope, describe: 'which settings file' },
+  statusline: { ...INSTALL_OPTIONS.statusline, describe: 'accepted for symmetry: uninstall always gives back the statusLine it wrapped' },
 } as const satisfies Record<string, OptionSpec>
 
 export const DOCTOR_OPTIONS = {
@@ -106,6 +113,7 @@ export type ArgsOf<T extends Readonly<Record<string, OptionSpec>>> = {
 
 export type LsArgs = ArgsOf<typeof LS_OPTIONS>
 export type StatusArgs = ArgsOf<typeof STATUS_OPTIONS>
+export type StatuslineArgs = ArgsOf<typeof STATUSLINE_OPTIONS>
 export type ShowArgs = ArgsOf<typeof SHOW_OPTIONS> & { target: string }
 export type GoArgs = ArgsOf<typeof GO_OPTIONS> & { target: string | undefined }
 export type WatchArgs = ArgsOf<typeof WATCH_OPTIONS>

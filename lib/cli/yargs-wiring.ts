@@ -12,6 +12,7 @@ import {
   SEND_OPTIONS,
   SHOW_OPTIONS,
   STATUS_OPTIONS,
+  STATUSLINE_OPTIONS,
   toYargsOptions,
   UNINSTALL_OPTIONS,
   WATCH_OPTIONS,
@@ -24,6 +25,7 @@ import {
   type SendArgs,
   type ShowArgs,
   type StatusArgs,
+  type StatuslineArgs,
   type WatchArgs,
 } from './options.js'
 import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
@@ -90,6 +92,12 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       "a short segment for tmux's status line; prints nothing when nothing waits",
       (y) => y.options(toYargsOptions(STATUS_OPTIONS)),
       run<StatusArgs>(async () => (await import('../commands/status.js')).runStatus),
+    )
+    .command(
+      'statusline',
+      "for Claude Code's statusLine setting: the other sessions that wait (stdin: its status-line JSON)",
+      (y) => y.options(toYargsOptions(STATUSLINE_OPTIONS)),
+      run<StatuslineArgs>(async () => (await import('../commands/statusline.js')).runStatusline),
     )
     .command(
       'notify',

@@ -12,6 +12,9 @@ import { DEFAULT_AGENT } from '../agents/hook-registry.js'
 import type { AgentAdapter } from '../agents/types.js'
 import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findPackageRoot, findStableNode, isEphemeralPath } from '../settings/package-root.js'
 import { readSettingsFile, type SettingsUpdate, updateSettingsFile } from '../settings/settings-file.js'
+import { mergeStatusLine, unmergeStatusLine } from '../agents/claude-code/status-line-setting.js'
+import type { JsonObject } from '../settings/json-value.js'
+import { join } from 'node:path'
 
 export interface InstallDeps {
   /** The running Node binary (process.execPath). */
@@ -97,10 +100,16 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
     }
   }
   cmd = forAgent(cmd, agent)
-  const u = await updateSettingsFile(file, io.env, (s) => target.merge(s, cmd, known), { dryRun: args.dryRun })
+  const statusline = args.statusline === true ? statuslineCli(scope, io, deps, agent) : null
+  const change = (s: JsonObject): JsonObject => {
+    const merged = target.merge(s, cmd, known)
+    return statusline ? mergeStatusLine(merged, statusline) : merged
+  }
+  const u = await updateSettingsFile(file, io.env, change, { dryRun: args.dryRun })
   report(io, u, args.dryRun, `installed hooks for ${target.events.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
   if (!args.dryRun) {
     io.stdout.write(`each runs: ${[cmd.command, ...(cmd.args ?? [])].join(' ')}\n`)
+    if (statusline) io.stdout.write(`the status line runs: ${[...statusline, 'statusline'].join(' ')} (wrapping your own status-line command, if there was one)\n`)
     const plugin = target.plugin
     const enabledIn = SCOPES.filter((sc) => {
       const { settings } = plugin ? readSettingsFile(target.settingsFile(sc, io.env, io.cwd)) : { settings: null }
@@ -116,7 +125,8 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
 }
 
 const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<number> => {
-  const target = adapterOf(args).install
+  const agent = adapterOf(args)
+  const target = agent.install
   const file = target.settingsFile(args.scope, io.env, io.cwd)
   const known: string[] = []
   try {
@@ -124,7 +134,22 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   } catch {
     // A broken or moved package: our entries are still recognised by their paths' shape.
   }
-  const u = await updateSettingsFile(file, io.env, (s) => target.unmerge(s, known), { dryRun: args.dryRun })
+  // Our status line goes too, whether or not --statusline is given: it is ours, and the
+  // person's own command it wrapped comes back in its place.
+  const statusLine = agent.id === 'claude-code' ? unmergeStatusLine : (s: JsonObject) => s
+  const u = await updateSettingsFile(file, io.env, (s) => statusLine(target.unmerge(s, known)), { dryRun: args.dryRun })
   report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)
   return 0
+}
+
+/**
+ * How Claude Code's statusLine runs the CLI: the Node and the CLI file by absolute path (as the
+ * hooks in user and local scope, for a GUI-started agent's short PATH), or `trailboss` from
+ * PATH in the shared project file.
+ */
+const statuslineCli = (scope: Scope, io: Io, deps: InstallDeps, agent: AgentAdapter): string[] => {
+  if (agent.id !== 'claude-code') throw new TrailbossError(`--statusline is for Claude Code only, not ${agent.id}`, 'leave it out', EXIT_USAGE)
+  if (scope === 'project') return ['trailboss']
+  const { node, emitter } = locateEmitter(io, deps)
+  return [node, join(emitter, '..', '..', 'bin', 'trailboss.cjs')]
 }

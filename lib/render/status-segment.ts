@@ -74,3 +74,10 @@ export const formatSegment = (s: QueueSummary, format: string = DEFAULT_STATUS_F
   // Our values never hold `#`; a `#[…]` in the person's --format is theirs to keep.
   return `#[fg=${colour},bold]${text}#[default]`
 }
+
+/**
+ * The segment inside one Claude Code session (its status line, the plugin's mod): the *other*
+ * sessions that wait, `2 others wait · oldest 4m`; '' when none does.
+ */
+export const formatOthers = (s: QueueSummary): string =>
+  s.count === 0 ? '' : `${s.count === 1 ? '1 other waits' : `${s.count} others wait`} · oldest ${formatAge(s.oldestMs)}`

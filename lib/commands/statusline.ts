@@ -1,0 +1,82 @@
+// `trailboss statusline`: the command for Claude Code's `statusLine` setting. Claude Code runs it
+// with its status-line JSON on stdin (whose `session_id` names this session, left out of the
+// count) whenever the session's state changes; it prints how many *other* sessions wait, e.g.
+// `2 others wait · oldest 4m`, after the output of the person's own status-line command when it
+// wraps one (`--wrap`). On the fast path like `status`: nothing heavy is imported.
+import type { StatuslineArgs } from '../cli/options.js'
+import { EXIT_OK } from '../errors.js'
+import type { Io } from '../io.js'
+import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { deriveSummary, formatOthers, formatSegment } from '../render/status-segment.js'
+
+/** Claude Code's status-line JSON is a few KB; more is not its input. */
+const MAX_INPUT_BYTES = 1024 * 1024
+/** Claude Code closes stdin at once; a terminal never does, so a person's test run does not hang. */
+const STDIN_WAIT_MS = 1000
+/** The person's own status-line command gets as long as Claude Code would wait for ours. */
+const WRAPPED_TIMEOUT_MS = 5000
+
+const readInput = (io: Io): Promise<string> =>
+  new Promise((resolve) => {
+    if (io.stdin.isTTY) return resolve('')
+    let text = ''
+    const done = (): void => {
+      clearTimeout(timer)
+      io.stdin.removeAllListeners('data')
+      io.stdin.removeAllListeners('end')
+      if ('destroy' in io.stdin && typeof io.stdin.destroy === 'function') io.stdin.destroy()
+      resolve(text)
+    }
+    const timer = setTimeout(done, STDIN_WAIT_MS)
+    io.stdin.on('data', (d: Buffer | string) => {
+      text += d.toString()
+      if (text.length > MAX_INPUT_BYTES) done()
+    })
+    io.stdin.on('end', done)
+    io.stdin.on('error', done)
+  })
+
+/** This session's id: the input's `session_id`, else the environment Claude Code gives the command. */
+export const parseSessionId = (input: string, env: Io['env']): string | undefined => {
+  try {
+    const doc = JSON.parse(input) as unknown
+    if (typeof doc === 'object' && doc !== null && typeof (doc as { session_id?: unknown }).session_id === 'string') return (doc as { session_id: string }).session_id
+  } catch {
+    // Not JSON (run by hand): fall back on the environment.
+  }
+  return env.CLAUDE_CODE_SESSION_ID || undefined
+}
+
+/** The person's own status-line command, through sh as Claude Code runs it, with the same input. */
+const runWrapped = (command: string, input: string, io: Io): Promise<string> => {
+  // getBuiltinModule, not import(): the build allows no other dynamic import in the fast path's bundle.
+  const { spawn } = process.getBuiltinModule('node:child_process')
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', command], { env: io.env as NodeJS.ProcessEnv, cwd: io.cwd, stdio: ['pipe', 'pipe', 'ignore'], timeout: WRAPPED_TIMEOUT_MS })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('error', () => resolve(''))
+    child.on('close', () => resolve(out))
+    // A command that does not read its stdin closes the pipe early: that is its right.
+    child.stdin.on('error', () => {})
+    child.stdin.end(input)
+  })
+}
+
+/** Their output, then ours on its last line. */
+export const joinStatus = (theirs: string, ours: string): string => {
+  const text = theirs.replace(/\n+$/, '')
+  if (!ours) return text
+  return text ? `${text} · ${ours}` : ours
+}
+
+export const runStatusline = async (args: StatuslineArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
+  const input = await readInput(io)
+  const sessionId = parseSessionId(input, io.env)
+  const [theirs, view] = await Promise.all([args.wrap ? runWrapped(args.wrap, input, io) : Promise.resolve(''), loadQueue(io, { skipEnded: true, ...opts })])
+  const summary = deriveSummary(view.queue, view.now, sessionId === undefined ? {} : { excludeSessionId: sessionId })
+  const ours = args.format === undefined ? formatOthers(summary) : formatSegment(summary, args.format)
+  const text = joinStatus(theirs, ours)
+  if (text) io.stdout.write(`${text}\n`)
+  return EXIT_OK
+}
