@@ -104,13 +104,16 @@ const assertBuilt = () => {
 const STDIO = ['ignore', 'pipe', 'pipe']
 
 /** The cases of one fixture, timed against `node -e 0` in the same interleaved rounds. */
+/** A status-line input as Claude Code 2.1.332 writes it, cut to the fields that matter here. */
+const STATUSLINE_INPUT = JSON.stringify({ session_id: 'not-in-the-fixture', cwd: '/tmp', version: '2.1.332', model: { id: 'claude', display_name: 'Claude' }, workspace: { current_dir: '/tmp', project_dir: '/tmp' } })
+
 const measure = (cases, flags) => {
   const timed = Object.fromEntries(
-    Object.entries(cases).map(([name, { argv, env, before }]) => [
+    Object.entries(cases).map(([name, { argv, env, before, input }]) => [
       name,
       () => {
         before() // outside the timing
-        return timeSpawn(process.execPath, argv, { env, stdio: STDIO })
+        return timeSpawn(process.execPath, argv, input === undefined ? { env, stdio: STDIO } : { env, stdio: ['pipe', ...STDIO.slice(1)], input })
       },
     ]),
   )
@@ -156,6 +159,8 @@ export const run = (flags) => {
       {
         'ls --json, 1,000 records': { argv: [CLI, 'ls', '--json'], env: f1k.env, before: f1k.screensCached },
         'status, 1,000 records': { argv: [CLI, 'status'], env: f1k.env, before: f1k.screensCached },
+        // Claude Code's statusLine: its JSON on stdin (a session of the fixture's, so one is left out).
+        'statusline, 1,000 records': { argv: [CLI, 'statusline'], env: f1k.env, before: f1k.screensCached, input: STATUSLINE_INPUT },
         'ls --json, 1,000 records, 100 MB transcripts': { argv: [CLI, 'ls', '--json'], env: big.env, before: big.screensCached },
         'ls --json, 1,000 records, screen checks due': { argv: [CLI, 'ls', '--json'], env: f1k.env, before: f1k.screensDue },
       },
@@ -163,6 +168,7 @@ export const run = (flags) => {
     )
     rows.push(row('ls --json, 1,000 records', main, 'node -e 0', '≤ 2.5× (aim 2×)'))
     rows.push(row('status, 1,000 records', main, 'node -e 0', '≤ 2.5× (aim 2×)'))
+    rows.push(row('statusline, 1,000 records', main, 'node -e 0', '≤ 2.5× (as status)'))
     rows.push(row('ls --json, 1,000 records, screen checks due', main, 'node -e 0', 'printed'))
     const t = ratio(main.wall['ls --json, 1,000 records, 100 MB transcripts'], main.wall['ls --json, 1,000 records'])
     rows.push(['ls --json, 1,000 records, 100 MB vs 1 KB transcripts', fmt(median(main.wall['ls --json, 1,000 records, 100 MB transcripts'])), '', fmt(median(main.wall['ls --json, 1,000 records'])), `${fmt(t.paired, 2)}× (±${fmt(t.spread / 2, 2)}) vs 1 KB`, '-', '≤ 1.1×'])
