@@ -51,18 +51,34 @@ export interface DoctorDeps {
 /** `claude --version` is a native binary that answers in ~100 ms; longer is reported, not waited for. */
 export const CLAUDE_VERSION_TIMEOUT_MS = 3000
 
-/** Runs `claude --version` from PATH, bounded by CLAUDE_VERSION_TIMEOUT_MS. */
+/**
+ * Runs `claude --version` from PATH, bounded by CLAUDE_VERSION_TIMEOUT_MS: at the bound the
+ * answer is "did not answer", whether or not the process (or a child holding its output) ends.
+ */
 const runClaudeVersion = (env: Env): Promise<ClaudeVersionRun> =>
   new Promise((resolve) => {
     const path = whichIn('claude', env.PATH)
     if (path === null) return resolve({ path: null, code: null, output: '', timedOut: false })
     let output = ''
-    const start = performance.now()
+    let settled = false
+    const done = (run: ClaudeVersionRun): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resolve(run)
+    }
     // No update check, no network: only the version.
-    const child = spawn(path, ['--version'], { env: { ...env, DISABLE_AUTOUPDATER: '1' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: CLAUDE_VERSION_TIMEOUT_MS })
+    const child = spawn(path, ['--version'], { env: { ...env, DISABLE_AUTOUPDATER: '1' }, stdio: ['ignore', 'pipe', 'ignore'] })
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      // A child of a wrapper script may still hold the pipe: let go of it, and of the process.
+      child.stdout.destroy()
+      child.unref()
+      done({ path, code: null, output, timedOut: true })
+    }, CLAUDE_VERSION_TIMEOUT_MS)
     child.stdout.on('data', (d: Buffer) => (output += d.toString()))
-    child.on('error', (err) => resolve({ path, code: null, output: err.message, timedOut: false }))
-    child.on('close', (code) => resolve({ path, code, output, timedOut: code === null && performance.now() - start >= CLAUDE_VERSION_TIMEOUT_MS - 50 }))
+    child.on('error', (err) => done({ path, code: null, output: err.message, timedOut: false }))
+    child.on('close', (code) => done({ path, code, output, timedOut: false }))
   })
 
 /** An emitter run longer than this is killed and reported as failed. */
