@@ -132,6 +132,13 @@ t.test('transcript verdicts change the state', async (t) => {
   t.same(pick(applyTranscript(ended, interrupted)), ['ended', null, 10])
   const [denied] = deriveQueue([permission], { ...facts({ panes: [pane('%1')] }), transcripts: new Map([['b', interrupted]]) })
   t.same(denied?.ask.tool, 'Bash', 'a denied dialog still names its tool')
+  // A failed turn that a hook ended as done (Gemini CLI's AfterAgent), or that no hook ended.
+  const failed: TranscriptVerdict = { verdict: 'error', at: 8, message: '[API Error: quota]' }
+  t.same(pick(applyTranscript(waiting, failed)), ['waiting', 'error', 8])
+  t.same(pick(applyTranscript(working, failed)), ['waiting', 'error', 8])
+  t.same(pick(applyTranscript(ended, failed)), ['ended', null, 10])
+  const [error] = deriveQueue([waiting], { ...facts({ panes: [pane('%1')] }), transcripts: new Map([['a', failed]]) })
+  t.same([error?.kind, error?.ask.message, error?.reason], ['error', '[API Error: quota]', 'transcript: the turn failed'])
 })
 
 const pick = (d: { state: string; kind: string | null; since: number }) => [d.state, d.kind, d.since]

@@ -69,6 +69,8 @@ export interface AgentHooks {
 export type TranscriptVerdict =
   | { verdict: 'moved-on'; at: number; why: 'new-prompt' | 'tool-answered' }
   | { verdict: 'interrupted'; at: number }
+  /** The turn failed (an API error) where the agent fires no hook for it (Codex). */
+  | { verdict: 'error'; at: number; message: string }
 
 /**
  * A wait the agent itself publishes (Claude Code's session registry) before, or without, a hook
@@ -111,8 +113,22 @@ export interface InstallTarget {
   plugin?: { isEnabledIn: (settings: JsonObject) => boolean; uninstall: string }
 }
 
+/** One verdict of `doctor` about an agent's own setup (the shape of lib/doctor/checks.ts's Check). */
+export interface AgentCheck {
+  id: string
+  status: 'ok' | 'info' | 'warn' | 'fail'
+  summary: string
+  fix: string | null
+  details?: string[]
+}
+
 /** Everything agent-specific the core needs, for one agent. */
 export interface AgentAdapter extends AgentHooks {
+  /**
+   * `doctor`'s checks of what only this agent has (Codex: trust entries, the spool). `known`:
+   * our emitter file; nothing when the agent is not set up at all.
+   */
+  doctor?: (env: Env, known: readonly string[], now: number) => AgentCheck[]
   /** Per read: a check of one record's transcript (the setup, such as resolving folders, runs once). */
   transcriptChecker: (env: Env) => (rec: SessionRecord, now: number) => TranscriptVerdict | null
   /**

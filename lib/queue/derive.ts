@@ -97,6 +97,8 @@ interface Derived {
   inferred: boolean
   reason: string | null
   alive: boolean | null
+  /** What the wait says when a check on read found it (an error's text); else the record's message. */
+  message?: string | null
 }
 
 /** Which record owns each pane: the newest event wins (after /clear, or a reused pane). */
@@ -120,6 +122,11 @@ export const applyTranscript = (rec: SessionRecord, verdict: TranscriptVerdict |
   if (verdict.verdict === 'interrupted') {
     if (rec.state === 'waiting' && rec.kind === 'interrupted') return d
     return { ...d, state: 'waiting', kind: 'interrupted', since: verdict.at, reason: 'transcript: interrupted' }
+  }
+  if (verdict.verdict === 'error') {
+    // Gemini CLI ends a failed turn with AfterAgent, as a finished one: the record says done.
+    if (rec.state === 'waiting' && rec.kind === 'error') return d
+    return { ...d, state: 'waiting', kind: 'error', since: verdict.at, reason: 'transcript: the turn failed', message: verdict.message }
   }
   if (rec.state === 'working') return d
   return {
@@ -208,7 +215,7 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
       ask: {
         tool: pendingTool?.name ?? null,
         input: pendingTool ? pendingTool.input : null,
-        message: d.state === 'waiting' || d.state === 'permission' ? rec.message : null,
+        message: d.state === 'waiting' || d.state === 'permission' ? (d.message !== undefined ? d.message : rec.message) : null,
       },
       record: rec,
     }
