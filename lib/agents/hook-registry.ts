@@ -2,10 +2,12 @@
 // (the CLI's adapters, which read transcripts and screens) so the emitter, which starts on every
 // agent event, loads only the hook side of each agent. A new agent adds a line here and one there.
 import { claudeCodeHooks } from './claude-code/hooks.js'
+import { geminiHooks } from './gemini/hooks.js'
 import type { AgentHooks } from './types.js'
 
 export const AGENT_HOOKS: readonly AgentHooks[] = [
   claudeCodeHooks,
+  geminiHooks,
 ]
 
 /** Whom the emitter serves when its hook command names no agent: installs from before `--agent`. */

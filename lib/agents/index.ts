@@ -3,10 +3,12 @@
 // The emitter's own, lighter list is lib/agents/hook-registry.ts: a new agent adds a line to
 // each, and everything else goes in its folder.
 import { claudeCode } from './claude-code/index.js'
+import { gemini } from './gemini/index.js'
 import type { AgentAdapter } from './types.js'
 
 export const AGENTS: readonly AgentAdapter[] = [
   claudeCode,
+  gemini,
 ]
 
 export const AGENT_IDS: readonly string[] = AGENTS.map((a) => a.id)

@@ -1,0 +1,213 @@
+// Gemini CLI's chat file (`~/.gemini/tmp/<project>/chats/session-<start>-<id8>.jsonl`), read on
+// a check (DESIGN §2, §4): what no hook says — an Esc denial, and whether a turn that AfterAgent
+// ended was cancelled or failed — the chat file does. Shapes as Gemini CLI 0.61.0 writes them
+// (test/fixtures/gemini/chats): a header line, records `{id, timestamp, type, content, …}` with
+// type user / gemini / info / error, and `{"$set": …}` patch lines. A record written again with
+// the same id replaces the earlier one (a tool call gets its `toolCalls` and their `status`).
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import type { LiveState } from '../../record/types.js'
+import type { ConversationLine, TranscriptVerdict } from '../types.js'
+
+/** The most bytes one check reads, from the end: a turn's records are its last lines. */
+export const CHAT_READ_CAP = 1024 * 1024
+
+/** The info record Gemini CLI writes after an Esc: while streaming, or in a permission dialog. */
+export const CANCELLED_TEXT = 'Request cancelled.'
+/** The first words of the context block that opens a history rewrite (after an Esc denial). */
+const CONTEXT_PREFIX = '<session_context>'
+
+export interface ChatRecord {
+  id?: unknown
+  timestamp?: unknown
+  type?: unknown
+  content?: unknown
+  toolCalls?: unknown
+  [key: string]: unknown
+}
+
+/** A chat line that matters: a record, or a `$set` of the whole message list (a history rewrite). */
+export type ChatLine = { record: ChatRecord } | { history: true }
+
+const asObj = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
+
+/**
+ * Splits complete lines and keeps records and history rewrites. `$set` lines hold the whole
+ * history and are most of a long chat's bytes: they are recognised by their start, never parsed.
+ */
+export const parseChatLines = (text: string, fromStart: boolean): ChatLine[] => {
+  const lines = text.split('\n')
+  lines.pop() // the part after the last newline is incomplete (or empty)
+  if (!fromStart) lines.shift() // a read that began mid-file starts mid-line
+  const out: ChatLine[] = []
+  for (const line of lines) {
+    if (line.startsWith('{"$set":')) {
+      if (line.startsWith('{"$set":{"messages":')) out.push({ history: true })
+      continue
+    }
+    if (!line.startsWith('{')) continue
+    try {
+      const v = asObj(JSON.parse(line))
+      if (v && typeof v.type === 'string') out.push({ record: v })
+    } catch {
+      // A torn or foreign line is not a signal.
+    }
+  }
+  return out
+}
+
+const parts = (rec: ChatRecord): Record<string, unknown>[] =>
+  Array.isArray(rec.content) ? rec.content.map(asObj).filter((p): p is Record<string, unknown> => p !== null) : []
+
+const textOf = (rec: ChatRecord): string =>
+  typeof rec.content === 'string'
+    ? rec.content
+    : parts(rec)
+        .map((p) => (typeof p.text === 'string' ? p.text : ''))
+        .join('\n')
+
+/** A prompt the person typed: a user record with text and no tool result. */
+export const isTypedPrompt = (rec: ChatRecord): boolean =>
+  rec.type === 'user' && !parts(rec).some((p) => p.functionResponse !== undefined) && textOf(rec).trim() !== '' && !textOf(rec).startsWith(CONTEXT_PREFIX)
+
+const toolStatuses = (rec: ChatRecord): string[] =>
+  Array.isArray(rec.toolCalls) ? rec.toolCalls.map((c) => asObj(c)?.status).filter((s): s is string => typeof s === 'string') : []
+
+const timeOf = (rec: ChatRecord, fallback: number): number => {
+  const t = typeof rec.timestamp === 'string' ? Date.parse(rec.timestamp) : Number.NaN
+  return Number.isFinite(t) ? t : fallback
+}
+
+/**
+ * The records as the conversation went, without history rewrites: after an Esc denial Gemini
+ * CLI 0.61.0 appends the earlier turns again (a `<session_context>` user record first, fresh
+ * timestamps) and ends the rewrite with a `$set` of the message list. Those copies are not new
+ * activity, so everything from such a context record up to that `$set` is dropped.
+ */
+export const liveRecords = (lines: readonly ChatLine[]): ChatRecord[] => {
+  const out: ChatRecord[] = []
+  let inRewrite = false
+  for (const line of lines) {
+    if ('history' in line) {
+      inRewrite = false
+      continue
+    }
+    const rec = line.record
+    if (rec.type === 'user' && textOf(rec).startsWith(CONTEXT_PREFIX)) {
+      inRewrite = true
+      continue
+    }
+    if (!inRewrite) out.push(rec)
+  }
+  return out
+}
+
+export interface ChatWait {
+  state: LiveState
+  /** When the wait (or the work) began. */
+  since: number
+}
+
+/**
+ * Pure: what the chat says about a session's current turn, or null when it says nothing new.
+ * Each typed prompt starts a turn; only the last turn counts. In it: an `error` record is an
+ * API error, the info "Request cancelled." (or a tool call cancelled) is an Esc, a tool result
+ * after a permission wait began is an answered dialog, and a prompt typed after the wait began
+ * is the person back.
+ */
+export const deriveChatVerdict = (lines: readonly ChatLine[], wait: ChatWait, fallbackTime: number): TranscriptVerdict | null => {
+  let ended: TranscriptVerdict | null = null
+  let answeredAt: number | null = null
+  let promptAt: number | null = null
+  for (const rec of liveRecords(lines)) {
+    const at = timeOf(rec, fallbackTime)
+    if (isTypedPrompt(rec)) {
+      ended = null
+      answeredAt = null
+      promptAt = at
+      continue
+    }
+    if (rec.type === 'error') ended = { verdict: 'error', at, message: textOf(rec) }
+    else if (rec.type === 'info' && textOf(rec) === CANCELLED_TEXT) ended = { verdict: 'interrupted', at }
+    else if (rec.type === 'gemini' && toolStatuses(rec).includes('cancelled')) ended ??= { verdict: 'interrupted', at: Math.max(at, wait.since) }
+    else if (rec.type === 'user' && parts(rec).some((p) => p.functionResponse !== undefined) && at >= wait.since) answeredAt = at
+  }
+  // A working session's own prompt lands just after its BeforeAgent: only a wait can be left.
+  if (wait.state !== 'working' && promptAt !== null && promptAt > wait.since) return { verdict: 'moved-on', at: promptAt, why: 'new-prompt' }
+  if (ended) return ended
+  if (wait.state === 'permission' && answeredAt !== null) return { verdict: 'moved-on', at: answeredAt, why: 'tool-answered' }
+  return null
+}
+
+/** Reads the chat file's last `cap` bytes as lines, or null when it cannot be read. */
+export const readChatTail = (path: string, cap = CHAT_READ_CAP): ChatLine[] | null => {
+  let fd: number
+  try {
+    fd = openSync(path, 'r')
+  } catch {
+    return null
+  }
+  try {
+    const size = fstatSync(fd).size
+    const from = Math.max(0, size - cap)
+    const length = size - from
+    if (length <= 0) return []
+    const buf = Buffer.allocUnsafe(length)
+    let read = 0
+    while (read < length) {
+      const n = readSync(fd, buf, read, length - read, from + read)
+      if (n === 0) break
+      read += n
+    }
+    return parseChatLines(buf.subarray(0, read).toString('utf8'), from === 0)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Longest text shown for one chat record in `show`'s tail. */
+export const ENTRY_CHARS = 400
+
+const clip = (text: string, max = ENTRY_CHARS): string => {
+  const t = text.trim()
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`
+}
+
+/** Pure: chat lines as the conversation lines `show` prints; a record rewritten under its id counts once, where it was first. */
+export const deriveGeminiConversation = (lines: readonly ChatLine[]): ConversationLine[] => {
+  const byId = new Map<unknown, ChatRecord>()
+  const order: ChatRecord[] = []
+  for (const rec of liveRecords(lines)) {
+    const first = rec.id !== undefined ? byId.get(rec.id) : undefined
+    if (first) Object.assign(first, rec)
+    else {
+      const copy = { ...rec }
+      if (rec.id !== undefined) byId.set(rec.id, copy)
+      order.push(copy)
+    }
+  }
+  const out: ConversationLine[] = []
+  for (const rec of order) {
+    const at = typeof rec.timestamp === 'string' ? rec.timestamp : null
+    if (isTypedPrompt(rec)) out.push({ who: 'you', text: clip(textOf(rec)), at })
+    else if (rec.type === 'gemini') {
+      const text = textOf(rec)
+      if (text.trim()) out.push({ who: 'agent', text: clip(text), at })
+      for (const call of Array.isArray(rec.toolCalls) ? rec.toolCalls.map(asObj) : []) {
+        if (!call) continue
+        const name = typeof call.name === 'string' ? call.name : '?'
+        out.push({ who: 'tool', text: clip(`${name} ${JSON.stringify(call.args ?? {})}`), at })
+        if (typeof call.status === 'string' && call.status !== 'success') out.push({ who: 'result', text: call.status, at })
+      }
+    } else if (rec.type === 'user') {
+      for (const p of parts(rec)) {
+        const fr = asObj(p.functionResponse)
+        const resp = asObj(fr?.response)
+        if (!resp) continue
+        const text = typeof resp.output === 'string' ? resp.output : typeof resp.error === 'string' ? `error: ${resp.error}` : JSON.stringify(resp)
+        out.push({ who: 'result', text: clip(text), at })
+      }
+    } else if (rec.type === 'error') out.push({ who: 'agent', text: clip(`error: ${textOf(rec)}`), at })
+    else if (rec.type === 'info' && textOf(rec) === CANCELLED_TEXT) out.push({ who: 'agent', text: CANCELLED_TEXT, at })
+  }
+  return out
+}

@@ -1,0 +1,52 @@
+// Gemini CLI behind the AgentAdapter seam: its hooks (hooks.ts), chat file, screen, install
+// target and resume command. Everything the core knows of Gemini CLI comes through here.
+import type { AgentAdapter } from '../types.js'
+import { geminiDoctor } from './doctor.js'
+import { deriveChatVerdict, deriveGeminiConversation, readChatTail } from './chat.js'
+import { geminiHooks } from './hooks.js'
+import { chatPathCheck, findChatFile, isReadableChatPath } from './paths.js'
+import { classifyGeminiScreen, GEMINI_SCREEN_RULES_VERSION } from './screen.js'
+import { deriveGeminiHookEntry, GEMINI_HOOK_EVENTS, geminiSettingsFileFor, mergeGeminiHooks, unmergeGeminiHooks } from './settings-hooks.js'
+import { QUESTION_TOOL } from './state-rules.js'
+import type { Env } from '../../paths.js'
+import type { SessionRecord } from '../../record/types.js'
+
+const LIVE = new Set(['working', 'permission', 'waiting'])
+
+/** The chat file of a record: its transcript_path when that is one, else found by projects.json. */
+const chatFileOf = (rec: SessionRecord, env: Env, readable: (p: unknown) => p is string = chatPathCheck(env)): string | null =>
+  readable(rec.transcriptPath) ? rec.transcriptPath : findChatFile(env, rec.cwd, rec.sessionId)
+
+export const gemini: AgentAdapter = {
+  ...geminiHooks,
+  doctor: geminiDoctor,
+  transcriptChecker: (env) => {
+    const readable = chatPathCheck(env)
+    return (rec, now) => {
+      if (!LIVE.has(rec.state)) return null
+      const file = chatFileOf(rec, env, readable)
+      const lines = file ? readChatTail(file) : null
+      return lines ? deriveChatVerdict(lines, { state: rec.state, since: rec.since }, now) : null
+    }
+  },
+  watchedFile: (rec, env) => (isReadableChatPath(rec.transcriptPath, env) ? rec.transcriptPath : findChatFile(env, rec.cwd, rec.sessionId)),
+  readConversation: (rec, env, count) => {
+    const file = chatFileOf(rec, env)
+    const lines = file ? readChatTail(file, 256 * 1024) : null
+    return lines ? deriveGeminiConversation(lines).slice(-Math.max(0, count)) : null
+  },
+  screenRulesVersion: GEMINI_SCREEN_RULES_VERSION,
+  classifyScreen: classifyGeminiScreen,
+  sleepsOnItsOwn: () => false,
+  isQuestionTool: (name) => name === QUESTION_TOOL,
+  resumeCommand: (sessionId) => ['gemini', '--resume', sessionId],
+  install: {
+    label: 'Gemini CLI',
+    settingsFile: geminiSettingsFileFor,
+    events: GEMINI_HOOK_EVENTS,
+    // Gemini CLI waits for every hook.
+    blocks: () => true,
+    merge: (settings, command, known) => mergeGeminiHooks(settings, deriveGeminiHookEntry(command), known),
+    unmerge: (settings, known) => unmergeGeminiHooks(settings, known),
+  },
+}

@@ -1,0 +1,203 @@
+// Gemini CLI's settings.json hooks: which events we register, the one entry we write, and the
+// pure merge and unmerge of our entries into a person's settings, by the rules Claude Code's
+// settings follow (only our exact entries added or removed, foreign ones kept in place and
+// order, unmergeable settings refused). The file I/O: lib/settings/settings-file.ts.
+import { join, resolve } from 'node:path'
+import type { Scope } from '../../cli/options.js'
+import { EXIT_USAGE, TrailbossError } from '../../errors.js'
+import type { Env } from '../../paths.js'
+import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
+import { isOurCommand } from '../../settings/our-command.js'
+import type { EmitterCommand } from '../../settings/package-root.js'
+import { geminiSettingsFile } from './paths.js'
+
+/**
+ * The events the queue needs. Not BeforeModel, AfterModel, BeforeToolSelection (every model call,
+ * AfterModel every streamed chunk) nor PreCompress (every turn in 0.61.0): Gemini CLI waits for
+ * each hook, so each event we take costs the person time.
+ */
+export const GEMINI_HOOK_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'Notification', 'AfterAgent', 'SessionEnd'] as const
+
+/** Milliseconds Gemini CLI gives our hook (its unit); the emitter gives up long before. */
+export const GEMINI_HOOK_TIMEOUT_MS = 5000
+
+/** The name Gemini CLI shows for our hook (`/hooks`), and what `hooksConfig.disabled` would list. */
+export const GEMINI_HOOK_NAME = 'trailboss'
+
+/** Characters a word of our command may hold without quotes. */
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/
+
+/** POSIX single quotes, only where needed: Gemini CLI runs the command through a shell. */
+export const shellQuote = (word: string): string => (PLAIN_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
+
+/**
+ * Pure: a command line split the way a POSIX shell splits plain words and quotes; null when it
+ * holds anything else (expansions, operators), which is never a command of ours.
+ */
+export const splitShellWords = (line: string): string[] | null => {
+  const words: string[] = []
+  let word: string | null = null
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!
+    if (c === ' ' || c === '\t') {
+      if (word !== null) words.push(word)
+      word = null
+    } else if (c === "'") {
+      const end = line.indexOf("'", i + 1)
+      if (end < 0) return null
+      word = (word ?? '') + line.slice(i + 1, end)
+      i = end
+    } else if (c === '\\' && i + 1 < line.length) {
+      word = (word ?? '') + line[++i]
+    } else if (/[A-Za-z0-9_@%+=:,./-]/.test(c)) {
+      word = (word ?? '') + c
+    } else return null
+  }
+  if (word !== null) words.push(word)
+  return words
+}
+
+export type GeminiHookEntry = JsonObject & { type: 'command'; name: string; command: string; timeout: number }
+
+/** The one hook entry we write: the emitter's command as one shell line. */
+export const deriveGeminiHookEntry = (cmd: EmitterCommand): GeminiHookEntry => ({
+  type: 'command',
+  name: GEMINI_HOOK_NAME,
+  command: [cmd.command, ...(cmd.args ?? [])].map(shellQuote).join(' '),
+  timeout: GEMINI_HOOK_TIMEOUT_MS,
+})
+
+/**
+ * Ours are exactly the commands our install writes (lib/settings/our-command.ts), here as one
+ * shell line: split it the way the shell will, then ask the shared rule. `known`: emitter files
+ * found on disk to belong to a `trailboss` package.
+ */
+export const isOurGeminiHook = (hook: unknown, known: readonly string[] = []): boolean => {
+  if (!isJsonObject(hook) || hook.type !== 'command' || typeof hook.command !== 'string' || hook.args !== undefined) return false
+  const words = splitShellWords(hook.command.trim())
+  if (!words || words.length === 0) return false
+  const [program = '', ...rest] = words
+  return rest.length === 0 ? isOurCommand(program, undefined, known) : isOurCommand(program, rest, known) || isOurCommand(words.join(' '), undefined, known)
+}
+
+const isOurGroup = (group: Json, known: readonly string[]): boolean =>
+  isJsonObject(group) &&
+  Object.keys(group).every((k) => k === 'hooks' || k === 'matcher') &&
+  (group.matcher === undefined || group.matcher === '' || group.matcher === '*') &&
+  Array.isArray(group.hooks) &&
+  group.hooks.length > 0 &&
+  group.hooks.every((h) => isOurGeminiHook(h, known))
+
+/** A group's hooks without ours; null when nothing is left; the same object when none was ours. */
+const withoutOurs = (group: Json, known: readonly string[]): Json | null => {
+  if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group
+  if (!group.hooks.some((h) => isOurGeminiHook(h, known))) return group
+  const rest = group.hooks.filter((h) => !isOurGeminiHook(h, known))
+  return rest.length === 0 ? null : { ...group, hooks: rest }
+}
+
+/** Refuses settings we could not merge into without guessing (DESIGN §5: never damage them). */
+export const checkGeminiMergeable = (settings: JsonObject): void => {
+  const hooks = settings.hooks
+  if (hooks === undefined) return
+  if (!isJsonObject(hooks)) throw new TrailbossError('its "hooks" is not an object', 'fix the file by hand, then run this again')
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups) && !['enabled', 'disabled', 'notifications'].includes(event)) {
+      throw new TrailbossError(`its "hooks.${event}" is not a list`, 'fix the file by hand, then run this again')
+    }
+  }
+}
+
+/** Every hook of ours in these settings, with its event. */
+export const listOurGeminiHooks = (settings: JsonObject, known: readonly string[] = []): { event: string; hook: JsonObject }[] => {
+  const out: { event: string; hook: JsonObject }[] = []
+  const hooks = settings.hooks
+  if (!isJsonObject(hooks)) return out
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue
+    for (const group of groups) {
+      if (!isJsonObject(group) || !Array.isArray(group.hooks)) continue
+      for (const hook of group.hooks) if (isJsonObject(hook) && isOurGeminiHook(hook, known)) out.push({ event, hook })
+    }
+  }
+  return out
+}
+
+/**
+ * Settings without any hook of ours. An event list that only ours filled goes with them (and
+ * `hooks` too when nothing is left in it); everything else stays exactly as it was.
+ * `keepEvents` stay as empty lists for the merge to refill in place.
+ */
+export const unmergeGeminiHooks = (settings: JsonObject, known: readonly string[] = [], keepEvents: readonly string[] = []): JsonObject => {
+  const hooks = settings.hooks
+  if (!isJsonObject(hooks)) return settings
+  let touched = false
+  const next: [string, Json][] = []
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) {
+      next.push([event, groups])
+      continue
+    }
+    const kept = groups.map((g) => withoutOurs(g, known))
+    if (kept.every((g, i) => g === groups[i])) {
+      next.push([event, groups])
+      continue
+    }
+    touched = true
+    const rest = kept.filter((g): g is Json => g !== null)
+    if (rest.length > 0 || keepEvents.includes(event)) next.push([event, rest])
+  }
+  if (!touched) return settings
+  const out: JsonObject = { ...settings }
+  if (next.length > 0 || keepEvents.length > 0) out.hooks = Object.fromEntries(next) as JsonObject
+  else delete out.hooks
+  return out
+}
+
+/**
+ * Settings with exactly our entry for each event: a group of ours keeps its place (a second
+ * install changes nothing), stray entries of ours go, and every foreign key, group and hook
+ * stays as it was, in its order.
+ */
+export const mergeGeminiHooks = (settings: JsonObject, entry: GeminiHookEntry, known: readonly string[] = []): JsonObject => {
+  checkGeminiMergeable(settings)
+  const events: readonly string[] = GEMINI_HOOK_EVENTS
+  const cleaned = unmergeGeminiHooks(settings, known, events)
+  const prevHooks = isJsonObject(settings.hooks) ? settings.hooks : {}
+  const hooks: JsonObject = isJsonObject(cleaned.hooks) ? { ...cleaned.hooks } : {}
+  for (const event of events) {
+    const before = prevHooks[event]
+    const ourGroup: JsonObject = { hooks: [{ ...entry }] }
+    const firstOurs = Array.isArray(before) ? before.findIndex((g) => isOurGroup(g, known)) : -1
+    const kept = Array.isArray(before) ? before.map((g) => withoutOurs(g, known)) : []
+    const groups: Json[] = []
+    kept.forEach((g, i) => {
+      if (i === firstOurs) groups.push(ourGroup)
+      else if (g !== null) groups.push(g)
+    })
+    if (firstOurs === -1) groups.push(ourGroup)
+    hooks[event] = groups
+  }
+  return { ...cleaned, hooks }
+}
+
+/** The settings file of a scope. Gemini CLI has user and project settings, no local ones. */
+export const geminiSettingsFileFor = (scope: Scope, env: Env, cwd: string): string => {
+  switch (scope) {
+    case 'user':
+      return geminiSettingsFile(env)
+    case 'project':
+      return join(resolve(cwd), '.gemini', 'settings.json')
+    case 'local':
+      throw new TrailbossError('Gemini CLI has no local settings file', 'use --scope user (or project)', EXIT_USAGE)
+  }
+}
+
+/** Whether these settings turn Gemini CLI's hooks off (`hooksConfig.enabled: false`), or ours by name. */
+export const deriveHooksDisabled = (settings: JsonObject): string | null => {
+  const config = settings.hooksConfig
+  if (!isJsonObject(config)) return null
+  if (config.enabled === false) return 'hooksConfig.enabled is false: Gemini CLI runs no hooks'
+  if (Array.isArray(config.disabled) && config.disabled.includes(GEMINI_HOOK_NAME)) return `hooksConfig.disabled lists "${GEMINI_HOOK_NAME}"`
+  return null
+}
