@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 
 /** Keywords a prompt can carry; the first one found decides the reply. */
-export const GEMINI_KEYWORDS = ['FAIL', 'TOOL', 'EDIT', 'SLOW', 'QUESTION'] as const
+export const GEMINI_KEYWORDS = ['FAIL', 'TOOL', 'EDIT', 'ASK', 'SLOW', 'QUESTION'] as const
 
 export const GEMINI_TEXT_DONE = 'All done here.'
 export const GEMINI_TEXT_QUESTION = 'Done. Should I also update the docs?'
@@ -83,6 +83,7 @@ export const planGeminiReply = (body: Body, opts: MockGeminiOptions, seq: number
     return { kind: 'side', parts: [{ text: JSON.stringify({ reasoning: 'mock', model_choice: 'flash', next_speaker: 'user' }) }] }
   }
   const input = lastUserInput(body.contents ?? [])
+  if (input.functionResponse === 'ask_user') return { kind: 'after_ask', parts: [{ text: 'Red it is.' }] }
   if (input.functionResponse) return { kind: 'after_tool', parts: [{ text: GEMINI_TEXT_AFTER_TOOL }] }
   const text = input.text ?? ''
   const word = GEMINI_KEYWORDS.find((k) => new RegExp(`\\b${k}\\b`).test(text))
@@ -98,6 +99,30 @@ export const planGeminiReply = (body: Body, opts: MockGeminiOptions, seq: number
       return {
         kind: 'edit',
         parts: [{ functionCall: { name: 'write_file', args: { file_path: `note${seq}.txt`, content: 'hello from the mock\n' } } }],
+      }
+    case 'ASK':
+      return {
+        kind: 'ask',
+        parts: [
+          {
+            functionCall: {
+              name: 'ask_user',
+              args: {
+                questions: [
+                  {
+                    question: 'Which colour should the button be?',
+                    header: 'Colour',
+                    type: 'choice',
+                    options: [
+                      { label: 'Red', description: 'A red button' },
+                      { label: 'Blue', description: 'A blue button' },
+                    ],
+                  },
+                ],
+              },
+            },
+          },
+        ],
       }
     case 'SLOW':
       return { kind: 'slow', slow: true }
