@@ -94,24 +94,28 @@ export interface Listing {
   queue: Item[]
 }
 
-export interface E2e {
+/** What every agent's run has: a throwaway HOME, a private tmux server, our records. */
+export interface Lab {
   root: string
   home: string
   project: string
   scratch: string
   tbHome: string
   socket: string
-  api: MockApi
-  /** The Claude Code build every pane of this run starts. */
-  build: ClaudeBuild
-  /** The permission mode every pane of this run starts in (a flag only where the build's default differs). */
-  mode: PermissionMode
-  /** The environment of claude (and so of the hooks) in the panes. */
+  /** The environment of the agent (and so of the hooks) in the panes. */
   env: NodeJS.ProcessEnv
   /** The environment of a person's shell outside tmux, for `trailboss` commands. */
   cliEnv: NodeJS.ProcessEnv
   tmux: (...args: string[]) => Promise<Run>
   close: () => Promise<void>
+}
+
+export interface E2e extends Lab {
+  api: MockApi
+  /** The Claude Code build every pane of this run starts. */
+  build: ClaudeBuild
+  /** The permission mode every pane of this run starts in (a flag only where the build's default differs). */
+  mode: PermissionMode
 }
 
 /** Fails loudly when the pinned CLI is missing: the suite must never pass by not running. */
@@ -242,13 +246,13 @@ export const startClaude = async (e2e: E2e, name: string, args: string[] = [], s
 }
 
 /** The pane's visible text, or with `history` also what scrolled off. */
-export const capture = async (e2e: E2e, pane: string, history = false): Promise<string> => {
+export const capture = async (e2e: Lab, pane: string, history = false): Promise<string> => {
   const r = await e2e.tmux('capture-pane', '-p', ...(history ? ['-S', '-'] : []), '-t', pane)
   if (r.code !== 0) throw new Error(`capture-pane ${pane}: ${r.stderr.trim()}`)
   return r.stdout
 }
 
-export const waitForScreen = async (e2e: E2e, pane: string, re: RegExp, timeoutMs: number, what = String(re)): Promise<string> => {
+export const waitForScreen = async (e2e: Lab, pane: string, re: RegExp, timeoutMs: number, what = String(re)): Promise<string> => {
   try {
     return (await waitFor(what, async () => ((await capture(e2e, pane)).match(re) ? true : undefined), timeoutMs)) && (await capture(e2e, pane))
   } catch (err) {
@@ -258,14 +262,14 @@ export const waitForScreen = async (e2e: E2e, pane: string, re: RegExp, timeoutM
 }
 
 /** Types text the way a person does: the characters, then Enter as a separate key. */
-export const typeText = async (e2e: E2e, pane: string, text: string): Promise<void> => {
+export const typeText = async (e2e: Lab, pane: string, text: string): Promise<void> => {
   await e2e.tmux('send-keys', '-t', pane, '-l', text)
   const tail = text.slice(-12)
   await waitFor(`"${tail}" echoed in ${pane}`, async () => ((await capture(e2e, pane)).includes(tail) ? true : undefined), 5000)
 }
 
 /** Presses keys and returns the moment they were sent: the start of every latency figure. */
-export const press = async (e2e: E2e, pane: string, ...keys: string[]): Promise<number> => {
+export const press = async (e2e: Lab, pane: string, ...keys: string[]): Promise<number> => {
   const t0 = Date.now()
   const r = await e2e.tmux('send-keys', '-t', pane, ...keys)
   if (r.code !== 0) throw new Error(`send-keys ${keys.join(' ')}: ${r.stderr.trim()}`)
@@ -273,17 +277,17 @@ export const press = async (e2e: E2e, pane: string, ...keys: string[]): Promise<
 }
 
 /** Types a prompt and presses Enter; returns the time of the Enter. */
-export const submit = async (e2e: E2e, pane: string, text: string): Promise<number> => {
+export const submit = async (e2e: Lab, pane: string, text: string): Promise<number> => {
   await typeText(e2e, pane, text)
   return press(e2e, pane, 'Enter')
 }
 
 /** `trailboss <args>` as a person's shell outside tmux runs it. */
-export const trailboss = (e2e: E2e, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> =>
+export const trailboss = (e2e: Lab, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> =>
   run(process.execPath, [TRAILBOSS_BIN, ...args], { ...e2e.cliEnv, ...env }, 15_000)
 
 /** `trailboss ls --json --all`, parsed. */
-export const lsJson = async (e2e: E2e): Promise<Listing> => {
+export const lsJson = async (e2e: Lab): Promise<Listing> => {
   const r = await trailboss(e2e, ['ls', '--json', '--all'])
   if (r.code !== 0) throw new Error(`trailboss ls --json --all exited ${r.code}: ${r.stderr.trim()}`)
   return JSON.parse(r.stdout) as Listing
@@ -292,7 +296,7 @@ export const lsJson = async (e2e: E2e): Promise<Listing> => {
 export const itemOf = (listing: Listing, sessionId: string): Item | undefined => listing.queue.find((i) => i.sessionId === sessionId)
 
 /** The record files as the emitter wrote them (pending events not folded). */
-export const readRecords = async (e2e: E2e): Promise<Record<string, unknown>[]> => {
+export const readRecords = async (e2e: Lab): Promise<Record<string, unknown>[]> => {
   const dir = join(e2e.tbHome, 'sessions')
   const names = await readdir(dir).catch(() => [] as string[])
   const out: Record<string, unknown>[] = []
@@ -314,7 +318,7 @@ export interface Expect {
 
 /** Waits until `ls --json --all` shows the session as expected; returns the item and the latency. */
 export const waitForItem = async (
-  e2e: E2e,
+  e2e: Lab,
   sessionId: string,
   want: Expect | ((item: Item) => boolean),
   from: number,
@@ -365,7 +369,7 @@ export const waitForItem = async (
   }
 }
 
-export const recordText = async (e2e: E2e, sessionId: string): Promise<string> =>
+export const recordText = async (e2e: Lab, sessionId: string): Promise<string> =>
   readFile(join(e2e.tbHome, 'sessions', `${sessionId}.json`), 'utf8').catch(() => '(no record)')
 
 /** Latency figures of one run, printed at the end for docs/claude-code.md. */

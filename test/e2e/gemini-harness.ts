@@ -1,0 +1,128 @@
+// The Gemini CLI end-to-end harness: the real Gemini CLI (pinned in test/e2e/clis/gemini) in
+// panes of a private tmux server, against our Gemini API mock on 127.0.0.1, with the hooks that
+// `trailboss install --agent gemini` writes into a throwaway HOME. The generic helpers (waits,
+// screens, `trailboss` runs) are the Claude Code harness's.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { capture, EMIT_BIN, type Lab, REPO, run, sleep, TRAILBOSS_BIN, waitFor } from './harness.js'
+import { type MockGeminiApi, startMockGeminiApi } from './mock-gemini-api.js'
+
+export const GEMINI_VERSION = '0.61.0'
+export const GEMINI_JS = join(REPO, 'test', 'e2e', 'clis', 'gemini', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js')
+
+/** Idle: the prompt's placeholder and no spinner or dialog (the input box stays while the model works). */
+export const geminiReady = (screen: string): boolean =>
+  /Type your message/.test(screen) && !/esc to cancel|Executing Hook|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /.test(screen) && !/Allow once/.test(screen)
+
+/** Fails loudly when the pinned CLI is missing: the suite must never pass by not running. */
+export const checkGemini = async (): Promise<string> => {
+  if (!existsSync(GEMINI_JS)) throw new Error(`Gemini CLI is not installed at ${GEMINI_JS}: run \`node scripts/install-e2e-clis.mjs\``)
+  const v = await run(process.execPath, [GEMINI_JS, '--version'], { ...process.env, HOME: tmpdir() }, 60_000)
+  if (v.code !== 0 || !v.stdout.includes(GEMINI_VERSION)) throw new Error(`\`gemini --version\` gave ${JSON.stringify(v.stdout.trim())} (exit ${v.code}); expected ${GEMINI_VERSION}`)
+  if (!existsSync(TRAILBOSS_BIN) || !existsSync(EMIT_BIN)) throw new Error('dist/ is missing: run `npm run build`')
+  return v.stdout.trim()
+}
+
+const removeTree = async (dir: string): Promise<void> => {
+  for (let i = 0; ; i++) {
+    try {
+      rmSync(dir, { recursive: true, force: true })
+      return
+    } catch (err) {
+      if (i >= 20) throw err
+      await sleep(250)
+    }
+  }
+}
+
+/** A throwaway HOME with Gemini CLI set up for the mock (no updates, no telemetry), tmux, and `trailboss install --agent gemini`. */
+export const startGeminiE2e = async (): Promise<Lab & { api: MockGeminiApi; installOutput: string }> => {
+  const root = mkdtempSync(join(tmpdir(), 'tb-ge-'))
+  const home = join(root, 'home')
+  const project = join(root, 'work', 'proj')
+  const scratch = join(root, 'scratch')
+  const tbHome = join(root, 'tb')
+  const socket = join(root, 'sock')
+  for (const d of [home, project, scratch, join(home, '.gemini')]) await mkdir(d, { recursive: true, mode: 0o700 })
+  await mkdir(join(project, '.git'), { recursive: true })
+  const api = await startMockGeminiApi({ scratchDir: scratch })
+  // A person's own settings, with a foreign hook that install must keep.
+  const settings = {
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    hooks: { AfterAgent: [{ matcher: '*', hooks: [{ type: 'command', command: 'true', name: 'mine', timeout: 2000 }] }] },
+  }
+  await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 })
+  const base: NodeJS.ProcessEnv = {
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    TRAILBOSS_HOME: tbHome,
+  }
+  const env: NodeJS.ProcessEnv = { ...base, GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_TRUST_WORKSPACE: 'true' }
+  const tmux = (...args: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...args], env)
+  const started = await tmux('new-session', '-d', '-s', 'home', '-x', '160', '-y', '45', '-c', project, 'sh')
+  if (started.code !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`)
+  const installed = await run(process.execPath, [TRAILBOSS_BIN, 'install', '--agent', 'gemini'], base, 20_000)
+  if (installed.code !== 0) throw new Error(`trailboss install --agent gemini failed (exit ${installed.code}): ${installed.stderr.trim()}`)
+  return {
+    root,
+    home,
+    project,
+    scratch,
+    tbHome,
+    socket,
+    api,
+    env,
+    cliEnv: base,
+    tmux,
+    installOutput: installed.stdout,
+    close: async () => {
+      await tmux('kill-server')
+      await api.close()
+      if (process.env.TB_E2E_KEEP !== '1') await removeTree(root)
+    },
+  }
+}
+
+/** Starts Gemini CLI in a new tmux window and waits for its prompt; returns the pane. */
+export const startGemini = async (e2e: Lab, name: string, args: string[] = []): Promise<string> => {
+  const r = await e2e.tmux('new-window', '-d', '-t', 'home:', '-n', name, '-c', e2e.project, '-P', '-F', '#{pane_id}', process.execPath, GEMINI_JS, ...args)
+  if (r.code !== 0) throw new Error(`tmux new-window failed: ${r.stderr}`)
+  const pane = r.stdout.trim()
+  await waitForGeminiReady(e2e, pane, `Gemini CLI's prompt in ${name}`)
+  return pane
+}
+
+export const waitForGeminiReady = async (e2e: Lab, pane: string, what = 'the idle prompt', timeoutMs = 60_000): Promise<void> => {
+  try {
+    await waitFor(what, async () => (geminiReady(await capture(e2e, pane)) ? true : undefined), timeoutMs)
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${await capture(e2e, pane).catch(() => '(pane gone)')}`)
+  }
+}
+
+/**
+ * Types a prompt and presses Enter; returns the time of the Enter. Keys typed while Gemini CLI
+ * is still drawing a fresh screen can be lost, so the text is typed again until it shows.
+ */
+export const submitGemini = async (e2e: Lab, pane: string, text: string): Promise<number> => {
+  for (let i = 0; ; i++) {
+    await e2e.tmux('send-keys', '-t', pane, '-l', text)
+    try {
+      await waitFor(`"${text}" echoed in ${pane}`, async () => ((await capture(e2e, pane)).includes(`> ${text}`) ? true : undefined), 5000)
+      break
+    } catch (err) {
+      if (i >= 2) throw err
+      await e2e.tmux('send-keys', '-t', pane, 'C-u')
+    }
+  }
+  const t0 = Date.now()
+  await e2e.tmux('send-keys', '-t', pane, 'Enter')
+  return t0
+}
