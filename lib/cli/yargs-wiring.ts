@@ -109,13 +109,13 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     )
     .command(
       'install',
-      "add Trail Boss's hooks to Claude Code's settings",
+      "add Trail Boss's hooks to an agent's settings (Claude Code unless --agent says otherwise)",
       (y) => y.options(toYargsOptions(INSTALL_OPTIONS)).choices('agent', AGENT_IDS),
       run<InstallArgs>(async () => (await import('../commands/install.js')).runInstall),
     )
     .command(
       'uninstall',
-      "remove exactly Trail Boss's hooks from Claude Code's settings",
+      "remove exactly Trail Boss's hooks from an agent's settings",
       (y) => y.options(toYargsOptions(UNINSTALL_OPTIONS)).choices('agent', AGENT_IDS),
       run<InstallArgs>(async () => (await import('../commands/install.js')).runUninstall),
     )

@@ -3,7 +3,6 @@
 // lib/doctor/checks.ts turns them into verdicts.
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
-import { delimiter, isAbsolute, join } from 'node:path'
 import { type DoctorArgs, SCOPES } from '../cli/options.js'
 import { codeCacheState } from '../cli/code-cache-state.js'
 import {
@@ -30,6 +29,7 @@ import {
   type ScopeSettings,
   type ServerAnswer,
 } from '../doctor/checks.js'
+import { findOnPath } from '../fs/find-on-path.js'
 import { useColour, type Io } from '../io.js'
 import { endedIndexDir, type Env, logFile, sessionsDir, trailbossHome } from '../paths.js'
 import { readEndedMarks } from '../record/ended-index.js'
@@ -58,7 +58,7 @@ export const CLAUDE_VERSION_TIMEOUT_MS = 3000
  */
 const runClaudeVersion = (env: Env): Promise<ClaudeVersionRun> =>
   new Promise((resolve) => {
-    const path = whichIn('claude', env.PATH)
+    const path = findOnPath('claude', env.PATH)
     if (path === null) return resolve({ path: null, code: null, output: '', timedOut: false })
     let output = ''
     let settled = false
@@ -85,24 +85,6 @@ const runClaudeVersion = (env: Env): Promise<ClaudeVersionRun> =>
 /** An emitter run longer than this is killed and reported as failed. */
 export const EMIT_RUN_TIMEOUT_MS = 5000
 
-export const whichIn = (name: string, pathVar: string | undefined): string | null => {
-  if (isAbsolute(name)) return canRun(name) ? name : null
-  for (const dir of (pathVar ?? '').split(delimiter)) {
-    if (!dir) continue
-    const candidate = join(dir, name)
-    if (canRun(candidate)) return candidate
-  }
-  return null
-}
-
-const canRun = (path: string): boolean => {
-  try {
-    fs.accessSync(path, fs.constants.X_OK)
-    return fs.statSync(path).isFile()
-  } catch {
-    return false
-  }
-}
 
 const exists = (path: string): boolean => fs.existsSync(path)
 
@@ -208,7 +190,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
 
   const root = findPackageRoot(deps.selfFile ?? fileURLToPath(import.meta.url))
   const ownEmitter = root ? emitterPathIn(root) : null
-  const pathEmitter = whichIn(EMIT_BIN, env.PATH)
+  const pathEmitter = findOnPath(EMIT_BIN, env.PATH)
   const [ownRun, pathRun, claudeRun] = await Promise.all([
     timeEmitter('this package\'s emitter', ownEmitter && exists(ownEmitter) ? execPath : null, ownEmitter ? [ownEmitter] : [], env),
     timeEmitter(EMIT_BIN, pathEmitter, [], env),
@@ -223,7 +205,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
 
   checks.push(checkClaudeVersion(claudeRun))
 
-  const facts: HookFacts = { exists, which: (name) => whichIn(name, env.PATH), known: ownEmitter ? [ownEmitter] : [] }
+  const facts: HookFacts = { exists, which: (name) => findOnPath(name, env.PATH), known: ownEmitter ? [ownEmitter] : [] }
   const files = new Set<string>()
   const scopes: ScopeSettings[] = []
   for (const scope of SCOPES) {

@@ -3,9 +3,9 @@
 // it removes, on stdout and in the log; nothing else is ever deleted (docs/design.md §2.7).
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import lockfile from 'proper-lockfile'
 import type { GcArgs } from '../cli/options.js'
 import { formatAge, parseDuration } from '../duration.js'
+import { lockNow } from '../fs/lock-now.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
 import { endedIndexDir, logFile, pendingDir, recordFile, sessionsDir, tempDir } from '../paths.js'
@@ -36,7 +36,7 @@ const retire = async (dir: string, item: QueueItem): Promise<boolean> => {
   const file = recordFile(dir, item.sessionId)
   let release: (() => Promise<void>) | undefined
   try {
-    release = await lockfile.lock(file, { realpath: false, stale: LOCK_STALE_MS, retries: { retries: 5, minTimeout: 20, maxTimeout: 200 } })
+    release = await lockNow(file, { realpath: false, stale: LOCK_STALE_MS, retries: { retries: 5, minTimeout: 20, maxTimeout: 200 } })
   } catch {
     return false // busy: an event is arriving, so the session is not done after all
   }

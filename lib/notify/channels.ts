@@ -4,8 +4,8 @@
 // the payload reaches it on stdin, never in the command line (docs/design.md §6.5).
 import { execFile, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
-import { delimiter, join } from 'node:path'
 import { kindLabel, summarizeAsk, toJsonItem, truncate } from '../render/queue-table.js'
+import { findOnPath } from '../fs/find-on-path.js'
 import type { OutStream } from '../io.js'
 import { type Client, listClients } from '../tmux/clients.js'
 import type { Env } from '../paths.js'
@@ -42,21 +42,6 @@ export const formatNotice = (items: readonly QueueItem[]): Notice => {
   return { title, body: shown.join('\n'), line: truncate(`${title} — ${lines.join('; ')}`, 200) }
 }
 
-/** An executable on this PATH (cron's PATH is short), without running a shell. */
-export const findOnPath = (name: string, env: Env): string | null => {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue
-    const full = join(dir, name)
-    try {
-      fs.accessSync(full, fs.constants.X_OK)
-      if (fs.statSync(full).isFile()) return full
-    } catch {
-      // not here
-    }
-  }
-  return null
-}
-
 export interface Outcome {
   channel: Channel
   ok: boolean
@@ -82,7 +67,7 @@ export type DesktopCheck = { ok: true; program: string; args: (n: Notice) => str
  */
 export const checkDesktop = (env: Env, platform: NodeJS.Platform = process.platform): DesktopCheck => {
   if (platform === 'darwin') {
-    const program = findOnPath('osascript', env) ?? '/usr/bin/osascript'
+    const program = findOnPath('osascript', env.PATH) ?? '/usr/bin/osascript'
     // The text travels as arguments of `on run`, so nothing in it is read as AppleScript.
     return {
       ok: true,
@@ -90,7 +75,7 @@ export const checkDesktop = (env: Env, platform: NodeJS.Platform = process.platf
       args: (n) => ['-e', 'on run argv', '-e', 'display notification (item 2 of argv) with title (item 1 of argv)', '-e', 'end run', n.title, n.body],
     }
   }
-  const program = findOnPath('notify-send', env)
+  const program = findOnPath('notify-send', env.PATH)
   if (!program) return { ok: false, why: 'notify-send is not on PATH' }
   if (!env.DBUS_SESSION_BUS_ADDRESS && !env.DISPLAY && !env.WAYLAND_DISPLAY) return { ok: false, why: 'no desktop session here (run from cron?)' }
   return { ok: true, program, args: (n) => ['--app-name=Trail Boss', n.title, n.body] }

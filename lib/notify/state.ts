@@ -1,13 +1,12 @@
 // What `notify` already told the person: $TRAILBOSS_HOME/notify.json, read and rewritten under a
 // proper-lockfile lock and written atomically, so two overlapping calls (cron and a tmux hook)
 // never tell the same wait twice.
-import * as fs from 'node:fs'
 import { join } from 'node:path'
-import lockfile from 'proper-lockfile'
 import { TrailbossError } from '../errors.js'
 import { type Env, trailbossHome } from '../paths.js'
 import { readTextIfExists } from '../fs/read-optional.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
+import { lockNow } from '../fs/lock-now.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
 
 export const NOTIFY_STATE_VERSION = 1
@@ -65,7 +64,7 @@ export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => P
   const file = notifyStateFile(env)
   let release: () => Promise<void>
   try {
-    release = await lockfile.lock(file, {
+    release = await lockNow(file, {
       realpath: false,
       stale: NOTIFY_LOCK_STALE_MS,
       update: NOTIFY_LOCK_STALE_MS / 2,
@@ -80,13 +79,7 @@ export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => P
   try {
     const { next, result } = await fn(parseNotifyState(readTextIfExists(file)))
     if (next) {
-      writeFileAtomic(file, `${JSON.stringify(next)}\n`, home, '.notify')
-      const fd = fs.openSync(file, 'r')
-      try {
-        fs.fsyncSync(fd)
-      } finally {
-        fs.closeSync(fd)
-      }
+      writeFileAtomic(file, `${JSON.stringify(next)}\n`, home, '.notify', { durable: true })
     }
     return result
   } finally {

@@ -4,10 +4,12 @@
 // record; and a record that stops being ended loses its mark before it is written. Removing a
 // mark is always safe (the reader then opens the record): it is all `gc` ever does to the
 // index, and the fix `doctor` prints for a mark on a live session.
-import { closeSync, constants, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs'
+import { closeSync, constants, mkdirSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-dir.js'
+import type { Logger } from '../logger.js'
 import { endedIndexDir } from '../paths.js'
+import type { LiveState } from './types.js'
 
 /** Marks a session ended; called under its lock, after its ended record is on disk. */
 export const markEnded = (dir: string, sessionId: string): void => {
@@ -36,5 +38,35 @@ export const readEndedMarks = (dir: string): Set<string> => {
     return new Set(readdirSync(endedIndexDir(dir)))
   } catch {
     return new Set()
+  }
+}
+
+/**
+ * Under the lock, before a record is written: a session that comes back loses its mark first,
+ * and so does a first record (`before` null), where a mark may have outlived a record removed
+ * or set aside. A mark that cannot be removed would hide a live session from `ls`, so then the
+ * whole index goes (readers open every record); the event is written either way.
+ */
+export const unmarkBeforeWrite = (dir: string, sessionId: string, before: LiveState | null, after: LiveState, log: Logger): void => {
+  if (after === 'ended' || (before !== null && before !== 'ended')) return
+  try {
+    unmarkEnded(dir, sessionId)
+  } catch (err) {
+    log(`could not unmark ${sessionId} in the ended index (${(err as Error).message}); dropping the index`)
+    try {
+      rmSync(endedIndexDir(dir), { recursive: true, force: true })
+    } catch (err2) {
+      log(`could not drop the ended index: ${(err2 as Error).message}`)
+    }
+  }
+}
+
+/** Under the lock, after an ended record is on disk: a mark that cannot be made only costs readers a read. */
+export const markAfterWrite = (dir: string, sessionId: string, after: LiveState, log: Logger): void => {
+  if (after !== 'ended') return
+  try {
+    markEnded(dir, sessionId)
+  } catch (err) {
+    log(`could not mark ${sessionId} ended in the index: ${(err as Error).message}`)
   }
 }

@@ -2,15 +2,15 @@
 // It is the emitter's path too, so it stays free of zod and every other heavy import.
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import lockfile from 'proper-lockfile'
 import { applyEvent } from './fold.js'
 import type { HookEvent, SessionRecord } from './types.js'
-import { endedIndexDir, pendingDir, recordFile, tempDir } from '../paths.js'
+import { pendingDir, recordFile, tempDir } from '../paths.js'
 import { readDirIfExists } from '../fs/read-optional.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
+import { lockNow } from '../fs/lock-now.js'
 import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
 import type { Logger } from '../logger.js'
-import { markEnded, unmarkEnded } from './ended-index.js'
+import { markAfterWrite, unmarkBeforeWrite } from './ended-index.js'
 import { looksLikeRecord } from './light-check.js'
 import { readPendingEvents, withPending, writePendingEvent } from './pending-events.js'
 
@@ -21,7 +21,8 @@ export const LOCK_STALE_MS = 3000
 /** A temp file this old was left by a writer that died between write and rename. */
 export const TEMP_LEFTOVER_MS = 10_000
 
-const readRecordFile = (file: string, sessionId: string, log: Logger): SessionRecord | null => {
+/** The record on disk as the lock holder reads it (the light check); one that does not parse is set aside. */
+const readRecordOrSetAside = (file: string, sessionId: string, log: Logger): SessionRecord | null => {
   let text: string
   try {
     text = fs.readFileSync(file, 'utf8')
@@ -62,32 +63,6 @@ const removeLeftovers = (dir: string, rec: SessionRecord | null, sessionId: stri
   }
 }
 
-/**
- * A mark left on a live session would hide it from `ls`, so when one cannot be removed the
- * whole index goes (readers then open every record); the event is written either way.
- */
-const dropMark = (dir: string, sessionId: string, log: Logger): void => {
-  try {
-    unmarkEnded(dir, sessionId)
-  } catch (err) {
-    log(`could not unmark ${sessionId} in the ended index (${(err as Error).message}); dropping the index`)
-    try {
-      fs.rmSync(endedIndexDir(dir), { recursive: true, force: true })
-    } catch (err2) {
-      log(`could not drop the ended index: ${(err2 as Error).message}`)
-    }
-  }
-}
-
-/** A mark that cannot be made only costs readers a file read: the event is saved already. */
-const markIndex = (dir: string, sessionId: string, log: Logger): void => {
-  try {
-    markEnded(dir, sessionId)
-  } catch (err) {
-    log(`could not mark ${sessionId} ended in the index: ${(err as Error).message}`)
-  }
-}
-
 export interface RecordEventOptions {
   lockBudgetMs?: number
   log?: Logger
@@ -110,7 +85,7 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
   const file = recordFile(dir, ev.sessionId)
   let release: (() => Promise<void>) | undefined
   try {
-    release = await lockfile.lock(file, {
+    release = await lockNow(file, {
       realpath: false,
       stale: LOCK_STALE_MS,
       update: LOCK_STALE_MS / 2,
@@ -126,19 +101,17 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
     return 'pending'
   }
   try {
-    const onDisk = readRecordFile(file, ev.sessionId, log)
+    const onDisk = readRecordOrSetAside(file, ev.sessionId, log)
     removeLeftovers(dir, onDisk, ev.sessionId, now(), log)
     const pending = readPendingEvents(dir, ev.sessionId, [], log)
     const folded = withPending(onDisk, pending)
     const next = applyEvent(folded, ev)
     next.foldedPending = pending.map((p) => p.file)
     fs.mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
-    // The ended index (record/ended-index.ts): a session that comes back loses its mark first, and
-    // so does a first record, where a mark may have outlived a record removed or set aside.
-    if (next.state !== 'ended' && (onDisk === null || onDisk.state === 'ended')) dropMark(dir, ev.sessionId, log)
+    unmarkBeforeWrite(dir, ev.sessionId, onDisk?.state ?? null, next.state, log)
     writeFileAtomic(file, JSON.stringify(next), tempDir(dir), ev.sessionId)
     opts.onSaved?.('written')
-    if (next.state === 'ended') markIndex(dir, ev.sessionId, log)
+    markAfterWrite(dir, ev.sessionId, next.state, log)
     const pdir = pendingDir(dir, ev.sessionId)
     for (const p of pending) fs.rmSync(join(pdir, p.file), { force: true })
     return 'written'

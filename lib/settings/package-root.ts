@@ -3,6 +3,7 @@
 import * as fs from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import type { Scope } from '../cli/options.js'
+import { listPathDirs } from '../fs/find-on-path.js'
 import { isJsonObject } from './json-value.js'
 
 /** The emitter's name on PATH (package.json `bin`). */
@@ -48,8 +49,8 @@ export const findStableNode = (execPath: string, pathVar: string | undefined): s
   } catch {
     return execPath
   }
-  for (const dir of (pathVar ?? '').split(':')) {
-    if (!dir || !isAbsolute(dir)) continue
+  for (const dir of listPathDirs(pathVar)) {
+    if (!isAbsolute(dir)) continue
     const candidate = join(dir, 'node')
     try {
       if (fs.realpathSync(candidate) === real) return candidate

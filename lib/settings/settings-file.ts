@@ -5,10 +5,11 @@ import * as fs from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { createRequire } from 'node:module'
 import { diffArrays } from 'diff'
-import lockfile from 'proper-lockfile'
 import { TrailbossError } from '../errors.js'
 import { jsonEqual } from '../json-equal.js'
 import { type Env, trailbossHome } from '../paths.js'
+import { writeFileAtomic } from '../fs/atomic-write.js'
+import { lockNow } from '../fs/lock-now.js'
 import { readTextIfExists } from '../fs/read-optional.js'
 import { isJsonObject, type Json, type JsonObject } from './json-value.js'
 
@@ -162,33 +163,8 @@ export interface UpdateOptions {
 }
 
 /** Temp file beside the target, flushed to disk, renamed over it; the folder flushed too. */
-export const writeFileDurable = (target: string, data: string, mode: number): void => {
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
-  try {
-    const fd = fs.openSync(tmp, 'wx', mode)
-    try {
-      fs.writeSync(fd, data)
-      fs.fchmodSync(fd, mode)
-      fs.fsyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
-    }
-    fs.renameSync(tmp, target)
-  } catch (err) {
-    fs.rmSync(tmp, { force: true })
-    throw err
-  }
-  try {
-    const dfd = fs.openSync(dirname(target), 'r')
-    try {
-      fs.fsyncSync(dfd)
-    } finally {
-      fs.closeSync(dfd)
-    }
-  } catch {
-    // Some filesystems cannot fsync a folder; the rename is still atomic.
-  }
-}
+export const writeFileDurable = (target: string, data: string, mode: number): void =>
+  writeFileAtomic(target, data, dirname(target), `.${basename(target)}`, { mode, durable: true })
 
 const stampForFile = (ms: number): string => new Date(ms).toISOString().replace(/[:.]/g, '-')
 
@@ -217,19 +193,17 @@ export const updateSettingsFile = async (
   fs.mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
   // realpath: false locks a file that does not exist yet (proper-lockfile: <file>.lock/).
   let compromised: Error | undefined
-  const release = await lockfile
-    .lock(target, {
-      realpath: false,
-      stale: SETTINGS_LOCK_STALE_MS,
-      retries: LOCK_RETRIES,
-      onCompromised: (err) => {
-        compromised = err
-      },
-    })
-    .catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ELOCKED') throw new TrailbossError(`${file} is locked by another process`, 'try again in a few seconds')
-      throw err
-    })
+  const release = await lockNow(target, {
+    realpath: false,
+    stale: SETTINGS_LOCK_STALE_MS,
+    retries: LOCK_RETRIES,
+    onCompromised: (err) => {
+      compromised = err
+    },
+  }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ELOCKED') throw new TrailbossError(`${file} is locked by another process`, 'try again in a few seconds')
+    throw err
+  })
   try {
     const result = compute()
     if (!result.changed) return { ...result, backup: null }
