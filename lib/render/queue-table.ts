@@ -2,6 +2,7 @@
 // (docs/design.md §6.3, §6.4). Colour is decided by the caller (TTY, NO_COLOR) and passed in.
 import { formatAge } from '../duration.js'
 import type { Ask, QueueItem } from '../queue/derive.js'
+import type { WaitKind } from '../record/types.js'
 
 export const JSON_VERSION = 1
 
@@ -47,13 +48,13 @@ const padEnd = (text: string, width: number): string => text + ' '.repeat(Math.m
 
 export const kindLabel = (item: Pick<QueueItem, 'state' | 'kind'>): string => (item.state === 'permission' || item.state === 'waiting' ? item.kind ?? item.state : item.state)
 
-const PALETTE: Record<string, string> = {
+const PALETTE: Readonly<Record<string, string>> = {
   permission: '\u001b[33m',
   question: '\u001b[36m',
   done: '\u001b[32m',
   error: '\u001b[31m',
   interrupted: '\u001b[35m',
-}
+} satisfies Record<WaitKind, string>
 const DIM = '\u001b[2m'
 const BOLD = '\u001b[1m'
 const RESET = '\u001b[0m'

@@ -3,9 +3,14 @@
 import { formatAge } from '../duration.js'
 import { kindLabel } from './queue-table.js'
 import type { QueueItem } from '../queue/derive.js'
+import type { WaitKind } from '../record/types.js'
 
-export const SUMMARY_KINDS = ['permission', 'question', 'error', 'interrupted', 'done'] as const
+/** Every wait kind (lib/record/types.ts WAIT_KINDS), most urgent first. */
+export const SUMMARY_KINDS = ['permission', 'question', 'error', 'interrupted', 'done'] as const satisfies readonly WaitKind[]
 export type SummaryKind = (typeof SUMMARY_KINDS)[number]
+// Leaves no kind out: a kind added to WAIT_KINDS fails to compile here until it is placed.
+const _everyKind: [Exclude<WaitKind, SummaryKind>] extends [never] ? true : never = true
+void _everyKind
 
 /** Short enough for a crowded status-right; `--format` changes it. */
 export const DEFAULT_STATUS_FORMAT = '{count} waiting · {oldest}'
