@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { capture, checkClaude, EMIT_BIN, NEWEST, OLDEST, lsJson, itemOf, REPO, startClaude, startE2e, submit, press, TRAILBOSS_BIN, waitFor, waitForScreen, type E2e } from './harness.js'
+import { capture, checkClaude, EMIT_BIN, NEWEST, OLDEST, lsJson, itemOf, REPO, startClaude, startE2e, submit, press, trailboss, TRAILBOSS_BIN, waitFor, waitForScreen, type E2e } from './harness.js'
 
 t.setTimeout(240_000)
 
@@ -127,3 +127,30 @@ t.test('Claude Code 2.1.197 loads the same plugin\'s command hooks (it has no mo
   t.equal(item.kind, 'question', 'the Stop hook ran: the turn ended with a question')
   t.notMatch(await capture(e2e, session.pane), /hooks: expected record|plugin.*(failed|error)/i, 'no plugin load error on screen')
 })
+
+for (const build of [OLDEST, NEWEST]) {
+  t.test(`Claude Code ${build.version}: trailboss install --statusline puts the other sessions' waits in its status line`, async (t) => {
+    t.comment(`claude: ${await checkClaude(build)}`)
+    const e2e = await startE2e({ build })
+    t.teardown(() => e2e.close())
+    // Installed once both sessions run (2.1.197 draws no `? for shortcuts` under a status line,
+    // which is how the harness knows a session is ready): both builds re-read their settings.
+    const waiter = await startClaude(e2e, 'waiter')
+    const viewer = await startClaude(e2e, 'viewer')
+    const inst = await trailboss(e2e, ['install', '--statusline'])
+    t.equal(inst.code, 0, inst.stderr)
+    await submit(e2e, waiter.pane, 'QUESTION from the waiting session')
+    await waitFor('the waiting session in the queue', async () => (itemOf(await lsJson(e2e), waiter.sessionId)?.n ? true : undefined), STEP_MS)
+    // Claude Code runs the status line when its own session changes: the viewer's turn does that.
+    // Its settings watcher may take a moment to see the new statusLine: a second turn then.
+    const shows = async (): Promise<true | undefined> => (/\b1 other waits · oldest \d+[sm]/.test(await capture(e2e, viewer.pane)) ? true : undefined)
+    let ms = -1
+    for (let i = 0; i < 3 && ms < 0; i++) {
+      const enter = await submit(e2e, viewer.pane, `hello ${i + 1} from the viewer`)
+      ms = await waitFor('the count in the viewer\'s status line', shows, STEP_MS / 2, enter).then((r) => r.ms, () => -1)
+    }
+    if (ms < 0) throw new Error(`no count in the viewer's status line:\n${await capture(e2e, viewer.pane)}`)
+    t.pass(`the viewer's status line counts the other session ${ms} ms after its Enter, not itself`)
+    t.notMatch(await capture(e2e, waiter.pane), /\b\d+ others? wait/, 'the waiting session shows no count of its own (no turn of its own since)')
+  })
+}
