@@ -3,16 +3,22 @@
 // tmux pane from the environment and folds it into the session's record. It must never hurt the
 // agent: it prints nothing, always exits 0, bounds its own run time, and logs problems to
 // $TRAILBOSS_HOME/log. Only node builtins and the zod-free write path are on its import graph.
-// The hook command names its agent (`trailboss-emit --agent codex`); none: Claude Code, whose
-// hooks were installed before agents were named.
+// The hook command names its agent (`trailboss-emit --agent gemini`); none: Claude Code, whose
+// hooks were installed before agents were named. `--fold-spool`: started detached by
+// hooks/spool.sh (the hook of agents that wait for every hook), it folds the spooled events
+// into their records instead of reading one from stdin.
 import fs = require('node:fs')
 import os = require('node:os')
 import path = require('node:path')
 import registry = require('../lib/agents/hook-registry.js')
 import paths = require('../lib/paths.js')
+import ownFiles = require('../lib/fs/own-files.js')
 import privateDir = require('../lib/fs/private-dir.js')
 import safeFile = require('../lib/fs/safe-file.js')
+import hookContext = require('../lib/record/hook-context.js')
 import pending = require('../lib/record/pending-events.js')
+import spool = require('../lib/record/spool.js')
+import spoolEvents = require('../lib/record/spool-events.js')
 import type types = require('../lib/record/types.js')
 import write = require('../lib/record/write.js')
 
@@ -72,26 +78,6 @@ const readStdin = (): Promise<{ text: string | null; bytes: number }> =>
     process.stdin.on('error', () => resolve({ text: null, bytes }))
   })
 
-/** Basename of the agent's project folder, else of the nearest folder holding .git, else of cwd; home is `~`. */
-const projectLabel = (projectDir: string | undefined, cwd: string | null): string | null => {
-  const home = paths.homeDir(env)
-  const label = (dir: string): string => (path.resolve(dir) === path.resolve(home) ? '~' : path.basename(dir) || dir)
-  if (projectDir) return label(projectDir)
-  if (!cwd || !path.isAbsolute(cwd)) return null
-  for (let dir = cwd; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, '.git'))) return label(dir)
-    if (path.dirname(dir) === dir) return label(cwd)
-  }
-}
-
-const fileSize = (file: string): number | null => {
-  try {
-    return fs.statSync(file).size
-  } catch {
-    return null
-  }
-}
-
 /** `--agent <id>` from the hook command; the default agent when it names none. */
 const agentArg = (argv: readonly string[]): string => {
   const at = argv.indexOf('--agent')
@@ -99,12 +85,14 @@ const agentArg = (argv: readonly string[]): string => {
 }
 
 /** The event while it is not yet on disk: what the deadline saves as a pending event. */
-let unsaved: { dir: string; ev: types.HookEvent } | null = null
+let unsaved: { dir: string; ev: types.HookEvent; spooled: boolean } | null = null
 
 const giveUp = (ms: number, read: boolean): void => {
   // On a loaded machine the lock wait can outlast the deadline: keep the event, then go.
   const left = unsaved
-  if (left) {
+  // A spooled event stays in the spool, claimed: readers see it, a later fold takes it over.
+  if (left?.spooled) log(`fold gave up after ${ms} ms; ${left.ev.name} of ${left.ev.sessionId} stays in the spool`)
+  else if (left) {
     try {
       pending.writePendingEvent(left.dir, left.ev)
       log(`gave up waiting after ${ms} ms; saved ${left.ev.name} as a pending event`)
@@ -123,8 +111,50 @@ const armDeadline = (ms: number, read: boolean): NodeJS.Timeout => {
 
 let deadline = armDeadline(STDIN_DEADLINE_MS, false)
 
+/** Folding the spool takes at most this long; what is left waits for the next fold, and readers see it meanwhile. */
+const FOLD_BUDGET_MS = 5000
+
+/** `--fold-spool`: every spooled event into its record, oldest first, each claimed so no other fold applies it too. */
+const foldSpool = async (): Promise<void> => {
+  clearTimeout(deadline)
+  deadline = armDeadline(FOLD_BUDGET_MS + HARD_DEADLINE_MS, true)
+  const dir = paths.sessionsDir(env)
+  const sdir = spool.spoolDir(dir)
+  if (!ownFiles.isRealDir(sdir)) return
+  const host = os.hostname()
+  const until = Date.now() + FOLD_BUDGET_MS
+  for (const f of spool.listSpool(sdir)) {
+    if (Date.now() > until) {
+      log('fold ran out of time; the rest stays in the spool for the next fold')
+      return
+    }
+    const claimed = spool.claimSpoolFile(sdir, f, Date.now())
+    if (!claimed) continue
+    const entry = spool.readSpoolFile(claimed)
+    const ev = typeof entry === 'string' ? entry : spoolEvents.spoolToEvent(entry, env, host)
+    if (typeof ev === 'string') {
+      log(`dropped spool file ${f.name}: ${ev}`)
+      ownFiles.removeOwnFile(claimed)
+      continue
+    }
+    unsaved = { dir, ev, spooled: true }
+    await write.recordEvent(dir, ev, {
+      log,
+      onSaved: () => {
+        unsaved = null
+      },
+    })
+    ownFiles.removeOwnFile(claimed)
+  }
+}
+
 const main = async (): Promise<void> => {
   if (env.TRAILBOSS_DISABLE === '1') return
+  if (process.argv.includes('--fold-spool')) {
+    process.umask(0o077)
+    await foldSpool()
+    return
+  }
   const agentId = agentArg(process.argv.slice(2))
   const agent = registry.hooksFor(agentId)
   if (!agent) {
@@ -149,7 +179,7 @@ const main = async (): Promise<void> => {
       return
     }
   }
-  const ev = agent.toHookEvent(payload, { env, stamp, host: os.hostname(), fileSize, projectLabel })
+  const ev = agent.toHookEvent(payload, hookContext.hookContext(env, stamp, os.hostname()))
   if (typeof ev === 'string') {
     log(`rejected event: ${ev}`)
     return
@@ -159,7 +189,7 @@ const main = async (): Promise<void> => {
   const dir = paths.sessionsDir(env)
   privateDir.ensurePrivateDir(paths.trailbossHome(env), log)
   privateDir.ensurePrivateDir(dir, log)
-  unsaved = { dir, ev }
+  unsaved = { dir, ev, spooled: false }
   const outcome = await write.recordEvent(dir, ev, {
     log,
     onSaved: () => {

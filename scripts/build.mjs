@@ -1,4 +1,5 @@
 // Builds the two executables with esbuild. Type checking is `npm run typecheck` (tsc --noEmit).
+// - dist/hooks/spool.sh: hooks/spool.sh as it is, the hook of agents that wait for every hook.
 // - dist/hooks/emit.cjs: one CommonJS file with no imports beyond node builtins, because it
 //   starts on every agent event and module resolution is most of a Node start-up.
 // - dist/bin/main.cjs: the CLI with the fast path of ls and status in one file, and
@@ -9,7 +10,7 @@
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { chmod, copyFile, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -112,3 +113,8 @@ await rename('dist/bin', 'dist/bin.old').catch((err) => {
 await rename('dist/bin.next', 'dist/bin')
 await rm('dist/bin.old', { recursive: true, force: true })
 await chmod('dist/hooks/emit.cjs', 0o755)
+// Copied beside the emitter it starts (the spool finds it as ${0%/*}/emit.cjs); a temp file
+// renamed in, so a hook running during a build never reads half a script.
+await copyFile('hooks/spool.sh', 'dist/hooks/spool.sh.next')
+await chmod('dist/hooks/spool.sh.next', 0o755)
+await rename('dist/hooks/spool.sh.next', 'dist/hooks/spool.sh')

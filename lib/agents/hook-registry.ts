@@ -2,11 +2,13 @@
 // (the CLI's adapters, which read transcripts and screens) so the emitter, which starts on every
 // agent event, loads only the hook side of each agent. A new agent adds a line here and one there.
 import { claudeCodeHooks } from './claude-code/hooks.js'
+import { codexHooks } from './codex/hooks.js'
 import { geminiHooks } from './gemini/hooks.js'
 import type { AgentHooks } from './types.js'
 
 export const AGENT_HOOKS: readonly AgentHooks[] = [
   claudeCodeHooks,
+  codexHooks,
   geminiHooks,
 ]
 

@@ -3,11 +3,13 @@
 // The emitter's own, lighter list is lib/agents/hook-registry.ts: a new agent adds a line to
 // each, and everything else goes in its folder.
 import { claudeCode } from './claude-code/index.js'
+import { codex } from './codex/index.js'
 import { gemini } from './gemini/index.js'
 import type { AgentAdapter } from './types.js'
 
 export const AGENTS: readonly AgentAdapter[] = [
   claudeCode,
+  codex,
   gemini,
 ]
 

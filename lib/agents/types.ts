@@ -69,7 +69,7 @@ export interface AgentHooks {
 export type TranscriptVerdict =
   | { verdict: 'moved-on'; at: number; why: 'new-prompt' | 'tool-answered' }
   | { verdict: 'interrupted'; at: number }
-  /** The turn failed (an API error) where the agent fires no hook for it (Codex). */
+  /** The turn failed (an API error), as only the transcript tells (Codex fires no hook; Gemini CLI one like a finished turn's). */
   | { verdict: 'error'; at: number; message: string }
 
 /**
@@ -111,6 +111,40 @@ export interface InstallTarget {
   unmerge: (settings: JsonObject, known: readonly string[]) => JsonObject
   /** A plugin of ours the agent may load besides the settings hooks (both: every event twice). */
   plugin?: { isEnabledIn: (settings: JsonObject) => boolean; uninstall: string }
+  /**
+   * What each hook runs. `emitter` (the default): Node and dist/hooks/emit.cjs. `spool`: for
+   * agents that wait for every hook, `/bin/sh dist/hooks/spool.sh <agent id> <node>`, which
+   * stores the event in a few ms and folds it with a detached emitter (docs/codex.md). `merge`
+   * then gets that command as `{command: '/bin/sh', args: [spool.sh, id, node]}`, and `known`
+   * holds spool.sh paths instead of emitter paths.
+   */
+  runner?: 'emitter' | 'spool'
+  /** A second file kept in step with the settings file (Codex: trust entries in config.toml). */
+  companion?: CompanionFile
+}
+
+/** The change of an install target's settings file, for its companion file to follow. */
+export interface SettingsChange {
+  settingsFile: string
+  /** The settings before (null: no file) and after the change. */
+  before: JsonObject | null
+  after: JsonObject
+  known: readonly string[]
+}
+
+export interface CompanionFile {
+  file: (env: Env) => string
+  /** Pure: the companion's new text from its text now (null: missing), or null to leave it. */
+  update: (text: string | null, change: SettingsChange) => string | null
+}
+
+/** One verdict of `doctor` about an agent's own setup (the shape of lib/doctor/checks.ts's Check). */
+export interface AgentCheck {
+  id: string
+  status: 'ok' | 'info' | 'warn' | 'fail'
+  summary: string
+  fix: string | null
+  details?: string[]
 }
 
 /** One verdict of `doctor` about an agent's own setup (the shape of lib/doctor/checks.ts's Check). */

@@ -2,6 +2,7 @@
 // out again. The merge is pure (the agent's install target, lib/agents/<id>/); this shell finds
 // the paths, runs the guarded update (lib/settings/settings-file.ts), and says what it did.
 import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createTwoFilesPatch } from 'diff'
 import { type InstallArgs, type Scope, SCOPES } from '../cli/options.js'
@@ -11,10 +12,9 @@ import { AGENT_IDS, agentFor } from '../agents/index.js'
 import { DEFAULT_AGENT } from '../agents/hook-registry.js'
 import type { AgentAdapter } from '../agents/types.js'
 import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findPackageRoot, findStableNode, isEphemeralPath } from '../settings/package-root.js'
-import { readSettingsFile, type SettingsUpdate, updateSettingsFile } from '../settings/settings-file.js'
+import { parseSettings, readSettingsFile, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
 import { mergeStatusLine, unmergeStatusLine } from '../agents/claude-code/status-line-setting.js'
 import type { JsonObject } from '../settings/json-value.js'
-import { join } from 'node:path'
 
 export interface InstallDeps {
   /** The running Node binary (process.execPath). */
@@ -78,6 +78,28 @@ const adapterOf = (args: InstallArgs): AgentAdapter => {
 const forAgent = (cmd: EmitterCommand, agent: AgentAdapter): EmitterCommand =>
   agent.id === DEFAULT_AGENT ? cmd : { command: cmd.command, args: [...(cmd.args ?? []), '--agent', agent.id] }
 
+/** The spool hook beside the emitter (dist/hooks/spool.sh): what agents that wait for every hook run. */
+export const spoolPathFor = (emitter: string): string => join(dirname(emitter), 'spool.sh')
+
+/** The settings text a SettingsUpdate holds, parsed (null: no file, or nothing parseable). */
+const parsedOrNull = (text: string | null, file: string): JsonObject | null => {
+  if (text === null || text === '') return null
+  try {
+    return parseSettings(text, file)
+  } catch {
+    return null
+  }
+}
+
+/** Brings the target's companion file (Codex's config.toml) in step with the settings file's change. */
+const followCompanion = async (agent: AgentAdapter, u: SettingsUpdate, known: readonly string[], io: Io, dryRun: boolean): Promise<SettingsUpdate | null> => {
+  const companion = agent.install.companion
+  if (!companion) return null
+  const before = parsedOrNull(u.before, u.file)
+  const after = parsedOrNull(u.after, u.file) ?? {}
+  return updateTextFile(companion.file(io.env), io.env, (text) => companion.update(text, { settingsFile: u.file, before, after, known }), { dryRun })
+}
+
 const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<number> => {
   const agent = adapterOf(args)
   const target = agent.install
@@ -85,7 +107,14 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
   const file = target.settingsFile(scope, io.env, io.cwd)
   const known: string[] = []
   let cmd: EmitterCommand = { command: EMIT_BIN }
-  if (scope === 'project') {
+  if (target.runner === 'spool') {
+    // The agent waits for every hook: a POSIX sh spool, which starts the emitter detached.
+    const { node, emitter } = locateEmitter(io, deps)
+    const spool = spoolPathFor(emitter)
+    if (!existsSync(spool)) throw new TrailbossError(`the spool hook ${spool} is missing`, `build it first: npm run build`)
+    known.push(spool)
+    cmd = { command: '/bin/sh', args: [spool, agent.id, node] }
+  } else if (scope === 'project') {
     try {
       known.push(locateEmitter(io, deps).emitter)
     } catch {
@@ -99,7 +128,7 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
       io.stderr.write(`trailboss: warning: ${emitter} is in npx's cache, which npm may clean — install the package for good: npm install -g trailboss\n`)
     }
   }
-  cmd = forAgent(cmd, agent)
+  if (target.runner !== 'spool') cmd = forAgent(cmd, agent)
   const statusline = args.statusline === true ? statuslineCli(scope, io, deps, agent) : null
   const change = (s: JsonObject): JsonObject => {
     const merged = target.merge(s, cmd, known)
@@ -107,6 +136,8 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
   }
   const u = await updateSettingsFile(file, io.env, change, { dryRun: args.dryRun })
   report(io, u, args.dryRun, `installed hooks for ${target.events.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
+  const c = await followCompanion(agent, u, known, io, args.dryRun)
+  if (c) report(io, c, args.dryRun, `trusted our hooks in`, `our hooks already trusted in`)
   if (!args.dryRun) {
     io.stdout.write(`each runs: ${[cmd.command, ...(cmd.args ?? [])].join(' ')}\n`)
     if (statusline) io.stdout.write(`the status line runs: ${[...statusline, 'statusline'].join(' ')} (wrapping your own status-line command, if there was one)\n`)
@@ -130,7 +161,8 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   const file = target.settingsFile(args.scope, io.env, io.cwd)
   const known: string[] = []
   try {
-    known.push(locateEmitter(io, deps).emitter)
+    const { emitter } = locateEmitter(io, deps)
+    known.push(target.runner === 'spool' ? spoolPathFor(emitter) : emitter)
   } catch {
     // A broken or moved package: our entries are still recognised by their paths' shape.
   }
@@ -139,6 +171,8 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   const statusLine = agent.id === 'claude-code' ? unmergeStatusLine : (s: JsonObject) => s
   const u = await updateSettingsFile(file, io.env, (s) => statusLine(target.unmerge(s, known)), { dryRun: args.dryRun })
   report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)
+  const c = await followCompanion(agent, u, known, io, args.dryRun)
+  if (c) report(io, c, args.dryRun, `removed our trust entries from`, `no trust entries of ours in`)
   return 0
 }
 

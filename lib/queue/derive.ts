@@ -196,7 +196,11 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
     d = applyScreen(rec, d, facts.screens.get(rec.sessionId))
     // A denied dialog (interrupted from permission) still says which tool was refused.
     const pendingTool =
-      d.state === 'permission' ? rec.tool ?? (d.inferred ? rec.lastTool : null) : d.kind === 'interrupted' && rec.state === 'permission' ? rec.tool : null
+      d.state === 'permission'
+        ? rec.tool ?? (d.inferred ? rec.lastTool : null)
+        : d.kind === 'interrupted' && (rec.state === 'permission' || (rec.state === 'waiting' && rec.kind === 'interrupted'))
+          ? rec.tool
+          : null
     return {
       n: null,
       key: keys.get(rec.sessionId) ?? rec.sessionId,

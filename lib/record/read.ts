@@ -2,12 +2,15 @@
 // pending events folded in memory (never waiting on a lock). Bad files are skipped and
 // reported, never deleted and never fatal.
 import { type Dirent, readFileSync, readdirSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { SessionRecord } from './types.js'
 import { type Env, isValidSessionId, sessionsDir } from '../paths.js'
 import { checkRecord } from './check.js'
 import { readEndedMarks } from './ended-index.js'
+import { foldEvents } from './fold.js'
 import { readPendingEvents, withPending } from './pending-events.js'
+import { readSpooledEvents } from './spool-events.js'
 
 export interface SkippedFile {
   file: string
@@ -103,6 +106,14 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   const endedIds: string[] = []
   const seen = new Set<string>()
   const skipEnded = opts.skipEnded === true
+  // Events hooks/spool.sh stored that no fold has written yet (record/spool.ts): like pending
+  // events, they make a session read whole, and may be all there is of it.
+  const spooled = readSpooledEvents(dir, env, hostname())
+  for (const id of spooled.keys()) pendingIds.add(id)
+  const withSpooled = (id: string, rec: SessionRecord | null): SessionRecord | null => {
+    const evs = spooled.get(id)
+    return evs ? foldEvents(rec, evs) : rec
+  }
   // The ended index (record/ended-index.ts) saves opening hundreds of ended records.
   const marked = skipEnded ? readEndedMarks(dir) : new Set<string>()
   for (const id of recordIds) {
@@ -122,13 +133,13 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
       if (rec !== 'unreadable (ENOENT)') skipped.push({ file, why: rec })
       continue
     }
-    const merged = pendingIds.has(id) ? withPending(rec, readPendingEvents(dir, id, rec.foldedPending)) : rec
+    const merged = pendingIds.has(id) ? withSpooled(id, withPending(rec, readPendingEvents(dir, id, rec.foldedPending))) : rec
     if (merged) records.push(merged)
   }
-  // Events of a session whose first write lost the lock race exist only as pending files.
+  // Events of a session whose first write lost the lock race exist only as pending files (or spooled).
   for (const id of pendingIds) {
     if (seen.has(id) || !isValidSessionId(id)) continue
-    const rec = withPending(null, readPendingEvents(dir, id, []))
+    const rec = withSpooled(id, withPending(null, readPendingEvents(dir, id, [])))
     if (rec) records.push(rec)
   }
   return { dir, records, endedIds, skipped, setAside }

@@ -169,27 +169,25 @@ export const writeFileDurable = (target: string, data: string, mode: number): vo
 const stampForFile = (ms: number): string => new Date(ms).toISOString().replace(/[:.]/g, '-')
 
 /**
- * Reads the settings file under its lock, applies `change`, and writes the result atomically
- * with a backup of what was there; writes nothing when nothing changes or on a dry run.
- * Refuses (throws, file untouched) when the file is not one JSON object.
+ * Reads a file under its lock, computes its new text, and writes it atomically with a backup
+ * of what was there; writes nothing when nothing changes or on a dry run. `compute` gets the
+ * text now (null: missing) and returns the new text and whether it changed; it may throw to
+ * refuse (file untouched).
  */
-export const updateSettingsFile = async (
+const guardedUpdate = async (
   file: string,
   env: Env,
-  change: (settings: JsonObject) => JsonObject,
-  opts: UpdateOptions = {},
+  compute: (before: string | null) => { after: string; changed: boolean },
+  opts: UpdateOptions,
 ): Promise<SettingsUpdate> => {
   const target = resolveSettingsTarget(file)
-  const compute = (): Omit<SettingsUpdate, 'backup'> => {
+  const run = (): Omit<SettingsUpdate, 'backup'> => {
     const before = readTextIfExists(target)
-    const settings = before === null ? {} : parseSettings(before, file)
-    const next = change(settings)
-    const changed = !jsonEqual(settings, next)
-    return { file, target, before, after: changed ? formatSettingsEdit(before, settings, next) : (before ?? ''), changed }
+    return { file, target, before, ...compute(before) }
   }
-  if (opts.dryRun) return { ...compute(), backup: null }
+  if (opts.dryRun) return { ...run(), backup: null }
   // Nothing to take out of a file that is not there: create neither it nor its folder.
-  if (!fs.existsSync(target) && jsonEqual(change({}), {})) return { file, target, before: null, after: '', changed: false, backup: null }
+  if (!fs.existsSync(target) && !compute(null).changed) return { file, target, before: null, after: '', changed: false, backup: null }
   fs.mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
   // realpath: false locks a file that does not exist yet (proper-lockfile: <file>.lock/).
   let compromised: Error | undefined
@@ -205,7 +203,7 @@ export const updateSettingsFile = async (
     throw err
   })
   try {
-    const result = compute()
+    const result = run()
     if (!result.changed) return { ...result, backup: null }
     let backup: string | null = null
     let mode = 0o600
@@ -223,6 +221,39 @@ export const updateSettingsFile = async (
     await release().catch(() => {})
   }
 }
+
+/**
+ * Reads the settings file under its lock, applies `change`, and writes the result atomically
+ * with a backup of what was there; writes nothing when nothing changes or on a dry run.
+ * Refuses (throws, file untouched) when the file is not one JSON object.
+ */
+export const updateSettingsFile = (file: string, env: Env, change: (settings: JsonObject) => JsonObject, opts: UpdateOptions = {}): Promise<SettingsUpdate> =>
+  guardedUpdate(
+    file,
+    env,
+    (before) => {
+      const settings = before === null ? {} : parseSettings(before, file)
+      const next = change(settings)
+      const changed = !jsonEqual(settings, next)
+      return { after: changed ? formatSettingsEdit(before, settings, next) : (before ?? ''), changed }
+    },
+    opts,
+  )
+
+/**
+ * updateSettingsFile for a file that is not JSON (Codex's config.toml): `change` maps its text
+ * (null: missing) to the new text, or null to leave it as it is.
+ */
+export const updateTextFile = (file: string, env: Env, change: (text: string | null) => string | null, opts: UpdateOptions = {}): Promise<SettingsUpdate> =>
+  guardedUpdate(
+    file,
+    env,
+    (before) => {
+      const next = change(before)
+      return next === null || next === before ? { after: before ?? '', changed: false } : { after: next, changed: true }
+    },
+    opts,
+  )
 
 /** Reads one settings file for checks: missing is null, unparseable is an error message. */
 export const readSettingsFile = (file: string): { settings: JsonObject | null; error: string | null } => {

@@ -1,0 +1,67 @@
+#!/bin/sh
+# trailboss spool: the hook of agents that wait for their hooks (Codex, Gemini CLI). Node's
+# start-up alone costs such an agent 30-60 ms per event; this stores the event and returns in a
+# few: it writes stdin, with the agent's id and the tmux pane, atomically (a temp file beside,
+# then mv) into $TRAILBOSS_HOME/sessions/.spool/, then starts the emitter detached to fold it
+# into the session's record. Readers fold what is left on read, so an event is never lost when
+# that fold does not run. It prints nothing and always exits 0.
+#   usage: spool.sh <agent id> [<node executable>]
+umask 077
+agent=$1
+node=${2:-}
+
+drain() { cat > /dev/null 2>&1; exit 0; }
+
+[ "${TRAILBOSS_DISABLE:-}" = 1 ] && drain
+# The agent id names nothing on disk, but it is written into the file: letters, digits, '-'.
+case $agent in '' | *[!a-z0-9-]*) drain ;; esac
+home=${TRAILBOSS_HOME:-${HOME:-}/.trailboss}
+case $home in /*) ;; *) drain ;; esac
+sessions=$home/sessions
+spool=$sessions/.spool
+# Never through a link: each folder on the way is a real folder of ours, or made here (0700).
+for dir in "$home" "$sessions" "$spool"; do
+  if [ -L "$dir" ]; then drain; fi
+  if [ ! -d "$dir" ]; then mkdir -- "$dir" 2> /dev/null || [ -d "$dir" ] || drain; fi
+  if [ -L "$dir" ] || [ ! -O "$dir" ]; then drain; fi
+done
+
+# Nanoseconds where date has them (GNU); the stamp orders a session's events, the pid keeps
+# names apart.
+stamp=$(date +%s%N 2> /dev/null)
+case $stamp in '' | *[!0-9]*) stamp=$(date +%s)000000000 ;; esac
+name=$stamp-$$
+tmp=$spool/.$name.tmp
+
+# One header line per value; a value holding a line break is left out rather than split.
+header="trailboss-spool 1
+agent $agent
+stamp $stamp"
+nl='
+'
+for var in TMUX TMUX_PANE CODEX_HOME GEMINI_PROJECT_DIR CLAUDE_PROJECT_DIR; do
+  eval "val=\${$var:-}"
+  case $val in '' | *"$nl"*) continue ;; esac
+  header="$header
+env $var=$val"
+done
+
+# noclobber: the temp file is created, never an existing one (or a link planted there) opened.
+set -C
+if { printf '%s\n\n' "$header" && cat; } > "$tmp" 2> /dev/null; then
+  mv -f -- "$tmp" "$spool/$name.ev" 2> /dev/null || rm -f -- "$tmp"
+else
+  rm -f -- "$tmp" 2> /dev/null
+  drain
+fi
+
+# The fold, detached: its own session, no stdio of the agent's, so the agent waits for none of it.
+if [ -n "$node" ] && [ -x "$node" ]; then
+  emitter=${0%/*}/emit.cjs
+  if command -v setsid > /dev/null 2>&1; then
+    setsid "$node" "$emitter" --fold-spool < /dev/null > /dev/null 2>&1 &
+  else
+    "$node" "$emitter" --fold-spool < /dev/null > /dev/null 2>&1 &
+  fi
+fi
+exit 0

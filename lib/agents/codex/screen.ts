@@ -1,0 +1,27 @@
+// Pure: what a Codex pane shows, as a last-resort signal where no hook fires. Texts are those
+// of Codex 0.171.0 (test/fixtures/codex/screens); they change between versions, so every
+// verdict from here is marked as inferred, never as certain (DESIGN §4).
+import type { ScreenVerdict } from '../types.js'
+
+/** The version whose screens these rules were read from. */
+export const CODEX_SCREEN_RULES_VERSION = '0.171.0'
+
+export const classifyCodexScreen = (text: string): ScreenVerdict => {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '')
+  const tail = lines.slice(-14).join('\n')
+  // The approval dialog and the question dialog (request_user_input) replace the composer.
+  if (/Would you like to run the following command\?|Press enter to confirm or esc to cancel/.test(tail)) return 'permission'
+  if (/Question \d+\/\d+/.test(tail) && /enter to submit answer/.test(tail)) return 'permission'
+  // The composer: the last `›` line, with the footer below it.
+  const composer = lines.findLastIndex((l) => l.startsWith('› '))
+  if (composer < 0 || !/\? for shortcuts|esc to interrupt/.test(lines.slice(composer + 1).join('\n'))) return 'unknown'
+  // While a turn runs, a status line sits just above the composer.
+  const above = lines.slice(0, composer)
+  const last = above[above.length - 1] ?? ''
+  if (/^\s*[•◦·]\s*Working \(.*esc to interrupt\)/.test(last) || /esc to interrupt\)/.test(last)) return 'working'
+  if (/^■ Conversation interrupted/.test(last)) return 'interrupted'
+  return 'idle'
+}

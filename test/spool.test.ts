@@ -1,0 +1,146 @@
+import { spawnSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { claimSpoolFile, listSpool, nsToMs, parseSpool, readSpoolFile, SPOOL_STALE_CLAIM_MS, spoolDir, spoolEnv } from '../lib/record/spool.js'
+
+const SPOOL_SH = new URL('../hooks/spool.sh', import.meta.url).pathname
+
+const scratch = (t: Test): string => {
+  const dir = fs.mkdtempSync(join(tmpdir(), 'tb-spool-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+const runSpool = (home: string, input: string, env: Record<string, string> = {}, args = ['codex']): { status: number | null; stdout: string; stderr: string } => {
+  const r = spawnSync('/bin/sh', [SPOOL_SH, ...args], { input, env: { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), ...env }, encoding: 'utf8' })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+t.test('parseSpool reads what spool.sh writes', async (t) => {
+  t.same(parseSpool('trailboss-spool 1\nagent codex\nstamp 1796123441429738489\nenv TMUX=/tmp/s,1,0\nenv TMUX_PANE=%3\n\n{"a":1}\n'), {
+    agent: 'codex',
+    stamp: 1796123441429.738489,
+    env: { TMUX: '/tmp/s,1,0', TMUX_PANE: '%3' },
+    payload: '{"a":1}\n',
+  })
+  t.equal(parseSpool('nope\n\n{}'), 'not a spool file')
+  t.equal(parseSpool('trailboss-spool 1\nagent codex\n{}'), 'no header')
+  t.equal(parseSpool('trailboss-spool 1\nstamp 1\n\n{}'), 'no agent')
+  t.equal(parseSpool('trailboss-spool 1\nagent Codex!\nstamp 1\n\n{}'), 'no agent', 'an agent id is letters, digits and -')
+  t.equal(parseSpool('trailboss-spool 1\nagent codex\nstamp x\n\n{}'), 'no stamp')
+  const other = parseSpool('trailboss-spool 1\nagent codex\nstamp 5\nenv PATH=/evil\nenv NODE_OPTIONS=--require=x\n\n{}')
+  t.same(typeof other === 'object' && other.env, {}, 'only the listed variables are taken from a spool file')
+  t.equal(nsToMs('1796123441429738489'), 1796123441429.738489)
+})
+
+t.test('spoolEnv drops the fold’s own session variables and adds the hook’s', async (t) => {
+  const entry = { agent: 'codex', stamp: 1, env: { TMUX_PANE: '%9' }, payload: '{}' }
+  t.same(spoolEnv({ HOME: '/h', TMUX: '/other,1,0', TMUX_PANE: '%1' }, entry), { HOME: '/h', TMUX_PANE: '%9' })
+})
+
+t.test('spool.sh stores stdin with the agent and pane, privately, and exits 0', async (t) => {
+  const home = scratch(t)
+  const payload = JSON.stringify({ session_id: 's1', hook_event_name: 'Stop', text: 'a\nb' })
+  const r = runSpool(home, payload, { TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' })
+  t.same(r, { status: 0, stdout: '', stderr: '' }, 'silent, exit 0')
+  const sdir = spoolDir(join(home, 'tb', 'sessions'))
+  const files = listSpool(sdir)
+  t.equal(files.length, 1)
+  t.match(files[0]!.name, /^\d+-\d+\.ev$/)
+  t.equal(fs.statSync(sdir).mode & 0o777, 0o700, 'folder 0700')
+  t.equal(fs.statSync(join(sdir, files[0]!.name)).mode & 0o777, 0o600, 'file 0600')
+  const got = readSpoolFile(join(sdir, files[0]!.name))
+  if (typeof got === 'string') return t.fail(got)
+  t.equal(got.agent, 'codex')
+  t.same(got.env, { TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' })
+  t.equal(got.payload, payload, 'the payload byte for byte')
+  t.ok(Math.abs(got.stamp - Date.now()) < 60_000, 'stamped now')
+  t.same(fs.readdirSync(sdir).filter((n) => n.endsWith('.tmp')), [], 'no temp file left')
+})
+
+t.test('spool.sh refuses without a trace, and still exits 0', async (t) => {
+  const home = scratch(t)
+  t.equal(runSpool(home, '{}', {}, ['Bad Agent']).status, 0, 'a bad agent id')
+  t.notOk(fs.existsSync(join(home, 'tb')), 'nothing made for it')
+  t.equal(runSpool(home, '{}', { TRAILBOSS_DISABLE: '1' }).status, 0, 'disabled')
+  t.notOk(fs.existsSync(join(home, 'tb')))
+  t.equal(runSpool(home, '{}', { TRAILBOSS_HOME: 'relative/tb' }).status, 0, 'a relative home')
+  // A planted link where the spool goes: never followed.
+  const elsewhere = join(home, 'elsewhere')
+  fs.mkdirSync(elsewhere)
+  fs.mkdirSync(join(home, 'tb', 'sessions'), { recursive: true, mode: 0o700 })
+  fs.symlinkSync(elsewhere, join(home, 'tb', 'sessions', '.spool'))
+  t.equal(runSpool(home, '{"x":1}').status, 0, 'a linked spool folder')
+  t.same(fs.readdirSync(elsewhere), [], 'nothing written through the link')
+  const big = 'x'.repeat(3 * 1024 * 1024)
+  t.equal(runSpool(home, big).status, 0, 'a big stdin is drained')
+})
+
+t.test('a spooled file is claimed by one fold only; a stale claim can be taken over', async (t) => {
+  const home = scratch(t)
+  runSpool(home, '{}')
+  const sdir = spoolDir(join(home, 'tb', 'sessions'))
+  const [file] = listSpool(sdir)
+  const now = Date.now()
+  const claimed = claimSpoolFile(sdir, file!, now, 111)
+  t.ok(claimed, 'the first claim wins')
+  t.equal(claimSpoolFile(sdir, file!, now, 222), null, 'the same name again: gone')
+  const [again] = listSpool(sdir)
+  t.ok(again?.claimed, 'listed as claimed')
+  t.equal(claimSpoolFile(sdir, again!, now, 222), null, 'a fresh claim is respected')
+  const taken = claimSpoolFile(sdir, again!, now + SPOOL_STALE_CLAIM_MS + 1000, 222)
+  t.match(taken, /\.ev\.222\.claim$/, 'a stale one is taken over')
+})
+
+t.test('listSpool orders by stamp and ignores foreign names', async (t) => {
+  const dir = scratch(t)
+  for (const n of ['20-1.ev', '3-9.ev', '100-2.ev.55.claim', 'x.ev', '.5-1.tmp', '7-1.ev.bad']) fs.writeFileSync(join(dir, n), '')
+  t.same(
+    listSpool(dir).map((f) => f.name),
+    ['3-9.ev', '20-1.ev', '100-2.ev.55.claim'],
+  )
+})
+
+const DIST_SPOOL = new URL('../dist/hooks/spool.sh', import.meta.url).pathname
+
+const codexPayload = (sid: string, name: string, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ session_id: sid, transcript_path: '/nowhere/r.jsonl', cwd: '/tmp', hook_event_name: name, turn_id: 't1', model: 'm', permission_mode: 'default', ...extra })
+
+t.test('the detached fold writes every spooled event into its record, and empties the spool', async (t) => {
+  const home = scratch(t)
+  const env = { TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }
+  const sid = '01a23146-edc2-7570-bd3b-db284ca128fe'
+  const events = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest']
+  for (const name of events) {
+    const extra = name.endsWith('ToolUse') || name === 'PermissionRequest' ? { tool_name: 'Bash', tool_input: { command: 'touch /x' }, tool_use_id: name === 'PreToolUse' ? 'call_1' : undefined } : {}
+    t.equal(spawnSync('/bin/sh', [DIST_SPOOL, 'codex', process.execPath], { input: codexPayload(sid, name, extra), env: { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), ...env } }).status, 0)
+  }
+  const file = join(home, 'tb', 'sessions', `${sid}.json`)
+  const deadline = Date.now() + 30_000
+  let rec: { events?: number; state?: string; kind?: string; agent?: string; tmux?: unknown; tool?: { useId?: string } } = {}
+  while (Date.now() < deadline) {
+    try {
+      rec = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof rec
+      if (rec.events === events.length && listSpool(spoolDir(join(home, 'tb', 'sessions'))).length === 0) break
+    } catch {
+      // Not written yet.
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  t.match(rec, { events: events.length, agent: 'codex', state: 'permission', kind: 'permission', tmux: { pane: '%7', socket: '/tmp/tmux-1/default', serverPid: 42 }, tool: { useId: 'call_1' } })
+  t.same(listSpool(spoolDir(join(home, 'tb', 'sessions'))), [], 'the spool is empty')
+})
+
+t.test('readers fold what no fold wrote: a session only in the spool is listed', async (t) => {
+  const home = scratch(t)
+  const sid = 'spool-only-session'
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }
+  spawnSync('/bin/sh', [DIST_SPOOL, 'codex'], { input: codexPayload(sid, 'UserPromptSubmit'), env })
+  spawnSync('/bin/sh', [DIST_SPOOL, 'codex'], { input: codexPayload(sid, 'Stop', { last_assistant_message: 'Done.' }), env })
+  const { readStore } = await import('../lib/record/read.js')
+  const store = await readStore(env)
+  t.match(store.records.find((r) => r.sessionId === sid), { state: 'waiting', kind: 'done', message: 'Done.', events: 2 })
+  t.notOk(fs.existsSync(join(home, 'tb', 'sessions', `${sid}.json`)), 'reading wrote nothing')
+})
