@@ -200,3 +200,44 @@ export const startCodex = async (lab: CodexLab, name: string, args: string[] = [
   await waitForScreen(lab, pane, /›/, 30_000, `codex's composer in ${name}`)
   return pane
 }
+
+export const TRAILBOSS_BIN = join(REPO, 'dist', 'bin', 'trailboss.cjs')
+
+/** `trailboss <args>` as a person's shell outside tmux runs it. */
+export const trailboss = (lab: CodexLab, args: string[]): Promise<Run> => run(process.execPath, [TRAILBOSS_BIN, ...args], lab.cliEnv, 20_000)
+
+export interface LsItem {
+  sessionId: string
+  agent: string
+  state: string
+  kind: string | null
+  n: number | null
+  inferred: boolean
+  reason: string | null
+  tmux: { pane: string; socket: string } | null
+  ask: { tool: string | null; input: unknown; message: string | null }
+}
+
+export const lsItems = async (lab: CodexLab): Promise<LsItem[]> => {
+  const r = await trailboss(lab, ['ls', '--json', '--all'])
+  if (r.code !== 0) throw new Error(`trailboss ls --json --all exited ${r.code}: ${r.stderr.trim()}`)
+  return (JSON.parse(r.stdout) as { queue: LsItem[] }).queue
+}
+
+/** Waits until `ls` shows an item of `pane` matching `want`; returns it. */
+export const waitForPaneItem = async (lab: CodexLab, pane: string, want: (i: LsItem) => boolean, timeoutMs: number, what: string): Promise<LsItem> => {
+  let last: LsItem[] = []
+  try {
+    return await waitFor(
+      what,
+      async () => {
+        last = await lsItems(lab)
+        return last.find((i) => i.tmux?.pane === pane && want(i))
+      },
+      timeoutMs,
+    )
+  } catch (err) {
+    const screen = await capture(lab, pane).catch(() => '(pane gone)')
+    throw new Error(`${(err as Error).message}\nitems: ${JSON.stringify(last.map((i) => ({ id: i.sessionId.slice(-6), pane: i.tmux?.pane, state: i.state, kind: i.kind, reason: i.reason })))}\n--- screen ---\n${screen}`)
+  }
+}
