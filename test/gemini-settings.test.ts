@@ -36,7 +36,7 @@ t.test('shell words: quoted only where needed, split back the same', async (t) =
 })
 
 t.test('our entry and what counts as ours', async (t) => {
-  t.same(entry, { type: 'command', name: 'trailboss', command: `/usr/bin/node ${EMITTER} --agent gemini`, timeout: 5000 })
+  t.same(entry, { type: 'command', name: 'trailboss', command: `/usr/bin/node ${EMITTER} --agent gemini`, timeout: 10_000 })
   const cmd = (command: string, extra: JsonObject = {}) => ({ type: 'command', command, ...extra })
   const cases: [unknown, boolean, string][] = [
     [entry, true, 'the entry we write'],

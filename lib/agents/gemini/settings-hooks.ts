@@ -18,8 +18,11 @@ import { geminiSettingsFile } from './paths.js'
  */
 export const GEMINI_HOOK_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'Notification', 'AfterAgent', 'SessionEnd'] as const
 
-/** Milliseconds Gemini CLI gives our hook (its unit); the emitter gives up long before. */
-export const GEMINI_HOOK_TIMEOUT_MS = 5000
+/**
+ * Milliseconds Gemini CLI gives our hook (its unit). It kills a hook at its timeout and the event
+ * is lost; the emitter ends on its own long before, so this only bounds a very loaded machine.
+ */
+export const GEMINI_HOOK_TIMEOUT_MS = 10_000
 
 /** The name Gemini CLI shows for our hook (`/hooks`), and what `hooksConfig.disabled` would list. */
 export const GEMINI_HOOK_NAME = 'trailboss'
