@@ -8,6 +8,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { processTree } from './gemini-harness.js'
 import { startMockGeminiApi } from './mock-gemini-api.js'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -169,6 +170,13 @@ const settle = async (ms: number) => {
 }
 
 const geminiCmd = (...args: string[]) => [process.execPath, GEMINI_JS, ...args]
+/** Gemini CLI outlives its pane (and ignores SIGTERM): its pids are killed with their trees at the end. */
+const pids: number[] = []
+const newWindow = async (name: string, ...args: string[]): Promise<string> => {
+  const [pane = '', pid] = (await tmux('new-window', '-d', '-t', 'cap:', '-n', name, '-c', project, '-P', '-F', '#{pane_id} #{pane_pid}', ...geminiCmd(...args))).stdout.trim().split(' ')
+  if (Number(pid) > 0) pids.push(Number(pid))
+  return pane
+}
 
 try {
   const started = await tmux('new-session', '-d', '-s', 'cap', '-x', '160', '-y', '45', '-c', project, 'sh')
@@ -176,7 +184,7 @@ try {
   await tmux('set-option', '-g', 'remain-on-exit', 'on')
 
   // Session A: a new session walks through every state.
-  const a = (await tmux('new-window', '-d', '-t', 'cap:', '-n', 'a', '-c', project, '-P', '-F', '#{pane_id}', ...geminiCmd())).stdout.trim()
+  const a = await newWindow('a')
   note('start gemini (session A)')
   await waitScreen(a, READY)
   await waitHook('SessionStart', 1)
@@ -257,7 +265,7 @@ try {
 
   // Session B: resume the latest session, one turn, then the pane is killed. The model events are hooked too.
   writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ ...settings, hooks: hookEntries([...EVENTS, ...MODEL_EVENTS]) }, null, 2))
-  const b = (await tmux('new-window', '-d', '-t', 'cap:', '-n', 'b', '-c', project, '-P', '-F', '#{pane_id}', ...geminiCmd('--resume', 'latest'))).stdout.trim()
+  const b = await newWindow('b', '--resume', 'latest')
   note('start gemini --resume latest (session B)')
   const starts = count('SessionStart')
   await waitScreen(b, READY)
@@ -278,7 +286,15 @@ try {
   for (const line of (await tmux('list-panes', '-a', '-F', '#{pane_id}')).stdout.trim().split('\n')) console.error(`--- ${line}\n${await capture(line)}`)
   throw err
 } finally {
+  const tree = await processTree(pids)
   await tmux('kill-server')
+  for (const pid of tree) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
+  }
   await api.close()
 }
 

@@ -37,8 +37,42 @@ const removeTree = async (dir: string): Promise<void> => {
   }
 }
 
+/** Pids and everything below them (`ps`), for a teardown that leaves nothing running. */
+export const processTree = async (roots: readonly number[]): Promise<number[]> => {
+  const r = await run('ps', ['-eo', 'pid=,ppid='], process.env)
+  const children = new Map<number, number[]>()
+  for (const line of r.stdout.split('\n')) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number)
+    if (pid && ppid) children.set(ppid, [...(children.get(ppid) ?? []), pid])
+  }
+  const out: number[] = []
+  const walk = (pid: number): void => {
+    out.push(pid)
+    for (const c of children.get(pid) ?? []) walk(c)
+  }
+  roots.forEach(walk)
+  return out
+}
+
+/**
+ * Gemini CLI 0.61.0 outlives its pane: after `kill-pane` or `kill-server` it (and the child it
+ * relaunches itself as) keeps running under init and ignores SIGTERM. Every pid a pane started
+ * is remembered here and killed with its whole tree at the end.
+ */
+const killAll = async (pids: readonly number[]): Promise<void> => {
+  for (const pid of await processTree(pids)) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 /** A throwaway HOME with Gemini CLI set up for the mock (no updates, no telemetry), tmux, and `trailboss install --agent gemini`. */
-export const startGeminiE2e = async (): Promise<Lab & { api: MockGeminiApi; installOutput: string }> => {
+export type GeminiLab = Lab & { api: MockGeminiApi; installOutput: string; pids: number[] }
+
+export const startGeminiE2e = async (): Promise<GeminiLab> => {
   const root = mkdtempSync(join(tmpdir(), 'tb-ge-'))
   const home = join(root, 'home')
   const project = join(root, 'work', 'proj')
@@ -70,7 +104,9 @@ export const startGeminiE2e = async (): Promise<Lab & { api: MockGeminiApi; inst
   if (started.code !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`)
   const installed = await run(process.execPath, [TRAILBOSS_BIN, 'install', '--agent', 'gemini'], base, 20_000)
   if (installed.code !== 0) throw new Error(`trailboss install --agent gemini failed (exit ${installed.code}): ${installed.stderr.trim()}`)
+  const pids: number[] = []
   return {
+    pids,
     root,
     home,
     project,
@@ -83,7 +119,10 @@ export const startGeminiE2e = async (): Promise<Lab & { api: MockGeminiApi; inst
     tmux,
     installOutput: installed.stdout,
     close: async () => {
+      // The pids first: a pane's pid is lost with its pane.
+      const tree = await processTree(pids)
       await tmux('kill-server')
+      await killAll(tree)
       await api.close()
       if (process.env.TB_E2E_KEEP !== '1') await removeTree(root)
     },
@@ -91,10 +130,11 @@ export const startGeminiE2e = async (): Promise<Lab & { api: MockGeminiApi; inst
 }
 
 /** Starts Gemini CLI in a new tmux window and waits for its prompt; returns the pane. */
-export const startGemini = async (e2e: Lab, name: string, args: string[] = []): Promise<string> => {
-  const r = await e2e.tmux('new-window', '-d', '-t', 'home:', '-n', name, '-c', e2e.project, '-P', '-F', '#{pane_id}', process.execPath, GEMINI_JS, ...args)
+export const startGemini = async (e2e: GeminiLab, name: string, args: string[] = []): Promise<string> => {
+  const r = await e2e.tmux('new-window', '-d', '-t', 'home:', '-n', name, '-c', e2e.project, '-P', '-F', '#{pane_id} #{pane_pid}', process.execPath, GEMINI_JS, ...args)
   if (r.code !== 0) throw new Error(`tmux new-window failed: ${r.stderr}`)
-  const pane = r.stdout.trim()
+  const [pane = '', pid] = r.stdout.trim().split(' ')
+  if (Number(pid) > 0) e2e.pids.push(Number(pid))
   await waitForGeminiReady(e2e, pane, `Gemini CLI's prompt in ${name}`)
   return pane
 }

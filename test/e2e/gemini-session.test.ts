@@ -49,13 +49,16 @@ t.test('Gemini CLI sessions through every state', async (t) => {
 
   // permission, denied with Esc: no hook fires; the chat file tells
   t0 = await submitGemini(e2e, pane, 'TOOL again')
-  await waitForItem(e2e, id, { state: 'permission', kind: 'permission' }, t0, 30_000)
+  const asked = await waitForItem(e2e, id, { state: 'permission', kind: 'permission' }, t0, 30_000)
   await waitForScreen(e2e, pane, /Allow once/, 10_000)
   t0 = await press(e2e, pane, 'Escape')
   r = await waitForItem(e2e, id, { state: 'waiting', kind: 'interrupted' }, t0, 30_000)
   latencies.add('denied with Esc → interrupted (chat file)', r)
   t.match(r.item.reason, /transcript/)
-  t.equal(r.item.ask.tool, 'run_shell_command', 'the refused tool is still named')
+  // The record names the refused tool when its Notification arrived; a wait seen only on the
+  // screen (a hook lost on a loaded machine) has no dialog in the record to name.
+  if (!asked.item.inferred) t.equal(r.item.ask.tool, 'run_shell_command', 'the refused tool is still named')
+  else t.comment(`the dialog was seen on the screen only (${asked.item.reason}); no tool to name`)
   await waitForGeminiReady(e2e, pane)
 
   // cancel while streaming
@@ -85,6 +88,7 @@ t.test('Gemini CLI sessions through every state', async (t) => {
   t0 = await submitGemini(e2e, pane2, 'TOOL before kill')
   await waitForItem(e2e, id2, { state: 'permission', kind: 'permission', queued: true }, t0, 30_000)
   t0 = Date.now()
+  // Gemini CLI keeps running after its pane is gone (teardown kills it); the pane is what counts.
   await e2e.tmux('kill-pane', '-t', pane2)
   r = await waitForItem(e2e, id2, { state: 'gone', queued: false }, t0, 15_000)
   latencies.add('killed pane → gone', r)
