@@ -1,5 +1,6 @@
 // `trailboss watch` in a real tmux pane (private socket): how soon a new wait is on screen after
-// its record's rename, how soon an answered one leaves, and the CPU it uses while nothing
+// its record's rename, how soon an answered one leaves (by its record, or by a transcript line
+// alone: a new prompt, an interrupt), and the CPU it uses while nothing
 // changes, averaged over 60 s (docs/design.md §7: within 200 ms; below 1% of one core). Linux only
 // for the CPU figure (it reads /proc). `--quick` shortens the idle window to 15 s.
 import { execFileSync, spawn } from 'node:child_process'
@@ -91,6 +92,44 @@ export const run = async (flags) => {
       await sleep(30)
     }
 
+    // What only the transcript shows (no hook fires): a new prompt ends a wait, an interrupt
+    // makes a working session wait. The clock starts at the append.
+    const projects = join(base.HOME, '.claude', 'projects', 'bench')
+    fs.mkdirSync(projects, { recursive: true })
+    const userLine = (promptId, content) => `${JSON.stringify({ type: 'user', promptId, message: { role: 'user', content }, timestamp: new Date().toISOString() })}\n`
+    const prompted = []
+    const interrupted = []
+    for (let i = 0; i < Math.min(samples, 20); i++) {
+      const id = `tx-${i}`
+      const label = `transcript-${i}`
+      const transcript = join(projects, `${id}.jsonl`)
+      fs.writeFileSync(transcript, userLine('p1', 'go'))
+      await emit(paneEnv(agent), { ...stop(id, `/tmp/${label}`), transcript_path: transcript })
+      for (const end = Date.now() + 5000; !capture().includes(label) && Date.now() < end; ) await sleep(2)
+      let start = Date.now()
+      fs.appendFileSync(transcript, userLine('p2', 'next task'))
+      for (const end = Date.now() + 5000; Date.now() < end; await sleep(2)) {
+        if (!capture().includes(label)) {
+          prompted.push(Date.now() - start)
+          break
+        }
+      }
+      // Now working by the transcript; an interrupt line brings it back as a wait.
+      await sleep(300)
+      start = Date.now()
+      fs.appendFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, timestamp: new Date().toISOString() })}\n`)
+      for (const end = Date.now() + 5000; Date.now() < end; await sleep(2)) {
+        if (capture().includes(label)) {
+          interrupted.push(Date.now() - start)
+          break
+        }
+      }
+      // Off the screen again before the next sample: the person typed a new prompt.
+      await emit(paneEnv(agent), { session_id: id, transcript_path: transcript, cwd: `/tmp/${label}`, hook_event_name: 'UserPromptSubmit', prompt: 'go on', prompt_id: 'p3' })
+      fs.appendFileSync(transcript, userLine('p3', 'go on'))
+      await sleep(30)
+    }
+
     let idle = null
     const windowMs = flags.rounds <= 10 ? 15_000 : 60_000
     if (process.platform === 'linux') {
@@ -105,13 +144,18 @@ export const run = async (flags) => {
       {
         title: 'watch: on screen after a rename, and idle CPU',
         header: ['what', 'n', 'median ms', 'p95 ms', 'max ms'],
-        rows: [row('new wait: record rename → on screen', arrive), row('answered: record rename → off screen', leave)],
+        rows: [
+          row('new wait: record rename → on screen', arrive),
+          row('answered: record rename → off screen', leave),
+          row('answered, transcript only: new prompt line → off screen', prompted),
+          row('interrupted, transcript only: interrupt line → on screen', interrupted),
+        ],
         notes: [
           `watch in a ${BACKGROUND_WAITS + 1}-pane tmux window over ${BACKGROUND_WAITS} waits and ${ENDED} ended records; the screen polled with capture-pane every ~2 ms (each capture costs a few ms, so figures are upper bounds). Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load}.`,
           `Latency p95 ${fmt(p95(arrive))} ms (target ≤ ${LATENCY_TARGET_MS} ms: ${met(p95(arrive) <= LATENCY_TARGET_MS)}).`,
           idle === null ? 'Idle CPU: not measured (needs /proc).' : `Idle CPU over ${windowMs / 1000} s: ${fmt(idle, 2)}% of one core (target < ${CPU_TARGET_PCT}%: ${met(idle < CPU_TARGET_PCT)}).`,
         ],
-        figures: { arriveMedian: median(arrive), arriveP95: p95(arrive), leaveP95: p95(leave), idleCpuPct: idle, idleWindowMs: windowMs },
+        figures: { arriveMedian: median(arrive), arriveP95: p95(arrive), leaveP95: p95(leave), promptedP95: p95(prompted), interruptedP95: p95(interrupted), idleCpuPct: idle, idleWindowMs: windowMs },
       },
     ]
   } finally {

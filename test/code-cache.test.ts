@@ -9,6 +9,7 @@ import { applyEvent } from '../lib/record/fold.js'
 import type { HookEvent } from '../lib/record/types.js'
 import { tempDir } from './helpers/emitter.js'
 import { copyBuilt } from './helpers/navigate-records.js'
+import { hookEvent } from './helpers/hook-event.js'
 
 interface Run {
   code: number | null
@@ -16,11 +17,8 @@ interface Run {
   stderr: string
 }
 
-const event = (sessionId: string, name: string): HookEvent => ({
-  v: 1, stamp: 1_700_000_000_000, name, sessionId, agent: 'claude-code', promptId: 'p', host: 'h', headless: false, cwd: '/w', project: 'w',
-  transcriptPath: null, offset: null, tmux: null, source: null, reason: null, notificationType: null, tool: null,
-  message: 'Done. Anything else?', backgroundTasks: 0, isInterrupt: false,
-})
+const event = (sessionId: string, name: string): HookEvent =>
+  hookEvent({ stamp: 1_700_000_000_000, name, sessionId, promptId: 'p', message: 'Done. Anything else?' })
 
 t.test('the code cache is used; refused or missing, the output is the same', async (t) => {
   const built = await copyBuilt(t)

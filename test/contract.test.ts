@@ -16,6 +16,7 @@ import { validate } from '../lib/record/check.generated.js'
 import { parseRecord, recordSchema } from '../lib/record/schema.js'
 import { runCli } from './helpers/cli.js'
 import { tempDir } from './helpers/emitter.js'
+import { hookEvent } from './helpers/hook-event.js'
 
 const docs = new URL('../docs/', import.meta.url)
 const update = process.env.UPDATE_SCHEMAS === '1'
@@ -39,11 +40,11 @@ t.test('lib/record-check.generated.js is ajv\'s code for the record schema', asy
   t.notMatch(code, /require\(/, 'self-contained: nothing to load at run time')
 })
 
-const event = (name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
-  v: 1, stamp, name, sessionId: 'contract-1', agent: 'claude-code', promptId: 'p', host: 'h', headless: false, cwd: '/w', project: 'w',
-  transcriptPath: '/t.jsonl', offset: 10, tmux: { pane: '%3', socket: '/tmp/s', serverPid: 9 }, source: null, reason: null, notificationType: null,
-  tool: { name: 'Bash', input: { command: 'ls' }, useId: 'tu1' }, message: 'Done?', backgroundTasks: 0, isInterrupt: false, ...extra,
-})
+const event = (name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent =>
+  hookEvent({
+    stamp, name, sessionId: 'contract-1', promptId: 'p', transcriptPath: '/t.jsonl', offset: 10, tmux: { pane: '%3', socket: '/tmp/s', serverPid: 9 },
+    tool: { name: 'Bash', input: { command: 'ls' }, useId: 'tu1' }, message: 'Done?', ...extra,
+  })
 
 /** Records as the emitter writes them: folds of random event sequences. */
 const aRecord: fc.Arbitrary<SessionRecord> = fc

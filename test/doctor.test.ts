@@ -1,10 +1,11 @@
-import { execFile, execFileSync, spawn } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import { captureIo } from './helpers/io.js'
+import { runEmitter } from './helpers/emitter.js'
+import { startTmuxServer, type TmuxServer } from './helpers/tmux-server.js'
 import { runDoctor } from '../lib/commands/doctor.js'
 import {
   checkClaudeVersion,
@@ -244,37 +245,11 @@ const cli = (args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> 
     )
   })
 
-const emit = (payload: object, env: NodeJS.ProcessEnv): Promise<number | null> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [EMITTER], { env, stdio: ['pipe', 'ignore', 'ignore'] })
-    child.on('close', resolve)
-    child.stdin.end(JSON.stringify(payload))
-  })
+const emit = async (payload: object, env: NodeJS.ProcessEnv): Promise<number | null> => (await runEmitter(JSON.stringify(payload), env)).code
 
-interface Tmux {
-  socket: string
-  pid: number
-  pane: string
-  tmux: (...args: string[]) => string
-}
-
-const startTmux = (t: Test): Tmux => {
-  // A short path: unix socket paths must stay under ~104 bytes.
-  const dir = fs.mkdtempSync(join(tmpdir(), 'tb-doc-'))
-  const socket = join(dir, 's')
-  const { TMUX: _t, TMUX_PANE: _p, ...env } = process.env
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-S', socket, ...args], { env, encoding: 'utf8' })
-  tmux('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '20', 'sleep', '1000')
-  t.teardown(() => {
-    try {
-      tmux('kill-server')
-    } catch {
-      // Already gone: the test killed it.
-    }
-    fs.rmSync(dir, { recursive: true, force: true })
-  })
-  const [pane, pid] = tmux('display-message', '-p', '#{pane_id},#{pid}').trim().split(',')
-  return { socket, pid: Number(pid), pane: pane ?? '', tmux }
+const startTmux = (t: Test): TmuxServer & { pane: string } => {
+  const server = startTmuxServer(t, { size: [80, 20] })
+  return { ...server, pane: server.firstPane }
 }
 
 const parseReport = (r: Run): DoctorReport => JSON.parse(r.stdout) as DoctorReport

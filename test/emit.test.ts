@@ -28,12 +28,10 @@ import {
   type EmitResult,
   waitFor,
 } from './helpers/emitter.js'
+import { hookEvent } from './helpers/hook-event.js'
 
 t.setTimeout(600_000) // a bound for hangs; a loaded 2-core machine needs minutes
 
-
-/** Wall time that only a hang would exceed (the emitter's own deadlines are 10 s and 1.2 s). */
-const HANG_MS = 15_000
 
 const INTERACTIVE = { TMUX: '/tmp/tmux-1000/default,800,0', TMUX_PANE: '%7', CLAUDE_CODE_ENTRYPOINT: 'cli' }
 
@@ -303,8 +301,9 @@ t.test('bad input: exit 0, silent, nothing written but one log line', async (t) 
 t.test('a stdin that never closes: the emitter still exits on its own', async (t) => {
   const home = makeHome(tempDir(t))
   const r = await runEmitter('{"session_id":"open1","hook_event_name":"Stop"', { ...home.env, ...INTERACTIVE }, { holdStdin: true })
+  // Its own stdin deadline ended it (a hang would end only at the file's timeout, and fail).
   quiet(t, r, 'stdin held open')
-  t.ok(r.ms < HANG_MS, `exited after ${r.ms.toFixed(0)} ms`)
+  t.equal(r.signal, null, 'it exited on its own')
   t.match(logLines(home).join('\n'), /before its event was read/)
   t.same(listTree(home.root), ['home/', 'tb/', 'tb/log'])
 })
@@ -503,28 +502,16 @@ t.test('racing emitters of one session: nothing lost, one valid file, the newest
 })
 
 /** A payload as the emitter would normalize it, for the expected fold. */
-const normalizeForTest = (p: Record<string, unknown>, stamp: number): HookEvent => ({
-  v: 1,
-  stamp,
-  name: String(p.hook_event_name),
-  sessionId: String(p.session_id),
-  agent: 'claude-code',
-  promptId: typeof p.prompt_id === 'string' ? p.prompt_id : null,
-  host: 'h',
-  headless: false,
-  cwd: null,
-  project: null,
-  transcriptPath: null,
-  offset: null,
-  tmux: null,
-  source: null,
-  reason: null,
-  notificationType: null,
-  tool: null,
-  message: typeof p.last_assistant_message === 'string' ? p.last_assistant_message : null,
-  backgroundTasks: 0,
-  isInterrupt: false,
-})
+const normalizeForTest = (p: Record<string, unknown>, stamp: number): HookEvent =>
+  hookEvent({
+    stamp,
+    name: String(p.hook_event_name),
+    sessionId: String(p.session_id),
+    promptId: typeof p.prompt_id === 'string' ? p.prompt_id : null,
+    cwd: null,
+    project: null,
+    message: typeof p.last_assistant_message === 'string' ? p.last_assistant_message : null,
+  })
 
 t.test('two sessions at once never touch each other’s files', async (t) => {
   const home = makeHome(tempDir(t))
@@ -560,8 +547,7 @@ t.test('a lock left by a dead emitter delays nothing and loses nothing', async (
     // The holder died just now: its lock is not stale yet (the mtime is ahead, see holdLock).
     const r = await emit(home, payload(sid, name, { prompt_id: 'p1', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'tu1', last_assistant_message: 'Done?' }), INTERACTIVE)
     quiet(t, r, name)
-    t.ok(r.ms < HANG_MS, `${name} returned (${r.ms.toFixed(0)} ms)`)
-    // It gave up on the lock after its budget, not at its deadline.
+    // It gave up on the lock after its budget, not at its deadline, and did not wait it out.
     t.match(logLines(home).at(-1), new RegExp(`lock of ${sid} busy; saved ${name} as a pending event`), `${name}: saved after the lock budget`)
     const s = readSession(home.sessions, sid)
     t.equal(s.file?.events, 1, `${name}: the file waits for a lock holder`)
@@ -616,13 +602,14 @@ t.test('an emitter SIGKILLed while holding the lock blocks nothing and loses not
   t.doesNotThrow(() => JSON.parse(fs.readFileSync(join(home.sessions, `${sid}.json`), 'utf8')), 'the record file still parses')
   const r = await emit(home, payload(sid, 'Stop', { last_assistant_message: 'after the kill' }), INTERACTIVE)
   quiet(t, r, 'next event')
-  t.ok(r.ms < HANG_MS, `the next event returned (${r.ms.toFixed(0)} ms)`)
+  t.equal(r.signal, null, 'the next event exited on its own')
   const s = readSession(home.sessions, sid)
   t.equal(s.applied, before.applied + 1, 'the next event is visible')
   t.equal(s.view?.message, 'after the kill')
-  // After the stale time the next holder takes over and folds everything.
-  const lockAge = Date.now() - fs.statSync(lock).mtimeMs
-  await new Promise((r) => setTimeout(r, Math.max(0, LOCK_STALE_MS + 200 - lockAge)))
+  // Once the lock is older than the stale time (aged here, not waited for), the next holder
+  // takes it over and folds everything.
+  const stale = new Date(Date.now() - LOCK_STALE_MS - 1000)
+  fs.utimesSync(lock, stale, stale)
   quiet(t, await emit(home, payload(sid, 'UserPromptSubmit', { prompt_id: 'p2' }), INTERACTIVE), 'after stale')
   const end = readSession(home.sessions, sid)
   t.equal(end.pending.length, 0, 'all pending events folded')

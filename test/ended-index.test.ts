@@ -16,6 +16,7 @@ import { readStore, type StoreContents } from '../lib/record/read.js'
 import { runCli } from './helpers/cli.js'
 import { tempDir } from './helpers/emitter.js'
 import { startLab, type Lab } from './helpers/session-lab.js'
+import { hookEvent } from './helpers/hook-event.js'
 
 interface LsJson {
   queue: { sessionId: string; state: string }[]
@@ -127,11 +128,8 @@ t.test('doctor fails a mark on a live session and gives the safe fix', async (t)
   t.same(await queueIds(lab), ['hidden00-1'])
 })
 
-const event = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
-  v: 1, stamp, name, sessionId, agent: 'claude-code', promptId: `p${stamp}`, host: 'h', headless: false, cwd: '/w', project: 'w',
-  transcriptPath: null, offset: null, tmux: null, source: null, reason: null, notificationType: null, tool: null,
-  message: 'Done.', backgroundTasks: 0, isInterrupt: false, ...extra,
-})
+const event = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent =>
+  hookEvent({ stamp, name, sessionId, promptId: `p${stamp}`, message: 'Done.', ...extra })
 
 /** What ls without --all can see: the live records, and which sessions are ended. */
 const partition = (s: StoreContents): { live: unknown[]; ended: string[] } => ({

@@ -2,12 +2,9 @@
 import t from 'tap'
 import { applyEvent } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'
+import { hookEvent } from './helpers/hook-event.js'
 
-const ev = (name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
-  v: 1, stamp, name, sessionId: 's', agent: 'claude-code', promptId: 'p1', host: 'h', headless: false, cwd: '/w', project: 'w',
-  transcriptPath: null, offset: 100, tmux: null, source: null, reason: null, notificationType: null, tool: null, message: null,
-  backgroundTasks: 0, isInterrupt: false, ...extra,
-})
+const ev = (name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => hookEvent({ stamp, name, promptId: 'p1', offset: 100, ...extra })
 const fold = (...events: HookEvent[]): SessionRecord => {
   const r = events.reduce<SessionRecord | null>((rec, e) => applyEvent(rec, e), null)
   if (!r) throw new Error('no events')

@@ -13,7 +13,7 @@ import { copyBuilt, emit } from './helpers/navigate-records.js'
 import { attachControlClient, cleanEnv, newPane, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
 
 t.setTimeout(150_000)
-const { cli: CLI, emitter } = await copyBuilt(t)
+const { cli: CLI } = await copyBuilt(t)
 
 const SHELL = ['bash', '--norc', '--noprofile']
 
@@ -60,13 +60,13 @@ t.test('go moves the client, across sessions, windows and servers', async (t) =>
     g1: '60000000-aaaa-4000-8000-000000000006',
     b1: '70000000-aaaa-4000-8000-000000000007',
   }
-  emit({ emitter, home, cwd, sessionId: ids.notmux })
-  emit({ emitter, home, cwd, sessionId: ids.b2, server: a, pane: b2 })
-  emit({ emitter, home, cwd, sessionId: ids.a2, server: a, pane: a2 })
-  emit({ emitter, home, cwd, sessionId: ids.doomed, server: a, pane: doomed })
-  emit({ emitter, home, cwd, sessionId: ids.a1, server: a, pane: a1, event: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'npm test' } } })
-  emit({ emitter, home, cwd, sessionId: ids.g1, server: b, pane: g1 })
-  emit({ emitter, home, cwd, sessionId: ids.b1, server: a, pane: b1 })
+  await emit({ home, cwd, sessionId: ids.notmux })
+  await emit({ home, cwd, sessionId: ids.b2, server: a, pane: b2 })
+  await emit({ home, cwd, sessionId: ids.a2, server: a, pane: a2 })
+  await emit({ home, cwd, sessionId: ids.doomed, server: a, pane: doomed })
+  await emit({ home, cwd, sessionId: ids.a1, server: a, pane: a1, event: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'npm test' } } })
+  await emit({ home, cwd, sessionId: ids.g1, server: b, pane: g1 })
+  await emit({ home, cwd, sessionId: ids.b1, server: a, pane: b1 })
 
   const view = await loadQueue({ env: cleanEnv({ TRAILBOSS_HOME: home }), now: Date.now })
   t.same(
@@ -237,7 +237,7 @@ t.test('the README key bindings, pressed in a real terminal client', async (t) =
     t.equal(server.tmux('display-message', '-p', '-t', caller, '#{pane_in_mode}').trim(), '0', 'no view mode with "returned 1"')
   })
 
-  emit({ emitter, home, cwd, sessionId: '90000000-bbbb-4000-8000-000000000009', server, pane: target })
+  await emit({ home, cwd, sessionId: '90000000-bbbb-4000-8000-000000000009', server, pane: target })
 
   await t.test('next waiting: the client moves', async (t) => {
     term.stdin.write('\u001bw')

@@ -20,16 +20,26 @@ t.test('a full non-blocking pipe is waited on, and nothing is lost', async (t) =
   // A reader must exist for a non-blocking open; ours never reads, so the pipe fills.
   const holder = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
   const fd = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)
-  const reader = spawn('sh', ['-c', 'sleep 0.3; exec cat "$0" > "$1"', path, out])
+  // Filled to the brim before the write: its first attempt meets EAGAIN, whatever the timing.
+  const filler = Buffer.alloc(4096, 'f')
+  let filled = 0
+  for (;;) {
+    try {
+      filled += fs.writeSync(fd, filler)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') break
+      throw err
+    }
+  }
+  t.ok(filled > 0, `the pipe holds ${filled} bytes and takes no more`)
+  const reader = spawn('sh', ['-c', 'exec cat "$0" > "$1"', path, out])
   const closed = new Promise((resolve) => reader.on('close', resolve))
   const text = 'x'.repeat(1023).concat('\n').repeat(1024) // 1 MiB, sixteen times a pipe's buffer
-  const started = Date.now()
-  t.equal(descriptorOut(fd).write(text), true)
-  t.ok(Date.now() - started >= 250, 'the write waited for the late reader (EAGAIN) instead of failing')
+  t.equal(descriptorOut(fd).write(text), true, 'the write waited for the reader (EAGAIN) instead of failing')
   fs.closeSync(fd)
   fs.closeSync(holder)
   await closed
-  t.equal(fs.readFileSync(out, 'utf8'), text)
+  t.equal(fs.readFileSync(out, 'utf8'), 'f'.repeat(filled) + text, 'nothing lost, nothing reordered')
 })
 
 t.test('a reader that went away ends the output quietly', async (t) => {

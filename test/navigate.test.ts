@@ -1,10 +1,12 @@
+import * as fs from 'node:fs'
+import * as os from 'node:os'
 import t from 'tap'
 import { execTmux } from '../lib/tmux/exec.js'
 import { formatCommand } from '../lib/render/command-line.js'
 import { attachTmux, runPlan } from '../lib/tmux/attach.js'
 import { byActivity, type Client, CLIENT_FORMAT, listClients, parseClients, readPane } from '../lib/tmux/clients.js'
 import { formatStep, type GoContext, planGo } from '../lib/tmux/go-plan.js'
-import { attachControlClient, newPane, startServer } from './helpers/navigate-tmux.js'
+import { attachControlClient, newPane, startServer, waitFor } from './helpers/navigate-tmux.js'
 
 const US = '|~|'
 const client = (name: string, paneId: string, activity: number, pid = 100): Client => ({
@@ -114,13 +116,23 @@ t.test('against a real tmux server', async (t) => {
   t.same(await readPane(server.socket, dying, execTmux), { state: 'dead' }, 'remain-on-exit keeps a dead pane')
 })
 
+/** Whether our child `tmux … wait-for never` has a handler for `signal` (Linux: /proc). */
+const tmuxClientCatches = (signal: 'SIGTERM'): boolean => {
+  const kids = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)
+  const client = kids.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('wait-for'))
+  if (!client) return false
+  const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(fs.readFileSync(`/proc/${client}/status`, 'utf8'))?.[1] ?? '0'
+  return (BigInt(`0x${caught}`) & (1n << BigInt(os.constants.signals[signal] - 1))) !== 0n
+}
+
 t.test('attachTmux passes the exit code and forwards signals', async (t) => {
   const server = startServer(t, 'alpha')
   // No terminal here: tmux refuses to attach and its exit code comes back as ours.
   t.equal(await attachTmux(['-S', server.socket, 'attach-session', '-t', 'alpha'], process.env), 1)
   // A signal sent to us reaches the tmux client (here a `wait-for` that would block forever).
   const running = attachTmux(['-S', server.socket, 'wait-for', 'never'], process.env)
-  await new Promise((r) => setTimeout(r, 300))
+  // Until tmux has its SIGTERM handler in place, the signal would kill it outright.
+  await waitFor(() => tmuxClientCatches('SIGTERM'), 'the tmux client handles SIGTERM')
   process.kill(process.pid, 'SIGTERM')
   // Without the forward it would never end; tmux's client handles SIGTERM and exits 0.
   t.equal(await running, 0, 'ended by the forwarded SIGTERM')

@@ -7,6 +7,7 @@ import { deriveNew, parseNotifyState, waitId } from '../lib/notify/state.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { attachControlClient, startServer } from './helpers/navigate-tmux.js'
 import { emitWait, fakeNotifier, makeHome, runCli, type CliResult } from './helpers/surfaces.js'
+import { waitFor } from './helpers/wait-for.js'
 
 const item = (id: string, over: Partial<QueueItem> = {}): QueueItem =>
   ({ n: 1, key: id, sessionId: id, state: 'waiting', kind: 'done', since: 1000, project: `proj-${id}`, ask: { tool: null, input: null, message: 'All done.' }, ...over }) as QueueItem
@@ -87,7 +88,9 @@ t.test('notify through a notify-send stand-in: twice in a row tells once', async
     const r = await runCli(['notify', '--via', 'desktop', '--older-than', '1h'], env)
     t.equal(r.code, 0)
     t.equal(fake.calls().length, 2, 'nothing is an hour old')
-    await new Promise((r) => setTimeout(r, 1100))
+    const ls = JSON.parse((await runCli(['ls', '--json'], env)).stdout) as { queue: { since: string }[] }
+    const newest = Math.max(...ls.queue.map((i) => Date.parse(i.since)))
+    await waitFor(() => Date.now() - newest > 1001, 'every wait over a second old')
     await runCli(['notify', '--via', 'desktop', '--older-than', '1s'], env)
     const last = fake.calls().at(-1)
     t.equal(last?.[1], 'Trail Boss: 4 sessions wait', 'the reminder tells every wait over a second old, even ones told before')

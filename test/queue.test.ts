@@ -4,31 +4,11 @@ import type { HookEvent, SessionRecord } from '../lib/record/types.js'
 import { applyTranscript, deriveKeys, deriveQueue, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, type QueueFacts, type ServerPanes } from '../lib/queue/derive.js'
 import type { ScreenVerdict, TranscriptVerdict } from '../lib/agents/types.js'
 import type { Pane } from '../lib/tmux/panes.js'
+import { hookEvent } from './helpers/hook-event.js'
 
 const SOCK = '/tmp/tb-test/s'
-const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
-  v: 1,
-  stamp,
-  name,
-  sessionId,
-  agent: 'claude-code',
-  promptId: 'p1',
-  host: 'h',
-  headless: false,
-  cwd: '/w',
-  project: 'w',
-  transcriptPath: null,
-  offset: 0,
-  tmux: { pane: '%1', socket: SOCK, serverPid: 100 },
-  source: null,
-  reason: null,
-  notificationType: null,
-  tool: null,
-  message: null,
-  backgroundTasks: 0,
-  isInterrupt: false,
-  ...extra,
-})
+const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent =>
+  hookEvent({ stamp, name, sessionId, promptId: 'p1', offset: 0, tmux: { pane: '%1', socket: SOCK, serverPid: 100 }, ...extra })
 
 /** A record made by folding events, as the emitter would. */
 const rec = (sessionId: string, ...events: [string, number, Partial<HookEvent>?][]): SessionRecord => {

@@ -11,7 +11,7 @@ import { copyBuilt, emit } from './helpers/navigate-records.js'
 import { cleanEnv, newPane, startServer, waitFor } from './helpers/navigate-tmux.js'
 
 t.setTimeout(60_000)
-const { cli: CLI, emitter } = await copyBuilt(t)
+const { cli: CLI } = await copyBuilt(t)
 const screen = (name: string): string => fileURLToPath(new URL(`./fixtures/screens/${name}`, import.meta.url))
 /** Shows a screen (blank lines dropped, so it fits), then echoes what is typed. */
 const showing = (file: string): string[] => ['sh', '-c', `grep -v '^[[:space:]]*$' '${screen(file)}'; exec cat`]
@@ -67,10 +67,9 @@ t.test('send against a real tmux server', async (t) => {
   const capture = (pane: string): string => server.tmux('capture-pane', '-p', '-t', pane)
   for (const p of [idle, busy, dialog]) await waitFor(() => /for shortcuts|esc to interrupt|Esc to cancel/i.test(capture(p)), `screen in ${p}`)
 
-  emit({ emitter, home, cwd, sessionId: 'a1111111-0000-4000-8000-000000000001', server, pane: idle })
-  emit({ emitter, home, cwd, sessionId: 'b2222222-0000-4000-8000-000000000002', server, pane: busy })
-  emit({
-    emitter,
+  await emit({ home, cwd, sessionId: 'a1111111-0000-4000-8000-000000000001', server, pane: idle })
+  await emit({ home, cwd, sessionId: 'b2222222-0000-4000-8000-000000000002', server, pane: busy })
+  await emit({
     home,
     cwd,
     sessionId: 'c3333333-0000-4000-8000-000000000003',
@@ -106,15 +105,19 @@ t.test('send against a real tmux server', async (t) => {
   })
 
   await t.test('--no-enter types without submitting', async (t) => {
-    emit({ emitter, home, cwd, sessionId: 'a1111111-0000-4000-8000-000000000001', server, pane: idle, event: { prompt_id: 'p2', last_assistant_message: 'Next?' } })
+    await emit({ home, cwd, sessionId: 'a1111111-0000-4000-8000-000000000001', server, pane: idle, event: { prompt_id: 'p2', last_assistant_message: 'Next?' } })
     server.tmux('send-keys', '-t', idle, 'C-l')
     server.tmux('respawn-pane', '-k', '-t', idle, ...showing('02-after-stop.txt'))
     await waitFor(() => /for shortcuts/.test(capture(idle)), 'idle screen again')
     const r = send(['a1111111', 'draft', 'only', '--no-enter'])
     t.equal(r.code, 0, r.stderr)
     await waitFor(() => capture(idle).includes('draft only'), 'the draft typed')
-    await new Promise((r) => setTimeout(r, 300))
-    t.equal(capture(idle).split('draft only').length, 2, 'typed once, not submitted')
+    // Then a marker and Enter of our own: had send submitted the draft, cat would print it on a
+    // line of its own; unsubmitted, the draft and the marker make one line, echoed and printed.
+    server.tmux('send-keys', '-t', idle, '-l', '|MARK')
+    server.tmux('send-keys', '-t', idle, 'Enter')
+    await waitFor(() => capture(idle).split('draft only|MARK').length === 3, 'the draft and the marker, as one line, echoed and printed')
+    t.equal(capture(idle).split('draft only').length, 3, 'typed once, not submitted')
   })
 
   await t.test('refuses a working screen, a dialog, an unknown target; types nothing', async (t) => {
@@ -128,7 +131,10 @@ t.test('send against a real tmux server', async (t) => {
     r = send(['zzzzzzzz', 'hello'])
     t.equal(r.code, 1)
     t.match(r.stderr, /no session matches/)
-    await new Promise((r) => setTimeout(r, 300))
-    t.same([capture(busy), capture(dialog)], before)
+    // A marker typed now reaches each pane after anything send could have typed: once it shows,
+    // the pane is the same as before but for the marker.
+    for (const p of [busy, dialog]) server.tmux('send-keys', '-t', p, '-l', 'MARKER-9f2')
+    for (const p of [busy, dialog]) await waitFor(() => capture(p).includes('MARKER-9f2'), `the marker in ${p}`)
+    t.same([capture(busy), capture(dialog)].map((c) => c.replace('MARKER-9f2', '')), before)
   })
 })

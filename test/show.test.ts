@@ -1,5 +1,6 @@
 // `trailboss show`, spawned, over sessions recorded by the real emitter and a real tmux pane.
 import t from 'tap'
+import { waitFor } from './helpers/wait-for.js'
 import { runCli } from './helpers/cli.js'
 import { line, startLab } from './helpers/session-lab.js'
 
@@ -29,7 +30,7 @@ t.test('show a permission wait, a question and the live screen', async (t) => {
   t.same([j.version, j.item.sessionId, j.item.kind, j.screen], [1, 'ask00000-1', 'question', null])
 
   lab.tmux('respawn-pane', '-k', '-t', ask, 'sh', '-c', 'printf "hello from the pane\\n"; exec sleep 1000')
-  await new Promise((r) => setTimeout(r, 300))
+  await waitFor(() => lab.tmux('capture-pane', '-p', '-t', ask).includes('hello from the pane'), 'the pane printed its line')
   const screen = await runCli(['show', '2', '--screen'], lab.env)
   t.match(screen.stdout, /Screen:\n {2}│ hello from the pane/)
 

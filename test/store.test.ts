@@ -5,12 +5,10 @@ import { applyEvent } from '../lib/record/fold.js'
 import type { HookEvent } from '../lib/record/types.js'
 import { writePendingEvent } from '../lib/record/pending-events.js'
 import { peekState, readStore } from '../lib/record/read.js'
+import { hookEvent } from './helpers/hook-event.js'
 
-const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => ({
-  v: 1, stamp, name, sessionId, agent: 'claude-code', promptId: 'p', host: 'h', headless: false, cwd: '/w', project: 'w',
-  transcriptPath: null, offset: null, tmux: null, source: null, reason: null, notificationType: null, tool: { name: 'X', input: { state: 'ended' }, useId: null },
-  message: null, backgroundTasks: 0, isInterrupt: false, ...extra,
-})
+const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent =>
+  hookEvent({ stamp, name, sessionId, promptId: 'p', tool: { name: 'X', input: { state: 'ended' }, useId: null }, ...extra })
 
 t.test('peekState reads the record\'s own state, whatever its inputs hold', async (t) => {
   const live = applyEvent(null, ev('a', 'PreToolUse', 1))

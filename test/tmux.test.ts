@@ -1,26 +1,23 @@
 // The tmux adapter against a real server on a private socket, and its pure parsers.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t from 'tap'
 import { capturePanes, listPanes, PANE_FORMAT, parseCaptures, parsePanes } from '../lib/tmux/panes.js'
+import { startTmuxServer } from './helpers/tmux-server.js'
+import { waitFor } from './helpers/wait-for.js'
 
 t.test('capturePanes reads several panes in one tmux run', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'tb-tmux-'))
-  const socket = join(dir, 's')
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' })
-  tmux('-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '10', 'sh', '-c', 'echo first pane; exec sleep 100')
-  t.teardown(() => {
-    tmux('kill-server')
-    rmSync(dir, { recursive: true, force: true })
-  })
-  const second = tmux('new-window', '-d', '-P', '-F', '#{pane_id}', 'sh', '-c', 'echo second pane; exec sleep 100').trim()
-  await new Promise((r) => setTimeout(r, 300))
-  const [a, b] = await capturePanes(socket, ['%0', second])
+  const server = startTmuxServer(t, { command: ['sh', '-c', 'echo first pane; exec sleep 100'], size: [80, 10] })
+  const { socket, firstPane } = server
+  const second = server.newPane(['new-window', '-d'], ['sh', '-c', 'echo second pane; exec sleep 100'])
+  // Both panes have printed their line and replaced their shell with `sleep`.
+  const ready = async (): Promise<boolean> => {
+    const panes = await listPanes(socket)
+    return panes !== 'no-server' && panes.every((p) => p.currentCommand === 'sleep') && server.capture(firstPane).includes('first pane') && server.capture(second).includes('second pane')
+  }
+  await waitFor(ready, 'both panes printed and exec-ed sleep')
+  const [a, b] = await capturePanes(socket, [firstPane, second])
   t.match(a, /^first pane\n/)
   t.match(b, /^second pane\n/)
-  const withMissing = await capturePanes(socket, ['%0', '%99', second])
+  const withMissing = await capturePanes(socket, [firstPane, '%99', second])
   t.match(withMissing[0], /first pane/)
   t.same(withMissing.slice(1), [null, null], 'tmux stops at the missing pane: nothing after it is trusted')
   t.same(await capturePanes(socket, []), [])

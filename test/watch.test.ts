@@ -1,14 +1,14 @@
 import { execFileSync, spawn, type ChildProcessByStdio } from 'node:child_process'
 import * as fs from 'node:fs'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import type { Readable } from 'node:stream'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { deriveMove, deriveSelectedIndex, formatChanges, formatWatchScreen, WATCH_KEYS_HELP, type WatchScreen } from '../lib/render/watch-screen.js'
 import { CLI, emitWait, makeHome, type Home } from './helpers/surfaces.js'
-import { attachControlClient, waitFor } from './helpers/navigate-tmux.js'
+import { attachControlClient } from './helpers/navigate-tmux.js'
+import { startTmuxServer, type TmuxServer } from './helpers/tmux-server.js'
+import { waitFor } from './helpers/wait-for.js'
 
 const NOW = Date.parse('2026-01-01T12:00:00Z')
 
@@ -113,31 +113,9 @@ t.test('formatChanges: one line per new, changed and departed session', async (t
 
 const tmuxEnv = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8' })
 
-interface Server {
-  socket: string
-  pid: number
-  tmux: (...args: string[]) => string
-  capture: (pane: string) => string
-}
-
-const startTmux = (t: { teardown: (fn: () => void) => void }, home: Home): Server => {
-  const dir = mkdtempSync(join(tmpdir(), 'tb-w-'))
-  const socket = join(dir, 's')
-  const env = tmuxEnv(join(home.root, 'home'))
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-S', socket, ...args], { env, encoding: 'utf8' })
-  tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-n', 'watch', '-x', '110', '-y', '30', 'sh')
-  tmux('set-option', '-g', 'exit-empty', 'off')
-  const pid = Number(tmux('display-message', '-p', '#{pid}').trim())
-  t.teardown(() => {
-    try {
-      tmux('kill-server')
-    } catch {
-      // gone
-    }
-    rmSync(dir, { recursive: true, force: true })
-  })
-  return { socket, pid, tmux, capture: (pane) => tmux('capture-pane', '-p', '-t', pane) }
-}
+/** A private tmux server for watch: a shell pane named `watch` in session `main`, a real TERM. */
+const startTmux = (t: { teardown: (fn: () => void) => void }, home: Home): TmuxServer =>
+  startTmuxServer(t, { session: 'main', sessionArgs: ['-n', 'watch'], command: ['sh'], size: [110, 30], env: tmuxEnv(join(home.root, 'home')) })
 
 /** The node process under the pane's shell. */
 const childOf = (pid: number): number | null => {
@@ -147,13 +125,6 @@ const childOf = (pid: number): number | null => {
   } catch {
     return null
   }
-}
-
-/** CPU time (user + system) of a process in ms, from /proc (clock ticks of 10 ms). */
-const cpuMs = (pid: number): number => {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
 t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
@@ -169,8 +140,7 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
   await emitWait(home, { session: 'aaaa-first', cwd: '/tmp/alpha', message: 'All done. Shall I push?', tmux: tmuxVar(agentA) })
 
   // A client looking at the watch window: `go` moves the client that shows the caller's pane.
-  const clientViews = (): string[] => server.tmux('list-clients', '-F', '#{client_session} #{pane_id}').split('\n').filter(Boolean)
-  await attachControlClient(t, { ...server, dir: '', clientViews, close: () => {} }, 'main')
+  await attachControlClient(t, server, 'main')
   const views = (): string => server.tmux('list-clients', '-F', '#{pane_id}').trim()
 
   server.tmux('send-keys', '-t', watchPane, 'echo BEFORE-MARK', 'Enter')
@@ -184,24 +154,10 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
     t.match(text, WATCH_KEYS_HELP)
   })
 
-  await t.test('a new wait appears soon after its record is renamed into place', async (t) => {
-    const file = join(home.tb, 'sessions', 'bbbb-second.json')
-    const emitted = emitWait(home, { session: 'bbbb-second', event: 'PermissionRequest', cwd: '/tmp/beta', tool: { name: 'Bash', input: { command: 'rm -rf build' } }, tmux: tmuxVar(agentB) })
-    // Poll while the emitter still runs (its exit comes well after its rename), tighter than
-    // waitFor: each capture-pane itself takes a few ms. The rename time is the file's mtime.
-    let seenAt = 0
-    for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 10))) {
-      if (server.capture(watchPane).includes('Bash: rm -rf build')) {
-        seenAt = Date.now()
-        break
-      }
-    }
-    await emitted
-    const renamedAt = fs.statSync(file).mtimeMs
-    t.ok(seenAt > 0, 'the permission wait is on screen')
-    const latency = seenAt - renamedAt
-    t.comment(`record rename → on screen: ${latency.toFixed(0)} ms (capture polled every ~10 ms)`)
-    t.ok(latency < 1000, `within a second even on a loaded machine (${latency.toFixed(0)} ms; target 200 ms, see bench/watch.mjs)`)
+  // How soon each change is on screen is measured by bench/watch.mjs, not asserted here.
+  await t.test('a new wait appears once its record is renamed into place', async (t) => {
+    await emitWait(home, { session: 'bbbb-second', event: 'PermissionRequest', cwd: '/tmp/beta', tool: { name: 'Bash', input: { command: 'rm -rf build' } }, tmux: tmuxVar(agentB) })
+    await waitFor(() => server.capture(watchPane).includes('Bash: rm -rf build'), 'the permission wait on screen', 10_000)
     t.match(server.capture(watchPane), /Trail Boss · 2 waiting/)
   })
 
@@ -210,12 +166,9 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
     fs.writeFileSync(transcript, `${JSON.stringify({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'go on' }, timestamp: new Date().toISOString() })}\n`)
     await emitWait(home, { session: 'cccc-third', cwd: '/tmp/gamma', message: 'Finished gamma.', transcript, tmux: tmuxVar(agentC) })
     await waitFor(() => server.capture(watchPane).includes('Finished gamma.'), 'the third wait on screen', 5000)
-    const started = Date.now()
     fs.appendFileSync(transcript, `${JSON.stringify({ type: 'user', promptId: 'p2', message: { role: 'user', content: 'next task' }, timestamp: new Date().toISOString() })}\n`)
     await waitFor(() => !server.capture(watchPane).includes('Finished gamma.'), 'the answered wait leaves the screen', 5000)
-    const ms = Date.now() - started
-    t.comment(`transcript append → off screen: ${ms} ms`)
-    t.ok(ms < 1500, `within about a second (${ms} ms)`)
+    t.match(server.capture(watchPane), /Trail Boss · 2 waiting/, 'only the answered wait left')
   })
 
   await t.test('what only the transcript shows: an interrupt makes a working session wait', async (t) => {
@@ -223,28 +176,14 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
     const transcript = join(home.claude, 'projects', 'p', 'dddd-fourth.jsonl')
     fs.writeFileSync(transcript, `${JSON.stringify({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'refactor delta' }, timestamp: new Date().toISOString() })}\n`)
     await emitWait(home, { session: 'dddd-fourth', event: 'UserPromptSubmit', cwd: '/tmp/delta', transcript, tmux: tmuxVar(agentD) })
-    // Working: not on screen; the rescan that follows the record also starts watching its transcript.
-    await new Promise((r) => setTimeout(r, 300))
-    t.notMatch(server.capture(watchPane), /delta/)
-    const started = Date.now()
+    // A later change as a barrier: every rescan reads every record, so once it is on screen the
+    // rescan that loaded delta (working: not shown) has happened, and watches its transcript.
+    await emitWait(home, { session: 'eeee-barrier', cwd: '/tmp/epsilon', message: 'Barrier reached.' })
+    await waitFor(() => server.capture(watchPane).includes('Barrier reached.'), 'the barrier wait on screen', 5000)
+    t.notMatch(server.capture(watchPane), /delta/, 'a working session is not listed')
     const line = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, timestamp: new Date().toISOString() }
     fs.appendFileSync(transcript, `${JSON.stringify(line)}\n`)
     await waitFor(() => /interrupted\s+delta/.test(server.capture(watchPane)), 'the interrupted session on screen', 5000)
-    const ms = Date.now() - started
-    t.comment(`transcript interrupt → on screen: ${ms} ms`)
-    t.ok(ms < 1500, `within about a second (${ms} ms)`)
-  })
-
-  await t.test('idle CPU while nothing changes', async (t) => {
-    const pid = childOf(Number(server.tmux('display-message', '-p', '-t', watchPane, '#{pane_pid}').trim()))
-    if (pid === null) return t.fail('watch process not found')
-    const windowMs = 10_000
-    const before = cpuMs(pid)
-    await new Promise((r) => setTimeout(r, windowMs))
-    const used = cpuMs(pid) - before
-    const pct = (used / windowMs) * 100
-    t.comment(`idle CPU over ${windowMs / 1000} s: ${used} ms = ${pct.toFixed(2)}% of one core (includes pane re-checks every 5 s)`)
-    t.ok(pct < 5, `well below a busy loop (${pct.toFixed(2)}%; target < 1% over 60 s, see bench/watch.mjs)`)
   })
 
   await t.test('a key press goes there', async (t) => {

@@ -4,7 +4,8 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { cleanEnv, type TestServer } from './navigate-tmux.js'
+import { runEmitter } from './emitter.js'
+import { cleanEnv, type TmuxServer } from './tmux-server.js'
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url))
 
@@ -36,18 +37,17 @@ export const copyBuilt = async (t: { teardown: (fn: () => void) => void }): Prom
 }
 
 export interface EmitOptions {
-  emitter: string
   home: string
   sessionId: string
   cwd: string
   event?: Record<string, unknown>
   /** The pane the agent runs in; absent: a session outside tmux. */
-  server?: TestServer
+  server?: TmuxServer
   pane?: string
 }
 
 /** One hook event through the emitter; `Stop` with a question by default (a wait). */
-export const emit = (o: EmitOptions): void => {
+export const emit = async (o: EmitOptions): Promise<void> => {
   const payload = {
     session_id: o.sessionId,
     transcript_path: `${o.cwd}/no-transcript.jsonl`,
@@ -63,6 +63,6 @@ export const emit = (o: EmitOptions): void => {
     env.TMUX = `${o.server.socket},${o.server.pid},0`
     env.TMUX_PANE = o.pane
   }
-  const r = spawnSync(process.execPath, [o.emitter], { input: JSON.stringify(payload), env, encoding: 'utf8', timeout: 10_000 })
-  if (r.status !== 0) throw new Error(`emitter failed (${r.status}): ${r.stderr}`)
+  const r = await runEmitter(JSON.stringify(payload), env)
+  if (r.code !== 0) throw new Error(`emitter failed (${r.code}): ${r.stderr}`)
 }

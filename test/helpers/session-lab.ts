@@ -1,10 +1,9 @@
 // A lab for queue tests: a private tmux server whose panes stand for agents, a Claude config
 // folder with transcripts, and sessions recorded by the real emitter.
-import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runEmitter, type ChildEnv } from './emitter.js'
+import { cleanEnv, startTmuxServer } from './tmux-server.js'
 
 export interface Lab {
   root: string
@@ -21,17 +20,12 @@ export interface Lab {
 }
 
 export const startLab = (root: string): Lab => {
-  // A unix socket path must stay under ~104 bytes: tap's test dirs are longer.
-  const outside = fs.mkdtempSync(join(tmpdir(), 'tb-lab-'))
-  const socket = join(outside, 's')
   const home = join(root, 'home')
   fs.mkdirSync(home, { recursive: true })
-  const { TMUX: _t, TMUX_PANE: _p, ...outer } = process.env
-  const tmuxEnv = { ...outer, HOME: home } as NodeJS.ProcessEnv
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-S', socket, ...args], { env: tmuxEnv, encoding: 'utf8' })
-  tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'lab', '-x', '160', '-y', '45', 'sleep', '1000')
-  tmux('set-option', '-g', 'exit-empty', 'off')
-  const [socketPath = socket, pid = '0'] = tmux('display-message', '-p', '#{socket_path},#{pid}').trim().split(',')
+  // Closed by the caller (lab.close); its short private folder also holds the sessions' cwds.
+  const server = startTmuxServer(null, { session: 'lab', size: [160, 45], env: cleanEnv({ HOME: home }) })
+  const { tmux, dir: outside, socket: socketPath } = server
+  const pid = String(server.pid)
   const claudeDir = join(root, 'claude')
   const env: ChildEnv = {
     PATH: process.env.PATH,
@@ -51,9 +45,9 @@ export const startLab = (root: string): Lab => {
     newPane: () => {
       if (first) {
         first = false
-        return tmux('display-message', '-p', '-t', 'lab', '#{pane_id}').trim()
+        return server.firstPane
       }
-      return tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'lab', 'sleep', '1000').trim()
+      return server.newPane(['new-window', '-d', '-t', 'lab'])
     },
     transcript,
     appendTranscript: (id, ...entries) => {
@@ -67,14 +61,7 @@ export const startLab = (root: string): Lab => {
       const r = await runEmitter(JSON.stringify(payload), hookEnv)
       if (r.code !== 0) throw new Error(`emitter exited ${r.code}`)
     },
-    close: () => {
-      try {
-        tmux('kill-server')
-      } catch {
-        // Already gone.
-      }
-      fs.rmSync(outside, { recursive: true, force: true })
-    },
+    close: server.close,
   }
 }
 

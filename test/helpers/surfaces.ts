@@ -1,22 +1,10 @@
 // Shared by the watch, status and notify suites: a private home, records written by the real
 // emitter, and the built CLI run as a child process.
-import { execFile } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { runEmitter, type ChildEnv } from './emitter.js'
 
-export const EMITTER = fileURLToPath(new URL('../../dist/hooks/emit.cjs', import.meta.url))
-
-export type ChildEnv = Record<string, string | undefined>
-
-/** Runs the built emitter once, payload on stdin, as a hook does; resolves with its exit code. */
-const runEmitter = (input: string, env: ChildEnv): Promise<{ code: number | null; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = execFile(process.execPath, [EMITTER], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000 }, (err, _out, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr })
-    })
-    child.stdin?.end(input)
-  })
+export type { ChildEnv }
 
 export interface Home {
   root: string
