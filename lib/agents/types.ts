@@ -147,15 +147,6 @@ export interface AgentCheck {
   details?: string[]
 }
 
-/** One verdict of `doctor` about an agent's own setup (the shape of lib/doctor/checks.ts's Check). */
-export interface AgentCheck {
-  id: string
-  status: 'ok' | 'info' | 'warn' | 'fail'
-  summary: string
-  fix: string | null
-  details?: string[]
-}
-
 /** Everything agent-specific the core needs, for one agent. */
 export interface AgentAdapter extends AgentHooks {
   /**
