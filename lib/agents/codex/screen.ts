@@ -1,6 +1,6 @@
 // Pure: what a Codex pane shows, as a last-resort signal where no hook fires. Texts are those
 // of Codex 0.171.0 (test/fixtures/codex/screens); they change between versions, so every
-// verdict from here is marked as inferred, never as certain (DESIGN §4).
+// verdict from here is marked as inferred, never as certain (docs/design.md §4.3).
 import type { ScreenVerdict } from '../types.js'
 
 /** The version whose screens these rules were read from. */

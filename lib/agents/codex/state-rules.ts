@@ -1,4 +1,4 @@
-// Codex's rules of the state table (DESIGN §4). Its hooks are blocking, so they arrive in the
+// Codex's rules of the state table (docs/design.md §3). Its hooks are blocking, so they arrive in the
 // order they fired: permission = PermissionRequest (after its PreToolUse); question = the
 // PreToolUse of `request_user_input` (its dialog opens at once, Plan mode only); done = Stop;
 // interrupted = Interrupt (Esc in a dialog or while streaming); ended = SessionEnd. An API

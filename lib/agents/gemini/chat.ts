@@ -1,5 +1,5 @@
 // Gemini CLI's chat file (`~/.gemini/tmp/<project>/chats/session-<start>-<id8>.jsonl`), read on
-// a check (DESIGN §2, §4): what no hook says — an Esc denial, and whether a turn that AfterAgent
+// a check (docs/design.md §4.1, §8): what no hook says — an Esc denial, and whether a turn that AfterAgent
 // ended was cancelled or failed — the chat file does. Shapes as Gemini CLI 0.61.0 writes them
 // (test/fixtures/gemini/chats): a header line, records `{id, timestamp, type, content, …}` with
 // type user / gemini / info / error, and `{"$set": …}` patch lines. A record written again with

@@ -15,7 +15,7 @@ export const geminiTmpDir = (env: Env = process.env): string => join(geminiDir(e
 
 /**
  * A chat path comes from the hook payload, so it is read only when it is a `.jsonl` file in a
- * `chats` folder under Gemini CLI's tmp folder (DESIGN §2): a payload must never make us read an
+ * `chats` folder under Gemini CLI's tmp folder (docs/design.md §2.8): a payload must never make us read an
  * arbitrary file.
  */
 export const chatPathCheck = (env: Env = process.env): ((path: unknown) => path is string) => {

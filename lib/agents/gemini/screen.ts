@@ -1,6 +1,6 @@
 // Pure: what a Gemini CLI pane shows, as a last-resort signal where no hook fires and the chat
 // file has no trace. Texts are those of Gemini CLI 0.61.0 (test/fixtures/gemini/screens); they
-// change between versions, so every verdict from here is marked as inferred (DESIGN §4).
+// change between versions, so every verdict from here is marked as inferred (docs/design.md §4.3).
 import type { ScreenVerdict } from '../types.js'
 
 /** The version whose screens these rules were read from. */

@@ -99,7 +99,7 @@ const withoutOurs = (group: Json, known: readonly string[]): Json | null => {
   return rest.length === 0 ? null : { ...group, hooks: rest }
 }
 
-/** Refuses settings we could not merge into without guessing (DESIGN §5: never damage them). */
+/** Refuses settings we could not merge into without guessing (docs/design.md §5: never damage them). */
 export const checkGeminiMergeable = (settings: JsonObject): void => {
   const hooks = settings.hooks
   if (hooks === undefined) return

@@ -1,4 +1,4 @@
-// Gemini CLI's rules of the state table (DESIGN §4), from the captures in test/fixtures/gemini.
+// Gemini CLI's rules of the state table (docs/design.md §3), from the captures in test/fixtures/gemini.
 // Its hooks are blocking and run one at a time, so events arrive in order; what no hook says
 // (an Esc denial, an API error against a cancel) the chat file says on read (chat.ts).
 // Pure; the core fold (lib/record/fold.ts) applies them.
