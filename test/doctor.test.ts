@@ -308,7 +308,7 @@ t.test('doctor on a healthy setup: exit 0, every check ok or info', async (t) =>
 })
 
 t.test('doctor on broken setups: exit 1 and the fix for each', async (t) => {
-  t.setTimeout(120_000)
+  t.setTimeout(300_000)
   const cases: [string, (s: Awaited<ReturnType<typeof healthy>>) => NodeJS.ProcessEnv | void, string, RegExp][] = [
     [
       'no hooks at all',

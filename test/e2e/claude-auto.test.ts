@@ -63,18 +63,21 @@ t.test(`Claude Code ${NEWEST.version} in auto mode behind a gateway`, async (t) 
   // call ran in `claude -p` without a refusal).
   await step('headless in auto mode: the refusal is recorded (PermissionDenied)', async () => {
     const t0 = Date.now()
-    // Nobody can approve in `claude -p`, so auto mode refuses what it cannot check.
-    const r = await run(NEWEST.bin, ['--permission-mode', 'auto', '-p', 'PERM headless'], { ...e2e.env, TMUX: undefined, TMUX_PANE: undefined }, 60_000, '', e2e.project)
-    t.equal(r.code === 0 || r.code === 1, true, `claude -p ran (exit ${r.code})`)
-    const { value: item, ms } = await waitFor(
-      'the headless session with its refusal',
-      async () => (await lsJson(e2e)).queue.find((i) => i.headless && i.denied),
-      HOOK_BOUND_MS,
-      t0,
-    ).catch(async (err: Error) => {
+    // Nobody can approve in `claude -p`, so auto mode refuses what it cannot check. Under load
+    // the CLI once ran the call instead (no PermissionDenied at all): up to three runs, each a
+    // fresh session, and at least one must record the refusal.
+    let found: { value: Item; ms: number } | undefined
+    const said: string[] = []
+    for (let attempt = 1; attempt <= 3 && !found; attempt++) {
+      const r = await run(NEWEST.bin, ['--permission-mode', 'auto', '-p', `PERM headless ${attempt}`], { ...e2e.env, TMUX: undefined, TMUX_PANE: undefined }, 60_000, '', e2e.project)
+      said.push(`exit ${r.code}: ${r.stdout.trim().slice(0, 120)}`)
+      found = await waitFor('the headless session with its refusal', async () => (await lsJson(e2e)).queue.find((i) => i.headless && i.denied), HOOK_BOUND_MS, t0).catch(() => undefined)
+    }
+    if (!found) {
       const headless = (await lsJson(e2e)).queue.filter((i) => i.headless)
-      throw new Error(`${err.message}\nclaude -p said: ${r.stdout.trim().slice(0, 300)}\nheadless sessions: ${JSON.stringify(headless.map((i) => [i.state, i.lastEventAt, i.denied]))}`)
-    })
+      throw new Error(`no refusal recorded in three runs; claude -p said: ${said.join(' | ')}; headless sessions: ${JSON.stringify(headless.map((i) => [i.state, i.lastEventAt, i.denied]))}`)
+    }
+    const { value: item, ms } = found
     lat.add('claude -p in auto mode → the refusal recorded', ms, 'from spawn')
     t.match(item.denied, { tool: 'Bash', reason: 'Classifier unavailable' }, 'the tool and the reason')
     t.equal(item.n, null, 'a headless run is never queued')

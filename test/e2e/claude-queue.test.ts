@@ -24,7 +24,12 @@ import {
   type Item,
 } from './harness.js'
 
-const HOOK_BOUND_MS = 5000
+/**
+ * A hook-driven state must show within this: both builds run at once, every poll is an `ls`
+ * run, and on a loaded 2-core machine a finished turn once took over 5 s to show. The latency
+ * table, not this bound, is the measure.
+ */
+const HOOK_BOUND_MS = 15_000
 /** A person does not type within a second of installing; Claude Code's settings watcher needs a moment. */
 const RELOAD_GRACE_MS = 2000
 

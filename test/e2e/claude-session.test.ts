@@ -30,8 +30,11 @@ import {
 } from './harness.js'
 import { TEXT_AFTER_TOOL, TEXT_DONE, TEXT_QUESTION, TEXT_SLOW_FIRST } from './mock-api.js'
 
-/** A hook-driven state must show this fast (docs/design.md §7 asks 250 ms for the record; ls adds its start). */
-const HOOK_BOUND_MS = 5000
+/**
+ * A bound, not the measure (the latency table is): both builds run at once, every poll is an
+ * `ls` run, and a loaded 2-core machine needs seconds where a quiet one needs one.
+ */
+const HOOK_BOUND_MS = 15_000
 /** Waits that rest on the screen check need its quiet period (lib/queue/derive.ts SCREEN_CHECK_AFTER_MS) first. */
 const SCREEN_BOUND_MS = 45_000
 
