@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process'
 import fc from 'fast-check'
 import t from 'tap'
-import { escapeCodePoint, formatVisible } from '../lib/visible-text.js'
+import { formatCommand } from '../lib/render/command-line.js'
+import { escapeCodePoint, formatVisible } from '../lib/render/visible-text.js'
 
 /** Any character a terminal acts on, or a line/paragraph separator: none may reach it raw. */
 const RAW_CONTROL = /[\p{Cc}\u2028\u2029]/u
@@ -77,4 +79,12 @@ t.test('property: nothing a terminal acts on survives; printable text is untouch
     { numRuns: 1000 },
   )
   t.pass('3000 hostile strings, 1000 ASCII ones')
+})
+
+t.test('a command line to paste: hidden characters spelled as $\'…\' escapes, right when pasted into bash', async (t) => {
+  const args = ['printf', '%s', `/tmp/a\x1b]0;x\x07b 'q' \\ \u202e 日 😀`]
+  const line = formatCommand(args)
+  t.equal(formatVisible(line), line, 'nothing raw on the terminal')
+  t.equal(execFileSync('bash', ['-c', line], { encoding: 'utf8' }), args[2], 'bash reads back the exact text')
+  t.equal(formatCommand(['tmux', '-S', '/tmp/a b/s']), "tmux -S '/tmp/a b/s'", 'plain text keeps plain quotes')
 })

@@ -8,6 +8,7 @@ import { EXIT_FAILURE, formatError, TrailbossError } from '../errors.js'
 import { kindLabel, summarizeAsk } from '../render/queue-table.js'
 import type { Io } from '../io.js'
 import { formatCommand } from '../render/command-line.js'
+import { formatVisible } from '../render/visible-text.js'
 import { type AttachFn, attachTmux, runPlan } from '../tmux/attach.js'
 import { type Client, listClients, readPane } from '../tmux/clients.js'
 import { formatStep, planGo } from '../tmux/go-plan.js'
@@ -29,7 +30,7 @@ const defaultDeps = (): GoDeps => ({ exec: execTmux, attach: attachTmux, host: h
 /** `2 · myproj · %12 (permission: Bash: npm test)`: enough to know which session was chosen. */
 export const describeItem = (item: QueueItem): string => {
   const what = summarizeAsk(item.ask, 60)
-  const parts = [item.n !== null ? String(item.n) : item.key, item.project ?? '?', item.tmux?.pane ?? 'no pane']
+  const parts = [item.n !== null ? String(item.n) : item.key, formatVisible(item.project ?? '?'), item.tmux?.pane ?? 'no pane']
   return `${parts.join(' · ')} (${kindLabel(item)}${what ? `: ${what}` : ''})`
 }
 

@@ -5,6 +5,7 @@ import type { NotifyArgs } from '../cli/options.js'
 import { parseDuration } from '../duration.js'
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
+import { formatVisible } from '../render/visible-text.js'
 import { checkDesktop, formatNotice, listTmuxClients, notifyDesktop, notifyTmux, ringBell, runExec, type Channel, type Outcome } from '../notify/channels.js'
 import { deriveNew, waitId, withNotifyState } from '../notify/state.js'
 import type { QueueItem } from '../queue/derive.js'
@@ -55,7 +56,7 @@ export const runNotify = async (args: NotifyArgs, io: Io, opts: LoadOptions = {}
     const { fresh } = deriveNew(state, profile, [...byId.keys()], [])
     const items = fresh.map((id) => byId.get(id)).filter((i): i is QueueItem => i !== undefined)
     if (args.dryRun) {
-      for (const i of items) io.stdout.write(`would notify: ${i.key} ${i.project ?? '?'} ${i.kind ?? i.state}\n`)
+      for (const i of items) io.stdout.write(`would notify: ${i.key} ${formatVisible(i.project ?? '?')} ${i.kind ?? i.state}\n`)
       return { next: null, result: EXIT_OK }
     }
     if (items.length === 0) return { next: deriveNew(state, profile, [...byId.keys()], []).next, result: EXIT_OK }

@@ -15,8 +15,12 @@ import { formatConversation, renderToolCall } from '../render/show-text.js'
 import { execTmux } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
 import { formatCommand } from '../render/command-line.js'
+import { formatVisible } from '../render/visible-text.js'
 
-/** Pure: the human-readable page for one item. */
+/**
+ * Pure: the human-readable page for one item. Every line of it, whatever wrote its text (the
+ * agent, a payload, a transcript, the pane), is made visible on its way out.
+ */
 export const formatShow = (item: QueueItem, conversation: ConversationLine[] | null, screen: string | null, now: number): string => {
   const out: string[] = []
   const where = item.tmux ? `pane ${item.tmux.pane}${item.tmux.alive === false ? ' (gone)' : ''}` : item.headless ? 'headless' : 'no tmux pane'
@@ -53,7 +57,7 @@ export const formatShow = (item: QueueItem, conversation: ConversationLine[] | n
   }
   const resume = agentFor(item.agent)?.resumeCommand(item.sessionId)
   if (!item.tmux && item.cwd && !item.headless && resume) out.push(`Not in tmux. To pick it up: cd ${item.cwd} && ${formatCommand(resume)}`)
-  return `${out.join('\n').replace(/\n+$/, '')}\n`
+  return `${out.map((l) => formatVisible(l, { tabs: 'expand' })).join('\n').replace(/\n+$/, '')}\n`
 }
 
 export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {

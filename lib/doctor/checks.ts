@@ -2,6 +2,7 @@
 // lib/commands/doctor.ts gathers the facts (files, processes, tmux) and prints these.
 import { isAbsolute } from 'node:path'
 import type { SessionRecord } from '../record/types.js'
+import { formatVisible } from '../render/visible-text.js'
 import type { CodeCacheState } from '../cli/code-cache-state.js'
 import { formatAge } from '../duration.js'
 import { FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, listOurHooks } from '../agents/claude-code/settings-hooks.js'
@@ -351,9 +352,10 @@ export const formatReport = (r: DoctorReport, colour: boolean): string => {
   const lines: string[] = []
   for (const c of r.checks) {
     const mark = colour ? `${COLOUR[c.status]}${MARK[c.status]}\x1b[0m` : MARK[c.status]
-    lines.push(`${mark} ${c.summary}`)
-    for (const d of c.details ?? []) lines.push(`    ${d}`)
-    if (c.fix && c.status !== 'ok') lines.push(`    → ${c.fix}`)
+    // Checks quote file names, settings and log lines: shown visibly, never run by the terminal.
+    lines.push(`${mark} ${formatVisible(c.summary)}`)
+    for (const d of c.details ?? []) lines.push(`    ${formatVisible(d)}`)
+    if (c.fix && c.status !== 'ok') lines.push(`    → ${formatVisible(c.fix)}`)
   }
   const fails = r.checks.filter((c) => c.status === 'fail').length
   const warns = r.checks.filter((c) => c.status === 'warn').length

@@ -10,6 +10,7 @@ import type { OutStream } from '../io.js'
 import { type Client, listClients } from '../tmux/clients.js'
 import type { Env } from '../paths.js'
 import type { QueueItem } from '../queue/derive.js'
+import { formatVisible } from '../render/visible-text.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 
 export const CHANNELS = ['desktop', 'tmux', 'bell', 'exec'] as const
@@ -31,7 +32,7 @@ export interface Notice {
 
 const describe = (item: QueueItem): string => {
   const ask = summarizeAsk(item.ask, 60)
-  return `${item.project ?? '?'} · ${kindLabel(item)}${ask ? `: ${ask}` : ''}`
+  return `${formatVisible(item.project ?? '?')} · ${kindLabel(item)}${ask ? `: ${ask}` : ''}`
 }
 
 /** Pure: one message for all new waits (several arriving together make one notification). */

@@ -3,10 +3,15 @@
 import { formatAge } from '../duration.js'
 import type { Ask, QueueItem } from '../queue/derive.js'
 import type { WaitKind } from '../record/types.js'
+import { formatVisible } from './visible-text.js'
 
 export const JSON_VERSION = 1
 
-/** One line of what a wait asks: the tool and its command or file, else the message's last line. */
+/**
+ * One line of what a wait asks: the tool and its command or file, else the message's last line.
+ * Every human-facing output that names a wait shows it, so its text is made visible here
+ * (a `\r` or an ESC in a command is shown, never run by the terminal).
+ */
 export const summarizeAsk = (ask: Ask, max = 80): string => {
   let text = ''
   if (ask.tool) {
@@ -23,7 +28,8 @@ export const summarizeAsk = (ask: Ask, max = 80): string => {
     const lines = ask.message.trim().split('\n').map((l) => l.trim()).filter(Boolean)
     text = lines[lines.length - 1] ?? ''
   }
-  return truncate(text.replace(/\s+/g, ' ').trim(), max)
+  // Line breaks and spaces fold into one space; a \r, \v or \f is a control and is shown.
+  return truncate(formatVisible(text.replace(/[\t\n\p{Zs}]+/gu, ' ').trim()), max)
 }
 
 const firstString = (obj: Record<string, unknown>, keys: string[]): string | null => {
@@ -78,8 +84,8 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
     n: i.n === null ? '-' : String(i.n),
     age: formatAge(opts.now - i.since),
     kind: `${kindLabel(i)}${i.inferred ? '~' : ''}`,
-    project: truncate(i.project ?? '?', 20),
-    pane: paneLabel(i),
+    project: truncate(formatVisible(i.project ?? '?'), 20),
+    pane: formatVisible(paneLabel(i)),
     item: i,
   }))
   const w = {
@@ -105,14 +111,15 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
   return `${out.join('\n')}\n`
 }
 
-const clean = (text: string): string => text.replace(/[\t\r\n]+/g, ' ')
+/** A field of a --plain line: tabs and newlines in it would break the line; every control is shown. */
+const field = (text: string): string => formatVisible(text)
 
 /** `--plain`: key first, tab-separated, no header, no colour: safe for fzf and cut. */
 export const formatPlain = (items: readonly QueueItem[], now: number): string =>
   items
     .map((i) =>
       [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), `${kindLabel(i)}${i.inferred ? '~' : ''}`, i.project ?? '?', i.tmux?.pane ?? '-', summarizeAsk(i.ask, 200)]
-        .map(clean)
+        .map(field)
         .join('\t'),
     )
     .map((l) => `${l}\n`)

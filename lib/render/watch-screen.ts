@@ -2,6 +2,7 @@
 // the terminal's size in; lines out), and the one-line-per-change log used without a TTY.
 import { formatAge } from '../duration.js'
 import { formatTable, kindLabel, summarizeAsk, truncate } from './queue-table.js'
+import { formatVisible } from './visible-text.js'
 import type { QueueItem } from '../queue/derive.js'
 
 export interface WatchScreen {
@@ -53,7 +54,7 @@ export const formatDetails = (item: QueueItem, now: number, width: number): stri
   const ask: string[] = []
   if (item.ask.tool) ask.push(`${item.ask.tool}:`, ...stringify(item.ask.input).split('\n'))
   if (item.ask.message) ask.push(...item.ask.message.trim().split('\n'))
-  return [...facts, ...ask].map((l) => truncate(l.replace(/\t/g, '  '), Math.max(1, width - 2))).map((l) => `  ${l}`)
+  return [...facts, ...ask].map((l) => truncate(formatVisible(l, { tabs: 'expand' }), Math.max(1, width - 2))).map((l) => `  ${l}`)
 }
 
 /**
@@ -73,7 +74,8 @@ export const formatWatchScreen = (s: WatchScreen): string[] => {
       : `Trail Boss · ${waiting.length} waiting · oldest ${formatAge(s.now - oldest)}${s.tmuxAvailable ? '' : ' · tmux unavailable: panes unknown'}`
   const top = [s.colour ? `${BOLD}${truncate(title, width)}${RESET}` : truncate(title, width), '']
   const footer = [
-    ...(s.message ? [truncate(s.message, width)] : []),
+    // The news names a session (its project, what it asks): shown visibly like the rest.
+    ...(s.message ? [truncate(formatVisible(s.message), width)] : []),
     truncate(s.digits ? `go to ${s.digits}…  (Enter: go now)` : WATCH_KEYS_HELP, width),
   ].map((l) => (s.colour ? `${DIM}${l}${RESET}` : l))
 
@@ -102,7 +104,7 @@ const signature = (i: QueueItem): string => `${i.state}/${i.kind ?? ''}@${i.sinc
 
 /** One log line: time, number, kind, project, ask, pane, key (tab-free, for logs and grep). */
 export const formatChangeLine = (i: QueueItem, now: number): string =>
-  [
+  formatVisible([
     new Date(now).toISOString(),
     i.n === null ? '-' : `#${i.n}`,
     `${kindLabel(i)}${i.inferred ? '~' : ''}`,
@@ -112,7 +114,7 @@ export const formatChangeLine = (i: QueueItem, now: number): string =>
     summarizeAsk(i.ask, 120),
   ]
     .filter((f) => f !== '')
-    .join('  ')
+    .join('  '))
 
 /**
  * The lines a change from `prev` to `next` earns: one per session that appeared, changed state
@@ -129,7 +131,7 @@ export const formatChanges = (prev: ReadonlyMap<string, QueueItem>, next: readon
   for (const [id, before] of prev) {
     if (seen.has(id)) continue
     const after = everyone.find((i) => i.sessionId === id)
-    lines.push([new Date(now).toISOString(), '-', after ? kindLabel(after) : 'gone', before.project ?? '?', before.tmux?.pane ?? '-', before.key].join('  '))
+    lines.push(formatVisible([new Date(now).toISOString(), '-', after ? kindLabel(after) : 'gone', before.project ?? '?', before.tmux?.pane ?? '-', before.key].join('  ')))
   }
   return lines
 }
