@@ -21,6 +21,7 @@ import spool = require('../lib/record/spool.js')
 import spoolEvents = require('../lib/record/spool-events.js')
 import type types = require('../lib/record/types.js')
 import write = require('../lib/record/write.js')
+import agentProcess = require('../lib/tmux/agent-process.js')
 
 /** Payloads above this are drained unread (docs/design.md §6.6); a PostToolUse after a big read is normal. */
 const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
@@ -186,6 +187,8 @@ const main = async (): Promise<void> => {
   }
   const notice = agent.notice?.(ev)
   if (notice) logOnce(notice)
+  // Which process ran this hook, so `send` can tell that its pane still runs that agent.
+  if (!ev.headless) ev.agentProcess = agentProcess.findAgentProcess(process.ppid)
   const dir = paths.sessionsDir(env)
   privateDir.ensurePrivateDir(paths.trailbossHome(env), log)
   privateDir.ensurePrivateDir(dir, log)

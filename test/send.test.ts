@@ -1,5 +1,6 @@
-// `trailboss send` (opt-in): panes that show a captured Claude Code screen and then read the
-// terminal (`cat`), so what send types shows up in the pane. Run `npm run build` first.
+// `trailboss send` (opt-in): panes run an agent stand-in that shows a captured Claude Code
+// screen, runs the emitter as its hook (so the record names this process), then echoes the
+// terminal like `cat`, so what send types shows up in the pane. Run `npm run build` first.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -7,14 +8,13 @@ import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { deriveSendRefusal } from '../lib/commands/send.js'
 import type { QueueItem } from '../lib/queue/derive.js'
-import { copyBuilt, emit } from './helpers/navigate-records.js'
+import { copyBuilt } from './helpers/navigate-records.js'
 import { cleanEnv, newPane, startServer, waitFor } from './helpers/navigate-tmux.js'
 
 t.setTimeout(60_000)
-const { cli: CLI } = await copyBuilt(t)
+const { cli: CLI, emitter } = await copyBuilt(t)
 const screen = (name: string): string => fileURLToPath(new URL(`./fixtures/screens/${name}`, import.meta.url))
-/** Shows a screen (blank lines dropped, so it fits), then echoes what is typed. */
-const showing = (file: string): string[] => ['sh', '-c', `grep -v '^[[:space:]]*$' '${screen(file)}'; exec cat`]
+const STAND_IN = fileURLToPath(new URL('./helpers/agent-stand-in.cjs', import.meta.url))
 
 const item = (over: Partial<QueueItem> = {}, promptId = 'p1'): QueueItem =>
   ({
@@ -60,23 +60,27 @@ t.test('send against a real tmux server', async (t) => {
   const home = join(dir, 'home')
   mkdirSync(home, { mode: 0o700 })
   const cwd = join(dir, 'proj')
-  const server = startServer(t, 'work', showing('02-after-stop.txt'), [200, 50])
+  /** An agent that shows `file` and reports `event` (a finished turn asking a question by default). */
+  const agent = (file: string, sessionId: string, event: Record<string, unknown> = {}): string[] => {
+    const payload = { session_id: sessionId, transcript_path: `${cwd}/no-transcript.jsonl`, cwd, hook_event_name: 'Stop', last_assistant_message: 'Done. Shall I go on?', prompt_id: 'p1', ...event }
+    return [process.execPath, STAND_IN, emitter, home, screen(file), JSON.stringify(payload), cwd]
+  }
+  const records = (): string => spawnSync(process.execPath, [CLI, 'ls', '--all', '--plain'], { env: cleanEnv({ TRAILBOSS_HOME: home }), encoding: 'utf8', timeout: 20_000 }).stdout
+  /** One agent after the other, so the queue's order (oldest first) is theirs. */
+  const recorded = (n: number): Promise<void> => waitFor(() => records().trim().split('\n').filter(Boolean).length === n, `${n} agents recorded`, 15_000)
+  const server = startServer(t, 'work', agent('02-after-stop.txt', 'a1111111-0000-4000-8000-000000000001'), [200, 50])
   const idle = server.tmux('display-message', '-p', '-t', 'work', '#{pane_id}').trim()
-  const busy = newPane(server, ['new-window', '-d', '-t', 'work'], showing('05-working-spinner.txt'))
-  const dialog = newPane(server, ['new-window', '-d', '-t', 'work'], showing('03-permission-dialog.txt'))
+  await recorded(1)
+  const busy = newPane(server, ['new-window', '-d', '-t', 'work'], agent('05-working-spinner.txt', 'b2222222-0000-4000-8000-000000000002'))
+  await recorded(2)
+  const dialog = newPane(
+    server,
+    ['new-window', '-d', '-t', 'work'],
+    agent('03-permission-dialog.txt', 'c3333333-0000-4000-8000-000000000003', { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }),
+  )
+  await recorded(3)
   const capture = (pane: string): string => server.tmux('capture-pane', '-p', '-t', pane)
   for (const p of [idle, busy, dialog]) await waitFor(() => /for shortcuts|esc to interrupt|Esc to cancel/i.test(capture(p)), `screen in ${p}`)
-
-  await emit({ home, cwd, sessionId: 'a1111111-0000-4000-8000-000000000001', server, pane: idle })
-  await emit({ home, cwd, sessionId: 'b2222222-0000-4000-8000-000000000002', server, pane: busy })
-  await emit({
-    home,
-    cwd,
-    sessionId: 'c3333333-0000-4000-8000-000000000003',
-    server,
-    pane: dialog,
-    event: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } },
-  })
 
   const send = (args: string[], allow = true): { code: number | null; stderr: string } => {
     const r = spawnSync(process.execPath, [CLI, 'send', ...args], {
@@ -105,10 +109,9 @@ t.test('send against a real tmux server', async (t) => {
   })
 
   await t.test('--no-enter types without submitting', async (t) => {
-    await emit({ home, cwd, sessionId: 'a1111111-0000-4000-8000-000000000001', server, pane: idle, event: { prompt_id: 'p2', last_assistant_message: 'Next?' } })
     server.tmux('send-keys', '-t', idle, 'C-l')
-    server.tmux('respawn-pane', '-k', '-t', idle, ...showing('02-after-stop.txt'))
-    await waitFor(() => /for shortcuts/.test(capture(idle)), 'idle screen again')
+    server.tmux('respawn-pane', '-k', '-t', idle, ...agent('02-after-stop.txt', 'a1111111-0000-4000-8000-000000000001', { prompt_id: 'p2', last_assistant_message: 'Next?' }))
+    await waitFor(() => /for shortcuts/.test(capture(idle)) && records().includes('Next?'), 'idle screen again, and the new wait', 15_000)
     const r = send(['a1111111', 'draft', 'only', '--no-enter'])
     t.equal(r.code, 0, r.stderr)
     await waitFor(() => capture(idle).includes('draft only'), 'the draft typed')

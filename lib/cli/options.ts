@@ -121,7 +121,8 @@ export type NotifyArgs = ArgsOf<typeof NOTIFY_OPTIONS>
 export type InstallArgs = ArgsOf<typeof INSTALL_OPTIONS>
 export type DoctorArgs = ArgsOf<typeof DOCTOR_OPTIONS>
 export type GcArgs = ArgsOf<typeof GC_OPTIONS>
-export type SendArgs = ArgsOf<typeof SEND_OPTIONS> & { target: string; text: string[] }
+/** `text`: the words before `--`; `_`: the command's name, then the words after `--`. */
+export type SendArgs = ArgsOf<typeof SEND_OPTIONS> & { target: string; text?: string[] | undefined; _?: (string | number)[] | undefined }
 
 /**
  * A table as yargs options. A single-value option given twice takes its last value, as

@@ -135,13 +135,17 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     )
   if (send) {
     parser = parser.command(
-      'send <target> <text..>',
+      'send <target> [text..]',
       'type your text into a waiting pane (needs TRAILBOSS_ALLOW_SEND=1)',
       (y) =>
         y
+          // Words are typed as written: `007` stays `007`, not the number 7.
+          .parserConfiguration({ 'parse-positional-numbers': false })
           .positional('target', { type: 'string', demandOption: true })
-          .positional('text', { type: 'string', array: true, demandOption: true })
-          .options(toYargsOptions(SEND_OPTIONS)),
+          .positional('text', { type: 'string', array: true })
+          .options(toYargsOptions(SEND_OPTIONS))
+          .example('$0 send 2 yes', 'type "yes" and Enter into the pane of wait 2')
+          .example('$0 send 2 -- -n 3', 'text that starts with - goes after --'),
       run<SendArgs>(async () => (await import('../commands/send.js')).runSend),
     )
   }

@@ -1,6 +1,7 @@
 // `trailboss send` (opt-in, TRAILBOSS_ALLOW_SEND=1): type the person's own text into a waiting
 // pane. Trail Boss never makes up input; this only saves a trip to the pane, so it refuses
-// unless the pane still shows the very wait the person answered: same wait, idle prompt.
+// unless the pane still shows the very wait the person answered: same wait, same agent
+// process, idle prompt.
 import type { SendArgs } from '../cli/options.js'
 import { TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
@@ -10,7 +11,9 @@ import { resolveTarget } from '../queue/target.js'
 import { agentFor } from '../agents/index.js'
 import type { ScreenVerdict } from '../agents/types.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { runsInPane } from '../tmux/agent-process.js'
 import { capturePane } from '../tmux/panes.js'
+import { literalKeysArgs } from '../tmux/send-keys.js'
 import { describeItem } from './go.js'
 
 /** Screens that show the agent's input box ready for a new prompt. */
@@ -18,9 +21,11 @@ const AT_PROMPT: ReadonlySet<ScreenVerdict> = new Set(['idle', 'interrupted'])
 
 /**
  * Why the text must not be typed, or null when it may: the wait read first (`before`), the same
- * session read again right before typing (`after`), and what its pane shows.
+ * session read again right before typing (`after`), whether its pane still runs the agent
+ * process that made the wait (null: the record does not say which, as an older emitter's),
+ * and what its pane shows.
  */
-export const deriveSendRefusal = (before: QueueItem, after: QueueItem | undefined, screen: ScreenVerdict | null): string | null => {
+export const deriveSendRefusal = (before: QueueItem, after: QueueItem | undefined, screen: ScreenVerdict | null, sameAgent: boolean | null = true): string | null => {
   if (!before.tmux) return 'it does not run in tmux'
   if (before.state === 'permission') return 'it waits on a dialog (answer it in its pane: trailboss go)'
   if (before.state !== 'waiting') return `it is not waiting (${before.state})`
@@ -28,15 +33,30 @@ export const deriveSendRefusal = (before: QueueItem, after: QueueItem | undefine
     return 'it changed while the text was on its way'
   }
   if (after.tmux?.pane !== before.tmux.pane || after.tmux.socket !== before.tmux.socket || after.tmux.alive === false) return 'its pane is gone'
+  if (sameAgent === null) return 'its record does not say which process made the wait (recorded by an older trailboss-emit; its next event will)'
+  if (!sameAgent) return 'its pane no longer runs the agent that made the wait'
   if (screen === null) return 'its pane could not be read'
   if (!AT_PROMPT.has(screen)) return `its pane does not show the idle prompt (${screen === 'working' ? 'it is working' : screen})`
   return null
 }
 
+/**
+ * Whether the wait's pane still runs the agent process its record names (the pane's first
+ * process or a descendant, with the same start time); null when the record names none.
+ */
+const checkAgent = async (item: QueueItem | undefined, exec: TmuxExec): Promise<boolean | null> => {
+  const agent = item?.record.agentProcess
+  if (!item?.tmux || agent === undefined || agent === null) return null
+  const r = await exec(['display-message', '-p', '-t', item.tmux.pane, '#{pane_pid}'], { socket: item.tmux.socket })
+  const panePid = Number(r.stdout.trim())
+  return r.code === 0 && Number.isInteger(panePid) && panePid > 0 && runsInPane(agent, panePid)
+}
+
 export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux): Promise<number> => {
   if (io.env.TRAILBOSS_ALLOW_SEND !== '1') throw new TrailbossError('send is off', 'set TRAILBOSS_ALLOW_SEND=1 to type your own text into a waiting pane')
-  const text = args.text.join(' ')
-  if (text.trim() === '') throw new TrailbossError('nothing to send', 'give the text after the target')
+  // Words after `--` (a text that starts with `-`) come in yargs' `_`, after the command's name.
+  const text = [...(args.text ?? []), ...(args._ ?? []).slice(1).map(String)].join(' ')
+  if (text.trim() === '') throw new TrailbossError('nothing to send', 'give the text after the target (after -- when it starts with -)')
   try {
     const first = await loadQueue(io, { exec })
     const item = resolveTarget(first, args.target, io)
@@ -44,11 +64,13 @@ export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux)
     const screen = shown === null ? null : (agentFor(item.agent)?.classifyScreen(shown) ?? 'unknown')
     // Read again right before typing: the wait must be the one the person read and answered.
     const again = await loadQueue(io, { exec, screens: false })
-    const why = deriveSendRefusal(item, again.items.find((i) => i.sessionId === item.sessionId), screen)
+    const after = again.items.find((i) => i.sessionId === item.sessionId)
+    const sameAgent = await checkAgent(after, exec)
+    const why = deriveSendRefusal(item, after, screen, sameAgent)
     if (why) throw new TrailbossError(`not sending to ${describeItem(item)}: ${why}`, 'nothing was typed')
     const tmux = item.tmux!
-    // -l: the text is typed literally (no key names); Enter is a key of its own.
-    const typed = await exec(['send-keys', '-t', tmux.pane, '-l', text], { socket: tmux.socket })
+    // Typed literally; Enter is a key of its own.
+    const typed = await exec(literalKeysArgs(tmux.pane, text), { socket: tmux.socket })
     if (typed.code !== 0) throw new TrailbossError(`tmux send-keys failed: ${typed.stderr.trim()}`, 'nothing was typed')
     if (args.enter) {
       const entered = await exec(['send-keys', '-t', tmux.pane, 'Enter'], { socket: tmux.socket })

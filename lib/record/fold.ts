@@ -61,6 +61,8 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent): SessionRe
   }
   const rules = hooksFor(ev.agent)?.rules ?? NO_RULES
   rules.heal?.(rec, prev, ev)
+  // The agent process that ran the hook: `send` types only into it.
+  if (ev.agentProcess !== undefined) rec.agentProcess = rec.headless ? null : ev.agentProcess
   if (prev && ev.stamp < prev.stateStamp) return rec
   rules.track?.(rec, ev)
   // Once ended, only the agent's resume brings a session back (docs/design.md §3.2).

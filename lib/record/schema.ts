@@ -26,6 +26,16 @@ const toolCall = z.nullable(
   }),
 )
 
+/** Optional: records and pending events of older emitters have none. */
+const agentProcess = z.optional(
+  z.nullable(
+    z.object({
+      pid: z.number(),
+      startTicks: z.nullable(z.number()),
+    }),
+  ),
+)
+
 const liveState = z.enum(LIVE_STATES)
 const waitKind = z.nullable(z.enum(WAIT_KINDS))
 
@@ -57,6 +67,7 @@ export const recordSchema = z.object({
   events: z.number(),
   foldedPending: z.array(z.string()),
   denied: z.optional(z.nullable(z.object({ tool: z.string(), reason: z.nullable(z.string()), at: z.number() }))),
+  agentProcess,
 })
 
 // The schema and the TypeScript type the emitter writes must not drift apart.
@@ -85,6 +96,7 @@ export const hookEventSchema = z.object({
   message: z.nullable(z.string()),
   backgroundTasks: z.number(),
   isInterrupt: z.boolean(),
+  agentProcess,
 })
 const _eventMatches: Same<z.infer<typeof hookEventSchema>, HookEvent> = true
 void _eventMatches

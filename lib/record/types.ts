@@ -2,6 +2,7 @@
 // shape that code is written against. lib/record/schema.ts checks files against the same shape
 // (a compile-time test there keeps the two equal). Types and constants only: every layer,
 // the emitter included, imports this file.
+import type { AgentProcess } from '../tmux/agent-process.js'
 
 export const RECORD_VERSION = 1
 
@@ -59,6 +60,8 @@ export interface HookEvent {
   message: string | null
   backgroundTasks: number
   isInterrupt: boolean
+  /** The agent process that ran the hook (not for headless runs); absent from older emitters. */
+  agentProcess?: AgentProcess | null
 }
 
 export interface SessionRecord {
@@ -99,4 +102,6 @@ export interface SessionRecord {
   foldedPending: string[]
   /** The latest refused tool call of the current turn; absent in records that never had one. */
   denied?: Denial | null
+  /** The agent process of the latest event: `send` types only into it. Absent from older records. */
+  agentProcess?: AgentProcess | null
 }
