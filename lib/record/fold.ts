@@ -40,11 +40,26 @@ const emptyRecord = (ev: HookEvent): SessionRecord => ({
 })
 
 /**
- * Folds one event into a record (docs/design.md §2.6 order rules, §3 state table). Pure: the same
- * record and event always give the same result, so readers can replay pending events.
+ * How far a stored stamp may lie ahead of the folder's clock before it counts as taken before
+ * a step back of the wall clock. Stamps and clocks of one machine agree to a millisecond; this
+ * leaves room for rounding, not for steps.
  */
-export const applyEvent = (prev: SessionRecord | null, ev: HookEvent): SessionRecord => {
+export const CLOCK_STEP_SLACK_MS = 50
+
+/** Whether a stamp of the record lies ahead of `now`: the wall clock stepped back since. */
+const isAheadOf = (stamp: number, now: number | undefined): boolean => now !== undefined && stamp > now + CLOCK_STEP_SLACK_MS
+
+/**
+ * Folds one event into a record (docs/design.md §2.6 order rules, §3 state table). Pure: the
+ * same record, event and `now` always give the same result, so readers can replay pending events.
+ * `now` is the folder's clock (the lock holder's, or a reader's): a record stamped ahead of it
+ * was stamped before the wall clock stepped back (NTP, a resume, a migrated VM), and its stamps
+ * cannot order events any more. The order events reach the session then decides: the event
+ * being folded is the newer. Without `now` (replays of known sequences), stamps alone decide.
+ */
+export const applyEvent = (prev: SessionRecord | null, ev: HookEvent, now?: number): SessionRecord => {
   const base = prev ?? emptyRecord(ev)
+  const lastAhead = isAheadOf(base.lastEventAt, now)
   // Fields that locate the session heal on every event, whatever its age.
   const rec: SessionRecord = {
     ...base,
@@ -55,15 +70,15 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent): SessionRe
     transcriptPath: ev.transcriptPath ?? base.transcriptPath,
     tmux: ev.headless || base.headless ? null : ev.tmux ?? base.tmux,
     firstEventAt: Math.min(base.firstEventAt, ev.stamp),
-    lastEventAt: Math.max(base.lastEventAt, ev.stamp),
-    lastEvent: ev.stamp >= base.lastEventAt ? ev.name : base.lastEvent,
+    lastEventAt: lastAhead ? ev.stamp : Math.max(base.lastEventAt, ev.stamp),
+    lastEvent: lastAhead || ev.stamp >= base.lastEventAt ? ev.name : base.lastEvent,
     events: base.events + 1,
   }
   const rules = hooksFor(ev.agent)?.rules ?? NO_RULES
   rules.heal?.(rec, prev, ev)
   // The agent process that ran the hook: `send` types only into it.
   if (ev.agentProcess !== undefined) rec.agentProcess = rec.headless ? null : ev.agentProcess
-  if (prev && ev.stamp < prev.stateStamp) return rec
+  if (prev && ev.stamp < prev.stateStamp && !isAheadOf(prev.stateStamp, now)) return rec
   rules.track?.(rec, ev)
   // Once ended, only the agent's resume brings a session back (docs/design.md §3.2).
   if (base.state === 'ended' && prev && !rules.reopensEnded(ev)) return rec
@@ -99,6 +114,9 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent): SessionRe
   return rec
 }
 
-/** Folds events in stamp order (ties by arrival), as readers and the reliability tests do. */
-export const foldEvents = (rec: SessionRecord | null, events: readonly HookEvent[]): SessionRecord | null =>
-  [...events].sort((a, b) => a.stamp - b.stamp).reduce<SessionRecord | null>((r, e) => applyEvent(r, e), rec)
+/**
+ * Folds events in stamp order (ties by arrival), as readers and the reliability tests do:
+ * pending events, saved without the lock, have no other order than their stamps.
+ */
+export const foldEvents = (rec: SessionRecord | null, events: readonly HookEvent[], now?: number): SessionRecord | null =>
+  [...events].sort((a, b) => a.stamp - b.stamp).reduce<SessionRecord | null>((r, e) => applyEvent(r, e, now), rec)

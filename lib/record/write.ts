@@ -102,10 +102,13 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
   }
   try {
     const onDisk = readRecordOrSetAside(file, ev.sessionId, log)
-    removeLeftovers(dir, onDisk, ev.sessionId, now(), log)
+    // The clock under the lock: a record stamped ahead of it was stamped before a clock step,
+    // and this event, the latest to reach the session, is then applied as the newer (fold.ts).
+    const at = now()
+    removeLeftovers(dir, onDisk, ev.sessionId, at, log)
     const pending = readPendingEvents(dir, ev.sessionId, [], log)
-    const folded = withPending(onDisk, pending)
-    const next = applyEvent(folded, ev)
+    const folded = withPending(onDisk, pending, at)
+    const next = applyEvent(folded, ev, at)
     next.foldedPending = pending.map((p) => p.file)
     fs.mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
     unmarkBeforeWrite(dir, ev.sessionId, onDisk?.state ?? null, next.state, log)
