@@ -15,6 +15,7 @@ import { reportSkipped } from '../render/skipped.js'
 import { readEndedMarks, unmarkEnded } from '../record/ended-index.js'
 import { LOCK_STALE_MS, TEMP_LEFTOVER_MS } from '../record/write.js'
 import { readRecordFile } from '../record/read.js'
+import { formatVisible } from '../render/visible-text.js'
 
 /**
  * Pure: which sessions gc retires. Gone needs a tmux answer; unknown panes keep a session.
@@ -83,7 +84,7 @@ export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promi
   for (const item of selectRetired(view.items, olderThanMs, view.now)) {
     const what = `${item.key} (${item.state}, ${item.project ?? '?'}, last event ${formatAge(view.now - item.record.lastEventAt)} ago)`
     if (args.dryRun || (await retire(dir, item))) {
-      io.stdout.write(`${verb} ${what}\n`)
+      io.stdout.write(`${formatVisible(`${verb} ${what}`)}\n`)
       if (!args.dryRun) appendLog(io, `removed session ${item.sessionId} (${item.state})`)
       count++
     }
@@ -91,7 +92,8 @@ export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promi
   for (const path of listLeftovers(dir, view.now)) {
     if (!args.dryRun) fs.rmSync(path, { recursive: true, force: true })
     if (!args.dryRun) appendLog(io, `removed leftover ${path}`)
-    io.stdout.write(`${verb} leftover ${path}\n`)
+    // A leftover's name is whatever was put in the folder: shown visibly.
+    io.stdout.write(`${formatVisible(`${verb} leftover ${path}`)}\n`)
   }
   if (count === 0 && io.stdout.isTTY) io.stdout.write(`nothing to retire (ended or gone for ${args.olderThan})\n`)
   return EXIT_OK
