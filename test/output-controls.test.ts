@@ -18,8 +18,8 @@ import { formatChanges, formatWatchScreen } from '../lib/render/watch-screen.js'
 
 /** Our own styling (the table's palette, bold, dim, reset): the only escapes we may write. */
 const OWN_STYLES = /\x1b\[(?:0|1|2|3[1-6])m/g
-/** What a terminal would act on or hide. Tabs separate --plain fields; newlines end lines. */
-const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u2028\u2029]|\p{Cs}/u
+/** What a terminal would act on or hide (joiners are kept inside emoji and joining scripts). Tabs separate --plain fields; newlines end lines. */
+const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff\u2028\u2029]|\p{Cs}/u
 
 const hostileText = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom('\x1b', '[', ']', '2', 'K', ';', '\x07', '\r', '\n', '\t', '\x00', '\x7f', '\u009b', '\u0085', '\u202e', '\u2066', '\u200b', '\ufeff', '\u2028', '\ud800', 'a', ' ', '#', '日', '😀', '\u200d') }) },

@@ -10,7 +10,7 @@ import { baseEnv, runEmitter, tempDir, type ChildEnv } from './helpers/emitter.j
 t.setTimeout(120_000)
 
 /** What a terminal would act on or hide: C0 but tab/newline, DEL, C1, bidi and zero-width controls, lone surrogates. */
-const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u2028\u2029]|\p{Cs}/u
+const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff\u2028\u2029]|\p{Cs}/u
 
 const HIDE = 'echo harmless\r\x1b[K'
 const OSC52 = '\x1b]52;c;cm0gLXJmIH4K\x07'
