@@ -149,11 +149,6 @@ export interface AgentCheck {
 
 /** Everything agent-specific the core needs, for one agent. */
 export interface AgentAdapter extends AgentHooks {
-  /**
-   * `doctor`'s checks of what only this agent has (Codex: trust entries, the spool). `known`:
-   * our emitter file; nothing when the agent is not set up at all.
-   */
-  doctor?: (env: Env, known: readonly string[], now: number) => AgentCheck[]
   /** Per read: a check of one record's transcript (the setup, such as resolving folders, runs once). */
   transcriptChecker: (env: Env) => (rec: SessionRecord, now: number) => TranscriptVerdict | null
   /**
@@ -174,5 +169,19 @@ export interface AgentAdapter extends AgentHooks {
   isQuestionTool: (toolName: string | undefined) => boolean
   /** The command that resumes a session in its folder. */
   resumeCommand: (sessionId: string) => string[]
+}
+
+/**
+ * What `install`, `uninstall` and `doctor` need of an agent. Apart from AgentAdapter because it
+ * edits settings files under a lock: `ls` and `status` load every adapter and must not load that
+ * (lib/agents/setup-registry.ts is imported by those commands only).
+ */
+export interface AgentSetup {
+  id: string
   install: InstallTarget
+  /**
+   * `doctor`'s checks of what only this agent has (Codex: trust entries, the spool). `known`:
+   * our emitter file; nothing when the agent is not set up at all.
+   */
+  doctor?: (env: Env, known: readonly string[], now: number) => AgentCheck[]
 }

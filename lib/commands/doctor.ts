@@ -34,7 +34,7 @@ import { useColour, type Io } from '../io.js'
 import { endedIndexDir, type Env, logFile, sessionsDir, trailbossHome } from '../paths.js'
 import { readEndedMarks } from '../record/ended-index.js'
 import { settingsFile } from '../agents/claude-code/settings-hooks.js'
-import { AGENTS } from '../agents/index.js'
+import { SETUPS } from '../agents/setup-registry.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot } from '../settings/package-root.js'
 import { readSettingsFile } from '../settings/settings-file.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
@@ -217,7 +217,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   for (const s of scopes) checks.push(checkScopeHooks(s, facts))
   checks.push(...checkRoutes(scopes, facts))
   // What only other agents have (Codex's trust entries, its spool): nothing for an agent not set up.
-  for (const agent of AGENTS) checks.push(...(agent.doctor?.(env, facts.known, io.now()) ?? []))
+  for (const agent of SETUPS) checks.push(...(agent.doctor?.(env, facts.known, io.now()) ?? []))
   checks.push(homeCheck(env))
   checks.push(checkLog(logFile(env), readLogTail(logFile(env)), io.now()))
 

@@ -8,9 +8,9 @@ import { createTwoFilesPatch } from 'diff'
 import { type InstallArgs, type Scope, SCOPES } from '../cli/options.js'
 import { EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
-import { AGENT_IDS, agentFor } from '../agents/index.js'
+import { SETUPS, setupFor } from '../agents/setup-registry.js'
 import { DEFAULT_AGENT } from '../agents/hook-registry.js'
-import type { AgentAdapter } from '../agents/types.js'
+import type { AgentSetup } from '../agents/types.js'
 import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findPackageRoot, findStableNode, isEphemeralPath } from '../settings/package-root.js'
 import { parseSettings, readSettingsFile, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
 import { mergeStatusLine, unmergeStatusLine } from '../agents/claude-code/status-line-setting.js'
@@ -67,15 +67,15 @@ export const runInstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): P
 export const runUninstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => answering(io, () => uninstall(args, io, deps))
 
 /** The agent `--agent` names; yargs checked it, a direct call may not have. */
-const adapterOf = (args: InstallArgs): AgentAdapter => {
+const adapterOf = (args: InstallArgs): AgentSetup => {
   const id = args.agent ?? DEFAULT_AGENT
-  const agent = agentFor(id)
-  if (!agent) throw new TrailbossError(`no agent named ${id}`, `one of: ${AGENT_IDS.join(', ')}`, EXIT_USAGE)
+  const agent = setupFor(id)
+  if (!agent) throw new TrailbossError(`no agent named ${id}`, `one of: ${SETUPS.map((a) => a.id).join(', ')}`, EXIT_USAGE)
   return agent
 }
 
 /** The emitter's command for an agent: the default agent's names none, as installs before `--agent` did. */
-const forAgent = (cmd: EmitterCommand, agent: AgentAdapter): EmitterCommand =>
+const forAgent = (cmd: EmitterCommand, agent: AgentSetup): EmitterCommand =>
   agent.id === DEFAULT_AGENT ? cmd : { command: cmd.command, args: [...(cmd.args ?? []), '--agent', agent.id] }
 
 /** The spool hook beside the emitter (dist/hooks/spool.sh): what agents that wait for every hook run. */
@@ -92,7 +92,7 @@ const parsedOrNull = (text: string | null, file: string): JsonObject | null => {
 }
 
 /** Brings the target's companion file (Codex's config.toml) in step with the settings file's change. */
-const followCompanion = async (agent: AgentAdapter, u: SettingsUpdate, known: readonly string[], io: Io, dryRun: boolean): Promise<SettingsUpdate | null> => {
+const followCompanion = async (agent: AgentSetup, u: SettingsUpdate, known: readonly string[], io: Io, dryRun: boolean): Promise<SettingsUpdate | null> => {
   const companion = agent.install.companion
   if (!companion) return null
   const before = parsedOrNull(u.before, u.file)
@@ -181,7 +181,7 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
  * hooks in user and local scope, for a GUI-started agent's short PATH), or `trailboss` from
  * PATH in the shared project file.
  */
-const statuslineCli = (scope: Scope, io: Io, deps: InstallDeps, agent: AgentAdapter): string[] => {
+const statuslineCli = (scope: Scope, io: Io, deps: InstallDeps, agent: AgentSetup): string[] => {
   if (agent.id !== 'claude-code') throw new TrailbossError(`--statusline is for Claude Code only, not ${agent.id}`, 'leave it out', EXIT_USAGE)
   if (scope === 'project') return ['trailboss']
   const { node, emitter } = locateEmitter(io, deps)

@@ -6,7 +6,6 @@ import { claudeCodeHooks } from './hooks.js'
 import { isReadableTranscriptPath, transcriptPathCheck } from './paths.js'
 import { classifyScreen, SCREEN_RULES_VERSION } from './screen.js'
 import { registryWaitChecker } from './session-registry.js'
-import { deriveHookEntry, FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, mergeHooks, settingsFile, unmergeHooks } from './settings-hooks.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import { deriveTranscriptVerdict, mayBeUserLine, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP } from './transcript.js'
 
@@ -36,14 +35,5 @@ export const claudeCode: AgentAdapter = {
   sleepsOnItsOwn: (rec) => rec.lastEvent === 'Stop' && rec.backgroundTasks > 0,
   isQuestionTool: (name) => name === QUESTION_TOOL,
   resumeCommand: (sessionId) => ['claude', '--resume', sessionId],
-  install: {
-    label: 'Claude Code',
-    settingsFile,
-    events: HOOK_EVENTS,
-    blocks: (event) => FOREGROUND_EVENTS.has(event),
-    merge: (settings, command, known) => mergeHooks(settings, deriveHookEntry(command), known),
-    unmerge: (settings, known) => unmergeHooks(settings, known),
-    plugin: { isEnabledIn: isPluginEnabled, uninstall: 'claude plugin uninstall trailboss' },
-  },
 }
 

@@ -76,6 +76,8 @@ export const derivePluginHooks = (): JsonObject => {
   return {
     description: 'Trail Boss: record each session event with trailboss-emit (from the trailboss npm package, on PATH).',
     hooks,
+    // The mod (plugin/hooks/queue.tsx): builds before 2.1.287 ignore `modules` as long as `hooks` is there.
+    modules: ['./queue.tsx'],
   }
 }
 

@@ -1,13 +1,10 @@
 // Codex CLI behind the AgentAdapter seam: its hooks (hooks.ts), rollout check, screen, install
 // target (hooks.json + trust entries in config.toml) and resume command. Facts and limits:
 // docs/codex.md; captures: test/fixtures/codex/.
-import { TrailbossError } from '../../errors.js'
 import type { AgentAdapter, TranscriptVerdict } from '../types.js'
 import { readCodexConversation } from './conversation.js'
-import { codexDoctor } from './doctor.js'
 import { codexHooks } from './hooks.js'
-import { CODEX_INSTALL_EVENTS, codexCompanion, deriveCodexCommandFrom, mergeCodexHooks, unmergeCodexHooks } from './install.js'
-import { codexHooksFile, rolloutPathCheck } from './paths.js'
+import { rolloutPathCheck } from './paths.js'
 import { deriveRolloutVerdict, readRolloutAfter } from './rollout.js'
 import { classifyCodexScreen, CODEX_SCREEN_RULES_VERSION } from './screen.js'
 import { CODEX_QUESTION_TOOL } from './state-rules.js'
@@ -35,20 +32,4 @@ export const codex: AgentAdapter = {
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === CODEX_QUESTION_TOOL,
   resumeCommand: (sessionId) => ['codex', 'resume', sessionId],
-  doctor: codexDoctor,
-  install: {
-    label: 'Codex',
-    settingsFile: (scope, env) => {
-      // Project hooks (.codex/hooks.json) run only in projects the person trusted, each with its own trust entries.
-      if (scope !== 'user') throw new TrailbossError(`Codex hooks are installed for the user only, not in ${scope} scope`, 'run: trailboss install --agent codex')
-      return codexHooksFile(env)
-    },
-    events: CODEX_INSTALL_EVENTS,
-    // Codex waits for every hook: each runs the spool hook (hooks/spool.sh), not Node.
-    blocks: () => true,
-    runner: 'spool',
-    merge: (settings, command, known) => mergeCodexHooks(settings, deriveCodexCommandFrom(command), known),
-    unmerge: (settings, known) => unmergeCodexHooks(settings, known),
-    companion: codexCompanion,
-  },
 }

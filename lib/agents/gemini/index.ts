@@ -1,12 +1,10 @@
 // Gemini CLI behind the AgentAdapter seam: its hooks (hooks.ts), chat file, screen, install
 // target and resume command. Everything the core knows of Gemini CLI comes through here.
 import type { AgentAdapter } from '../types.js'
-import { geminiDoctor } from './doctor.js'
 import { deriveChatVerdict, deriveGeminiConversation, readChatTail } from './chat.js'
 import { geminiHooks } from './hooks.js'
 import { chatPathCheck, findChatFile, isReadableChatPath } from './paths.js'
 import { classifyGeminiScreen, GEMINI_SCREEN_RULES_VERSION } from './screen.js'
-import { deriveGeminiHookEntry, GEMINI_HOOK_EVENTS, geminiSettingsFileFor, mergeGeminiHooks, unmergeGeminiHooks } from './settings-hooks.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import type { Env } from '../../paths.js'
 import type { SessionRecord } from '../../record/types.js'
@@ -19,7 +17,6 @@ const chatFileOf = (rec: SessionRecord, env: Env, readable: (p: unknown) => p is
 
 export const gemini: AgentAdapter = {
   ...geminiHooks,
-  doctor: geminiDoctor,
   transcriptChecker: (env) => {
     const readable = chatPathCheck(env)
     return (rec, now) => {
@@ -40,13 +37,4 @@ export const gemini: AgentAdapter = {
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === QUESTION_TOOL,
   resumeCommand: (sessionId) => ['gemini', '--resume', sessionId],
-  install: {
-    label: 'Gemini CLI',
-    settingsFile: geminiSettingsFileFor,
-    events: GEMINI_HOOK_EVENTS,
-    // Gemini CLI waits for every hook.
-    blocks: () => true,
-    merge: (settings, command, known) => mergeGeminiHooks(settings, deriveGeminiHookEntry(command), known),
-    unmerge: (settings, known) => unmergeGeminiHooks(settings, known),
-  },
 }

@@ -1,0 +1,27 @@
+// Codex: what `install`, `uninstall` and `doctor` need (lib/agents/types.ts AgentSetup); kept
+// out of index.ts so that the queue's commands never load settings editing.
+import type { AgentSetup } from '../types.js'
+import { TrailbossError } from '../../errors.js'
+import { codexDoctor } from './doctor.js'
+import { CODEX_INSTALL_EVENTS, codexCompanion, deriveCodexCommandFrom, mergeCodexHooks, unmergeCodexHooks } from './install.js'
+import { codexHooksFile } from './paths.js'
+
+export const codexSetup: AgentSetup = {
+  id: 'codex',
+  doctor: codexDoctor,
+  install: {
+    label: 'Codex',
+    settingsFile: (scope, env) => {
+      // Project hooks (.codex/hooks.json) run only in projects the person trusted, each with its own trust entries.
+      if (scope !== 'user') throw new TrailbossError(`Codex hooks are installed for the user only, not in ${scope} scope`, 'run: trailboss install --agent codex')
+      return codexHooksFile(env)
+    },
+    events: CODEX_INSTALL_EVENTS,
+    // Codex waits for every hook: each runs the spool hook (hooks/spool.sh), not Node.
+    blocks: () => true,
+    runner: 'spool',
+    merge: (settings, command, known) => mergeCodexHooks(settings, deriveCodexCommandFrom(command), known),
+    unmerge: (settings, known) => unmergeCodexHooks(settings, known),
+    companion: codexCompanion,
+  },
+}

@@ -1,0 +1,19 @@
+// Gemini CLI: what `install`, `uninstall` and `doctor` need (lib/agents/types.ts AgentSetup); kept
+// out of index.ts so that the queue's commands never load settings editing.
+import type { AgentSetup } from '../types.js'
+import { geminiDoctor } from './doctor.js'
+import { deriveGeminiHookEntry, GEMINI_HOOK_EVENTS, geminiSettingsFileFor, mergeGeminiHooks, unmergeGeminiHooks } from './settings-hooks.js'
+
+export const geminiSetup: AgentSetup = {
+  id: 'gemini',
+  doctor: geminiDoctor,
+  install: {
+    label: 'Gemini CLI',
+    settingsFile: geminiSettingsFileFor,
+    events: GEMINI_HOOK_EVENTS,
+    // Gemini CLI waits for every hook.
+    blocks: () => true,
+    merge: (settings, command, known) => mergeGeminiHooks(settings, deriveGeminiHookEntry(command), known),
+    unmerge: (settings, known) => unmergeGeminiHooks(settings, known),
+  },
+}

@@ -1,0 +1,17 @@
+// What `install`, `uninstall` and `doctor` need of each agent: one line per agent, beside its
+// line in lib/agents/index.ts (the queue's registry) and lib/agents/hook-registry.ts (the
+// emitter's). Three lists so that each reader loads only what it runs: `ls` and `status` never
+// load settings editing and its lock library, the emitter never loads the CLI's adapters.
+import { claudeCodeSetup } from './claude-code/setup.js'
+import { codexSetup } from './codex/setup.js'
+import { geminiSetup } from './gemini/setup.js'
+import type { AgentSetup } from './types.js'
+
+export const SETUPS: readonly AgentSetup[] = [
+  claudeCodeSetup,
+  codexSetup,
+  geminiSetup,
+]
+
+/** The setup of an agent; undefined for an agent this version does not know. */
+export const setupFor = (id: string): AgentSetup | undefined => SETUPS.find((a) => a.id === id)
