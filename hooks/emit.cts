@@ -11,6 +11,7 @@ import fs = require('node:fs')
 import os = require('node:os')
 import path = require('node:path')
 import registry = require('../lib/agents/hook-registry.js')
+import home = require('../lib/fs/home-check.js')
 import paths = require('../lib/paths.js')
 import ownFiles = require('../lib/fs/own-files.js')
 import privateDir = require('../lib/fs/private-dir.js')
@@ -42,17 +43,28 @@ const LOG_CAP_BYTES = 256 * 1024
 const stamp = performance.timeOrigin
 const env = process.env
 
+/**
+ * Whether $TRAILBOSS_HOME is ours, checked once before the first write. A home of another user
+ * gets nothing from us, not even a log line: it could hold a `log` link into one of our files.
+ */
+let homeUsable: boolean | null = null
+const mayWrite = (): boolean => (homeUsable ??= home.deriveHomeProblem(env) === null)
+
 const log = (line: string): void => {
   try {
+    if (!mayWrite()) return
     const file = paths.logFile(env)
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
     try {
-      if (fs.statSync(file).size > LOG_CAP_BYTES) fs.renameSync(file, `${file}.1`)
+      // lstat: the size of a link's target is no reason to rename anything.
+      const st = fs.lstatSync(file)
+      if (st.isFile() && st.size > LOG_CAP_BYTES) fs.renameSync(file, `${file}.1`)
     } catch {
       // No log yet.
     }
     const text = line.replace(/[\r\n]+/g, ' ').slice(0, 1000)
-    fs.appendFileSync(file, `${new Date().toISOString()} emit[${process.pid}] ${text}\n`, { mode: 0o600 })
+    // Never through a link, never into a FIFO or a file of another user.
+    safeFile.appendPrivate(file, `${new Date().toISOString()} emit[${process.pid}] ${text}\n`)
   } catch {
     // Nowhere to say it: staying silent beats disturbing the agent.
   }
@@ -189,6 +201,8 @@ const main = async (): Promise<void> => {
   if (notice) logOnce(notice)
   // Which process ran this hook, so `send` can tell that its pane still runs that agent.
   if (!ev.headless) ev.agentProcess = agentProcess.findAgentProcess(process.ppid)
+  // A home of another user is refused before anything is written (lib/fs/home-check.ts).
+  if (!mayWrite()) return
   const dir = paths.sessionsDir(env)
   privateDir.ensurePrivateDir(paths.trailbossHome(env), log)
   privateDir.ensurePrivateDir(dir, log)

@@ -13,7 +13,7 @@ t.test('a home of our own, or one still to be made, may be used', async (t) => {
   t.equal(deriveHomeProblem({ TRAILBOSS_HOME: join(dir, 'tb') }), null, 'ours, however loose (the writer tightens it)')
   fs.rmSync(join(dir, 'tb', 'sessions'), { recursive: true })
   fs.writeFileSync(join(dir, 'tb', 'sessions'), '')
-  t.match(deriveHomeProblem({ TRAILBOSS_HOME: join(dir, 'tb') }), /sessions is not a folder$/)
+  t.same(deriveHomeProblem({ TRAILBOSS_HOME: join(dir, 'tb') }), { folder: join(dir, 'tb', 'sessions'), why: 'is not a folder' })
 })
 
 t.test('a home or sessions folder of another user may not', { skip: isRoot ? false : 'needs root to make a folder of another user' }, async (t) => {
@@ -21,9 +21,9 @@ t.test('a home or sessions folder of another user may not', { skip: isRoot ? fal
   const tb = join(dir, 'tb')
   fs.mkdirSync(join(tb, 'sessions'), { recursive: true })
   fs.chownSync(join(tb, 'sessions'), 4242, 4242)
-  t.match(deriveHomeProblem({ TRAILBOSS_HOME: tb }), /sessions belongs to another user \(uid 4242/)
+  t.match(deriveHomeProblem({ TRAILBOSS_HOME: tb }), { folder: join(tb, 'sessions'), why: /^belongs to another user \(uid 4242/ })
   fs.chownSync(tb, 4242, 4242)
-  t.match(deriveHomeProblem({ TRAILBOSS_HOME: tb }), new RegExp(`^${tb} belongs to another user`))
+  t.match(deriveHomeProblem({ TRAILBOSS_HOME: tb }), { folder: tb, why: /^belongs to another user/ })
   fs.symlinkSync(tb, join(dir, 'link'))
-  t.match(deriveHomeProblem({ TRAILBOSS_HOME: join(dir, 'link') }), /belongs to another user/, 'also through a link')
+  t.match(deriveHomeProblem({ TRAILBOSS_HOME: join(dir, 'link') }), { why: /belongs to another user/ }, 'also through a link')
 })

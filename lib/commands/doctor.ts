@@ -1,6 +1,8 @@
 // doctor: checks the whole chain (Node, emitter, hooks per scope, plugin, $TRAILBOSS_HOME,
 // records, tmux, panes) and says what to do about each failure. Facts are gathered here;
 // lib/doctor/checks.ts turns them into verdicts.
+import { deriveHomeProblem } from '../fs/home-check.js'
+import { isRefusal, readRange, withRegularFile } from '../fs/safe-file.js'
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { type DoctorArgs, SCOPES } from '../cli/options.js'
@@ -127,21 +129,12 @@ const modeOf = (path: string): fs.Stats | null => {
 const LOG_TAIL_BYTES = 64 * 1024
 
 const readLogTail = (file: string): string | null => {
-  let fd: number
-  try {
-    fd = fs.openSync(file, 'r')
-  } catch {
-    return null
-  }
-  try {
-    const size = fs.fstatSync(fd).size
-    const length = Math.min(size, LOG_TAIL_BYTES)
-    const buf = Buffer.alloc(length)
-    fs.readSync(fd, buf, 0, length, size - length)
-    return buf.toString('utf8')
-  } finally {
-    fs.closeSync(fd)
-  }
+  // Never blocks on a FIFO, never follows a link in its place.
+  const got = withRegularFile(file, { ownOnly: true }, (fd, st) => {
+    const length = Math.min(st.size, LOG_TAIL_BYTES)
+    return readRange(fd, st.size - length, length).toString('utf8')
+  })
+  return isRefusal(got) ? null : got
 }
 
 const homeCheck = (env: Env): Check => {
@@ -161,6 +154,7 @@ const homeCheck = (env: Env): Check => {
     ownedByMe: !st || uid === undefined || st.uid === uid,
     writable,
     sessionsMode: modeOf(sessionsDir(env))?.mode ?? null,
+    foreign: ((p) => (p ? `${p.folder} ${p.why}` : null))(deriveHomeProblem(env)),
   })
 }
 

@@ -179,12 +179,23 @@ export interface HomeFacts {
   /** null: the folder does not exist yet. */
   mode: number | null
   ownedByMe: boolean
+  /** Why the home (or its sessions folder) is refused (lib/fs/home-check.ts), or null. */
+  foreign?: string | null
   writable: boolean
   sessionsMode: number | null
 }
 
 export const checkHome = (h: HomeFacts): Check => {
   if (h.mode === null) return { id: 'home', status: 'info', summary: `${h.path} does not exist yet (no event recorded so far)`, fix: 'start a Claude Code session after installing the hooks' }
+  // Another user could have planted links (a `log` into one of your files) and records there.
+  if (h.foreign) {
+    return {
+      id: 'home',
+      status: 'fail',
+      summary: `${h.foreign}: Trail Boss reads no record from it and writes nothing there, not even its log (another user could plant links and records in it)`,
+      fix: 'point TRAILBOSS_HOME at a folder of your own, or unset it for ~/.trailboss (made 0700 on the next event)',
+    }
+  }
   if (!h.ownedByMe || !h.writable) return { id: 'home', status: 'fail', summary: `${h.path} is not ${h.ownedByMe ? 'writable' : 'owned by you'}`, fix: `chown -R "$USER" ${h.path} && chmod 700 ${h.path}` }
   const loose = [h.mode, h.sessionsMode].some((m) => m !== null && (m & 0o077) !== 0)
   if (loose) return { id: 'home', status: 'warn', summary: `${h.path} can be read by others (mode ${(h.mode & 0o777).toString(8)}${h.sessionsMode !== null ? `, sessions ${(h.sessionsMode & 0o777).toString(8)}` : ''}); records hold your agents' messages`, fix: `chmod 700 ${h.path} ${h.path}/sessions` }

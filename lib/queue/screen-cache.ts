@@ -1,9 +1,11 @@
 // Screen verdicts remembered across runs ($TRAILBOSS_HOME/screens.json), since `status` runs
 // every few seconds and a capture costs a tmux run.
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ScreenVerdict } from '../agents/types.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
+import { deriveHomeProblem } from '../fs/home-check.js'
+import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
 import { type Env, trailbossHome } from '../paths.js'
 
@@ -16,8 +18,11 @@ export interface ScreenCacheEntry {
 const screenCacheFile = (env: Env): string => join(trailbossHome(env), 'screens.json')
 
 export const readScreenCache = (env: Env): Record<string, ScreenCacheEntry> => {
+  // Never blocks on a FIFO, never follows a link, never reads past a state file's cap.
+  const got = readRegularFile(screenCacheFile(env), { cap: READ_CAP.state, ownOnly: true })
+  if (!got.ok) return {}
   try {
-    const v: unknown = JSON.parse(readFileSync(screenCacheFile(env), 'utf8'))
+    const v: unknown = JSON.parse(got.text)
     return typeof v === 'object' && v !== null ? (v as Record<string, ScreenCacheEntry>) : {}
   } catch {
     return {}
@@ -26,6 +31,8 @@ export const readScreenCache = (env: Env): Record<string, ScreenCacheEntry> => {
 
 /** Keeps what this run saw; a cache that cannot be written only costs a capture next time. */
 export const writeScreenCache = (env: Env, entries: Record<string, ScreenCacheEntry>): void => {
+  // A home of another user gets no cache from us (readStore says so once).
+  if (deriveHomeProblem(env) !== null) return
   try {
     const home = trailbossHome(env)
     mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE })

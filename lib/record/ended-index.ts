@@ -4,8 +4,9 @@
 // record; and a record that stops being ended loses its mark before it is written. Removing a
 // mark is always safe (the reader then opens the record): it is all `gc` ever does to the
 // index, and the fix `doctor` prints for a mark on a live session.
-import { closeSync, constants, mkdirSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs'
+import { closeSync, constants, mkdirSync, openSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
+import { isRealDir, listRealDir, removeOwnFolder } from '../fs/own-files.js'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-dir.js'
 import type { Logger } from '../logger.js'
 import { endedIndexDir } from '../paths.js'
@@ -15,12 +16,15 @@ import type { LiveState } from './types.js'
 export const markEnded = (dir: string, sessionId: string): void => {
   const index = endedIndexDir(dir)
   mkdirSync(index, { recursive: true, mode: PRIVATE_DIR_MODE })
-  // Never through a link someone left in its place.
+  // Never into a folder elsewhere that a link in its place points to, nor through a link.
+  if (!isRealDir(index)) throw new Error(`${index} is not a folder of ours`)
   closeSync(openSync(join(index, sessionId), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE))
 }
 
 /** Removes a session's mark, if any (no index folder, or something else in its place: none). */
 export const unmarkEnded = (dir: string, sessionId: string): void => {
+  // A link in the index's place marks nothing (readEndedMarks): nothing to remove through it.
+  if (!isRealDir(endedIndexDir(dir))) return
   try {
     unlinkSync(join(endedIndexDir(dir), sessionId))
   } catch (err) {
@@ -31,33 +35,25 @@ export const unmarkEnded = (dir: string, sessionId: string): void => {
 
 /**
  * The sessions the index marks ended (names as they are; callers match them to records). An
- * index that cannot be listed marks nothing: every record is then read.
+ * index that cannot be listed, or is a link, marks nothing: every record is then read. Only
+ * regular files are marks.
  */
-export const readEndedMarks = (dir: string): Set<string> => {
-  try {
-    return new Set(readdirSync(endedIndexDir(dir)))
-  } catch {
-    return new Set()
-  }
-}
+export const readEndedMarks = (dir: string): Set<string> => new Set(listRealDir(endedIndexDir(dir)).flatMap((e) => (e.isFile() ? [e.name] : [])))
 
 /**
  * Under the lock, before a record is written: a session that comes back loses its mark first,
  * and so does a first record (`before` null), where a mark may have outlived a record removed
  * or set aside. A mark that cannot be removed would hide a live session from `ls`, so then the
- * whole index goes (readers open every record); the event is written either way.
+ * index's marks go (readers open every record); the event is written either way.
  */
 export const unmarkBeforeWrite = (dir: string, sessionId: string, before: LiveState | null, after: LiveState, log: Logger): void => {
   if (after === 'ended' || (before !== null && before !== 'ended')) return
   try {
     unmarkEnded(dir, sessionId)
   } catch (err) {
-    log(`could not unmark ${sessionId} in the ended index (${(err as Error).message}); dropping the index`)
-    try {
-      rmSync(endedIndexDir(dir), { recursive: true, force: true })
-    } catch (err2) {
-      log(`could not drop the ended index: ${(err2 as Error).message}`)
-    }
+    // Only regular files are marks (readEndedMarks), so what stays here hides nothing.
+    const dropped = removeOwnFolder(endedIndexDir(dir), () => true)
+    log(`could not unmark ${sessionId} in the ended index (${(err as Error).message}); ${dropped ? 'dropped the index' : 'left the rest of the index'}`)
   }
 }
 

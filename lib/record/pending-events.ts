@@ -1,11 +1,12 @@
 // Pending events: an event whose session lock was busy is kept as its own file, created
 // exclusively and never overwritten (docs/design.md §2.4), until a lock holder folds it into the record.
 // Readers fold them in memory, without the lock, so a dead lock holder never hides an event.
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { uniqueSuffix } from '../fs/atomic-write.js'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-dir.js'
-import { readDirIfExists } from '../fs/read-optional.js'
+import { listRealDir } from '../fs/own-files.js'
+import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import type { Logger } from '../logger.js'
 import { pendingDir, tempDir } from '../paths.js'
 import { foldEvents } from './fold.js'
@@ -25,15 +26,22 @@ export const readPendingEvents = (dir: string, sessionId: string, folded: readon
   const pdir = pendingDir(dir, sessionId)
   const skip = new Set(folded)
   const out: PendingEvent[] = []
-  for (const name of readDirIfExists(pdir)) {
+  // Never through a link planted as the folder or as one of its files.
+  for (const entry of listRealDir(pdir)) {
+    const name = entry.name
     if (!name.endsWith('.json') || skip.has(name)) continue
+    const got = readRegularFile(join(pdir, name), { cap: READ_CAP.pending, ownOnly: true })
+    if (!got.ok) {
+      // Vanished between readdir and read: a lock holder folded it meanwhile.
+      if (!got.missing) log(`ignored pending file ${join(pdir, name)}: ${got.why}`)
+      continue
+    }
     try {
-      const event: unknown = JSON.parse(readFileSync(join(pdir, name), 'utf8'))
+      const event: unknown = JSON.parse(got.text)
       if (looksLikeEvent(event, sessionId)) out.push({ file: name, event })
       else log(`ignored pending file ${join(pdir, name)}: not an event of ${sessionId}`)
     } catch (err) {
-      // Vanished between readdir and read: a lock holder folded it meanwhile.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log(`ignored pending file ${join(pdir, name)}: ${(err as Error).message}`)
+      log(`ignored pending file ${join(pdir, name)}: ${(err as Error).message}`)
     }
   }
   return out

@@ -1,10 +1,12 @@
 // The reader: every record in the one flat sessions folder, validated with the schema, with
 // pending events folded in memory (never waiting on a lock). Bad files are skipped and
 // reported, never deleted and never fatal.
-import { type Dirent, readFileSync, readdirSync } from 'node:fs'
+import { type Dirent, readdirSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { SessionRecord } from './types.js'
+import { deriveHomeProblem, FOREIGN_HOME_HINT } from '../fs/home-check.js'
+import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { type Env, isValidSessionId, sessionsDir } from '../paths.js'
 import { checkRecord } from './check.js'
 import { readEndedMarks } from './ended-index.js'
@@ -51,19 +53,22 @@ export const peekState = (text: string): string | null => {
   return end < 0 ? null : text.slice(at + 9, end)
 }
 
+/** Why a record that vanished (gc meanwhile) was not read: not worth a line. */
+const MISSING = 'missing'
+
 /** What a read told to skip ended records answers for one. */
 export const ENDED = Symbol('ended')
 
 /** Reads one record file: the record, why it was skipped, or ENDED when told to skip those. */
 const readRecordOrEnded = async (path: string, sessionId: string, skipEnded: boolean): Promise<SessionRecord | string | typeof ENDED> => {
   let data: unknown
+  // Never blocks on a FIFO, never follows a link, never reads more than a record can be.
+  const got = readRegularFile(path, { cap: READ_CAP.record, ownOnly: true })
+  if (!got.ok) return got.missing ? MISSING : got.why
+  if (skipEnded && peekState(got.text) === 'ended') return ENDED
   try {
-    const text = readFileSync(path, 'utf8')
-    if (skipEnded && peekState(text) === 'ended') return ENDED
-    data = JSON.parse(text)
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException
-    if (e.code) return `unreadable (${e.code})`
+    data = JSON.parse(got.text)
+  } catch {
     return 'not valid JSON'
   }
   const parsed = await checkRecord(data)
@@ -87,6 +92,9 @@ export interface ReadOptions {
 }
 
 export const readStore = async (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): Promise<StoreContents> => {
+  // A home of another user may hold anything they planted: one line for it, no record read.
+  const foreign = deriveHomeProblem(env)
+  if (foreign) return { dir, records: [], endedIds: [], skipped: [{ file: foreign.folder, why: `${foreign.why} — ${FOREIGN_HOME_HINT}` }], setAside: [] }
   const entries = listDir(dir)
   const pendingIds = new Set<string>()
   const recordIds: string[] = []
@@ -129,8 +137,7 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
       continue
     }
     if (typeof rec === 'string') {
-      // A vanished file (gc meanwhile) is not worth a line.
-      if (rec !== 'unreadable (ENOENT)') skipped.push({ file, why: rec })
+      if (rec !== MISSING) skipped.push({ file, why: rec })
       continue
     }
     const merged = pendingIds.has(id) ? withSpooled(id, withPending(rec, readPendingEvents(dir, id, rec.foldedPending))) : rec

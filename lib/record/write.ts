@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { applyEvent } from './fold.js'
 import type { HookEvent, SessionRecord } from './types.js'
 import { pendingDir, recordFile, tempDir } from '../paths.js'
-import { readDirIfExists } from '../fs/read-optional.js'
+import { listRealDir, ownMtimeMs, removeOwnFile } from '../fs/own-files.js'
+import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
 import { lockNow } from '../fs/lock-now.js'
 import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
@@ -23,16 +24,12 @@ export const TEMP_LEFTOVER_MS = 10_000
 
 /** The record on disk as the lock holder reads it (the light check); one that does not parse is set aside. */
 const readRecordOrSetAside = (file: string, sessionId: string, log: Logger): SessionRecord | null => {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw err
-  }
+  // Never blocks (a FIFO), never follows a link, never reads more than a record can be.
+  const got = readRegularFile(file, { cap: READ_CAP.record, ownOnly: true })
+  if (!got.ok && got.missing) return null
   let parsed: unknown
   try {
-    parsed = JSON.parse(text)
+    parsed = got.ok ? JSON.parse(got.text) : undefined
   } catch {
     parsed = undefined
   }
@@ -40,26 +37,22 @@ const readRecordOrSetAside = (file: string, sessionId: string, log: Logger): Ses
   // Never delete what we cannot read: set it aside for `doctor`, and start afresh.
   const aside = `${file}.corrupt-${Date.now()}`
   fs.renameSync(file, aside)
-  log(`record ${file} did not parse; moved to ${aside}`)
+  log(`record ${file} ${got.ok ? 'did not parse' : `is ${got.why}`}; moved to ${aside}`)
   return null
 }
 
 /** Leftovers of writers that died: only a lock holder removes them, and says so (docs/design.md §2.7). */
 const removeLeftovers = (dir: string, rec: SessionRecord | null, sessionId: string, now: number, log: Logger): void => {
   const pdir = pendingDir(dir, sessionId)
-  for (const name of rec?.foldedPending ?? []) fs.rmSync(join(pdir, name), { force: true })
+  for (const name of rec?.foldedPending ?? []) removeOwnFile(join(pdir, name))
+  // Only regular files of a real folder: a `.tmp` link leads nowhere (lib/fs/own-files.ts).
   const tdir = tempDir(dir)
-  for (const name of readDirIfExists(tdir)) {
-    if (!name.startsWith(`${sessionId}.`)) continue
-    const path = join(tdir, name)
-    try {
-      if (now - fs.statSync(path).mtimeMs > TEMP_LEFTOVER_MS) {
-        fs.rmSync(path, { force: true })
-        log(`removed leftover temp file ${path}`)
-      }
-    } catch {
-      // Gone already: another holder cleaned it.
-    }
+  for (const e of listRealDir(tdir)) {
+    if (!e.isFile() || !e.name.startsWith(`${sessionId}.`)) continue
+    const path = join(tdir, e.name)
+    const mtime = ownMtimeMs(path)
+    // Gone already (another holder cleaned it), or still being written.
+    if (mtime !== null && now - mtime > TEMP_LEFTOVER_MS && removeOwnFile(path)) log(`removed leftover temp file ${path}`)
   }
 }
 
@@ -116,7 +109,7 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
     opts.onSaved?.('written')
     markAfterWrite(dir, ev.sessionId, next.state, log)
     const pdir = pendingDir(dir, ev.sessionId)
-    for (const p of pending) fs.rmSync(join(pdir, p.file), { force: true })
+    for (const p of pending) removeOwnFile(join(pdir, p.file))
     return 'written'
   } finally {
     await release().catch((err: Error) => log(`unlock of ${file} failed: ${err.message}`))

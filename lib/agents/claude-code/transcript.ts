@@ -1,7 +1,7 @@
 // Transcript checks on read (docs/design.md §4.1, §8.2). Hooks miss approvals, denials and interrupts; the
 // transcript shows them. Only the bytes after the offset recorded at the event are read (and at
 // most TRANSCRIPT_READ_CAP of them, from the end), so a transcript's size never matters.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { isRefusal, readRange, withRegularFile } from '../../fs/safe-file.js'
 import type { TranscriptVerdict } from '../types.js'
 
 /** The most bytes one check reads. The last decisive line wins, so the end is what counts. */
@@ -87,34 +87,23 @@ export const deriveTranscriptVerdict = (entries: readonly TranscriptEntry[], wai
   return verdict
 }
 
-/** Reads what the transcript holds after `offset` (bounded), or null when it cannot be read. */
+/**
+ * Reads what the transcript holds after `offset` (bounded), or null when it cannot be read: a
+ * FIFO, a folder or a link where the transcript should be is not read (lib/fs/safe-file.ts).
+ */
 export const readTranscriptAfter = (path: string, offset: number | null, cap = TRANSCRIPT_READ_CAP, keep?: (line: string) => boolean): TranscriptEntry[] | null => {
-  let fd: number
-  try {
-    fd = openSync(path, 'r')
-  } catch {
-    return null
-  }
-  try {
-    const size = fstatSync(fd).size
+  const got = withRegularFile(path, { ownOnly: true }, (fd, st) => {
+    const size = st.size
     // A transcript shorter than the offset was rewritten (Claude Code can drop lines by uuid):
     // read its end instead of trusting a stale place.
     const from = offset !== null && offset <= size ? Math.max(offset, size - cap) : Math.max(0, size - cap)
-    const length = size - from
-    if (length <= 0) return []
-    const buf = Buffer.allocUnsafe(length)
-    let read = 0
-    while (read < length) {
-      const n = readSync(fd, buf, read, length - read, from + read)
-      if (n === 0) break
-      read += n
-    }
+    if (size - from <= 0) return []
+    const buf = readRange(fd, from, size - from)
     // A read from the exact recorded offset starts on a line boundary; any other does not.
     const atBoundary = from === 0 || from === offset
-    return parseTranscriptLines(buf.subarray(0, read).toString('utf8'), atBoundary, keep)
-  } finally {
-    closeSync(fd)
-  }
+    return parseTranscriptLines(buf.toString('utf8'), atBoundary, keep)
+  })
+  return isRefusal(got) ? null : got
 }
 
 /** The last `count` conversation entries (prompts, replies, tool calls and results), for `show`. */
