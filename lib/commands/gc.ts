@@ -6,9 +6,12 @@ import { join } from 'node:path'
 import type { GcArgs } from '../cli/options.js'
 import { formatAge, parseDuration } from '../duration.js'
 import { lockNow } from '../fs/lock-now.js'
-import { EXIT_OK } from '../errors.js'
+import { EXIT_OK, TrailbossError } from '../errors.js'
+import { deriveHomeProblem, FOREIGN_HOME_HINT } from '../fs/home-check.js'
+import { listRealDir, ownMtimeMs, removeOwnEmptyDir, removeOwnFile, removeOwnFolder } from '../fs/own-files.js'
+import { appendPrivate } from '../fs/safe-file.js'
 import type { Io } from '../io.js'
-import { endedIndexDir, logFile, pendingDir, recordFile, sessionsDir, tempDir } from '../paths.js'
+import { endedIndexDir, isValidSessionId, logFile, pendingDir, recordFile, sessionsDir, tempDir } from '../paths.js'
 import type { QueueItem } from '../queue/derive.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'
 import { reportSkipped } from '../render/skipped.js'
@@ -27,7 +30,8 @@ export const selectRetired = (items: readonly QueueItem[], olderThanMs: number, 
 
 const appendLog = (io: Io, line: string): void => {
   try {
-    fs.appendFileSync(logFile(io.env), `${new Date(io.now()).toISOString()} gc[${process.pid}] ${line}\n`, { mode: 0o600 })
+    // Never through a link, never into a FIFO or a file of another user.
+    appendPrivate(logFile(io.env), `${new Date(io.now()).toISOString()} gc[${process.pid}] ${line}\n`)
   } catch {
     // The log is a courtesy; the same line went to stdout.
   }
@@ -45,8 +49,9 @@ const retire = async (dir: string, item: QueueItem): Promise<boolean> => {
     // An event may have landed since the queue was read: then leave the session alone.
     const now = fs.existsSync(file) ? await readRecordFile(file, item.sessionId) : null
     if (now !== null && (typeof now === 'string' || now.lastEventAt !== item.record.lastEventAt)) return false
-    fs.rmSync(file, { force: true })
-    fs.rmSync(pendingDir(dir, item.sessionId), { recursive: true, force: true })
+    // Regular files named as ours only, never through a link (lib/fs/own-files.ts).
+    removeOwnFile(file)
+    removeOwnFolder(pendingDir(dir, item.sessionId), (name) => name.endsWith('.json'))
     unmarkEnded(dir, item.sessionId)
     return true
   } finally {
@@ -54,21 +59,27 @@ const retire = async (dir: string, item: QueueItem): Promise<boolean> => {
   }
 }
 
-/** Our own leftovers in the sessions folder: temp files and locks older than their stale time. */
-const listLeftovers = (dir: string, now: number): string[] => {
-  const out: string[] = []
+interface Leftover {
+  path: string
+  remove: (path: string) => boolean
+}
+
+/**
+ * Our own leftovers in the sessions folder, found with lstat: temp files and locks older than
+ * their stale time, and marks of records that are gone. A `.tmp` or `.ended` that is a link, a
+ * FIFO named like a temp file, a lock folder with something in it: none of them is ours.
+ */
+const listLeftovers = (dir: string, now: number): Leftover[] => {
+  const out: Leftover[] = []
   const old = (path: string, ms: number): boolean => {
-    try {
-      return now - fs.statSync(path).mtimeMs > ms
-    } catch {
-      return false
-    }
+    const mtime = ownMtimeMs(path)
+    return mtime !== null && now - mtime > ms
   }
   const tdir = tempDir(dir)
-  for (const name of fs.existsSync(tdir) ? fs.readdirSync(tdir) : []) if (name.endsWith('.tmp') && old(join(tdir, name), TEMP_LEFTOVER_MS)) out.push(join(tdir, name))
-  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) if (name.endsWith('.json.lock') && old(join(dir, name), LOCK_STALE_MS * 2)) out.push(join(dir, name))
+  for (const e of listRealDir(tdir)) if (e.isFile() && e.name.endsWith('.tmp') && old(join(tdir, e.name), TEMP_LEFTOVER_MS)) out.push({ path: join(tdir, e.name), remove: removeOwnFile })
+  for (const e of listRealDir(dir)) if (e.isDirectory() && e.name.endsWith('.json.lock') && old(join(dir, e.name), LOCK_STALE_MS * 2)) out.push({ path: join(dir, e.name), remove: removeOwnEmptyDir })
   // Marks of records that are gone (removed by hand, or set aside): harmless, but clutter.
-  for (const id of readEndedMarks(dir)) if (!fs.existsSync(recordFile(dir, id))) out.push(join(endedIndexDir(dir), id))
+  for (const id of readEndedMarks(dir)) if (isValidSessionId(id) && !fs.existsSync(recordFile(dir, id))) out.push({ path: join(endedIndexDir(dir), id), remove: removeOwnFile })
   return out
 }
 
@@ -76,6 +87,9 @@ export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promi
   const olderThanMs = parseDuration(args.olderThan)
   // proper-lockfile makes its lock folders with the default mode (see hooks/emit.cts).
   process.umask(0o077)
+  // A home of another user: nothing of it is ours to remove (loadQueue reads none of it).
+  const foreign = deriveHomeProblem(io.env)
+  if (foreign) throw new TrailbossError(`${foreign.folder} ${foreign.why}; removed nothing`, FOREIGN_HOME_HINT)
   const view = await loadQueue(io, { ...opts, screens: false })
   reportSkipped(view, io)
   const dir = sessionsDir(io.env)
@@ -89,11 +103,13 @@ export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promi
       count++
     }
   }
-  for (const path of listLeftovers(dir, view.now)) {
-    if (!args.dryRun) fs.rmSync(path, { recursive: true, force: true })
-    if (!args.dryRun) appendLog(io, `removed leftover ${path}`)
+  for (const { path, remove } of listLeftovers(dir, view.now)) {
     // A leftover's name is whatever was put in the folder: shown visibly.
-    io.stdout.write(`${formatVisible(`${verb} leftover ${path}`)}\n`)
+    if (args.dryRun) io.stdout.write(`${formatVisible(`${verb} leftover ${path}`)}\n`)
+    else if (remove(path)) {
+      appendLog(io, `removed leftover ${path}`)
+      io.stdout.write(`${formatVisible(`${verb} leftover ${path}`)}\n`)
+    }
   }
   if (count === 0 && io.stdout.isTTY) io.stdout.write(`nothing to retire (ended or gone for ${args.olderThan})\n`)
   return EXIT_OK
