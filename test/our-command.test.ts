@@ -12,6 +12,8 @@ t.test('isOurCommand: only the exact commands our install writes', async (t) => 
     ['trailboss-emit', undefined, true, 'from PATH'],
     ['trailboss-emit --agent gemini', undefined, true, 'from PATH, with its agent'],
     ['trailboss-emit', [], true, 'an empty args list'],
+    ['trailboss-emit', ['--agent', 'codex'], true, 'from PATH in exec form, with its agent'],
+    ['trailboss-emit', ['--other'], false, 'from PATH with other arguments'],
     ['node', ['/home/me/src/trailboss-slack/dist/hooks/emit.cjs'], false, 'another package whose name contains ours'],
     ['node', ['/opt/x/node_modules/trailboss-slack/dist/hooks/emit.cjs'], false, 'an npm package whose name starts with ours'],
     ['node /home/me/src/trailboss-slack/dist/hooks/emit.cjs', undefined, false, 'the same as one string'],
@@ -34,8 +36,6 @@ t.test('isOurCommand: only the exact commands our install writes', async (t) => 
 })
 
 t.test('listEmitterFiles: the emitter files a check on disk must decide', async (t) => {
-  t.same(
-    listEmitterFiles([{ command: 'node', args: [CLONE] }, { command: 'node', args: [NPM] }, { command: 'say done' }, { command: 'node', args: ['/x/index.js'] }, null, { command: 'node', args: [CLONE] }]),
-    [CLONE],
-  )
+  const settings = { hooks: { Stop: [{ hooks: [{ command: 'node', args: [CLONE] }, { command: 'node', args: [NPM] }, { command: 'say done' }, { command: 'node', args: ['/x/index.js'] }, null] }], Other: [{ command: 'node', args: [CLONE] }] } }
+  t.same(listEmitterFiles(settings), [CLONE], "once each, wherever an agent's file keeps them; npm paths need no check")
 })

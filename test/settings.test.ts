@@ -38,16 +38,16 @@ t.test('the hook entry: exec form for user and local scope, PATH for project sco
   t.ok(HOOK_TIMEOUT_S > 1.5, 'SessionEnd needs a declared timeout over its 1.5 s default')
 })
 
-t.test('isOurHook recognises our entries by the emitter they run, nothing else', async (t) => {
+t.test('isOurHook recognises our entries by the exact command they run, nothing else', async (t) => {
   const cases: [unknown, boolean, string][] = [
     [ENTRY, true, 'exec form, npm prefix'],
     [PROJECT_ENTRY, true, 'trailboss-emit from PATH'],
     [{ type: 'command', command: '/home/me/.nvm/versions/node/v20.1.0/bin/node', args: ['/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs'] }, true, 'old nvm path'],
     [{ type: 'command', command: 'node', args: ['/home/me/.npm/_npx/ab12/node_modules/trailboss/dist/hooks/emit.cjs'] }, true, 'npx cache'],
-    [{ type: 'command', command: '/usr/bin/node', args: ['/home/me/src/trail-boss/dist/hooks/emit.cjs'] }, true, 'a clone named trail-boss'],
-    [{ type: 'command', command: 'node /home/me/src/trailboss/dist/hooks/emit.cjs' }, true, 'shell form written by hand'],
-    [{ type: 'command', command: '/usr/local/bin/trailboss-emit' }, true, 'bin by absolute path'],
-    [{ type: 'command', command: '/home/me/src/trailboss/dist/hooks/emit.cjs', async: true }, true, 'the emitter file itself'],
+    [{ type: 'command', command: '/usr/bin/node', args: ['/home/me/src/trail-boss/dist/hooks/emit.cjs'] }, false, 'a clone is ours only when known (install checks its package.json)'],
+    [{ type: 'command', command: 'node /home/me/src/trailboss/dist/hooks/emit.cjs' }, false, 'a shell line written by hand: never what install writes'],
+    [{ type: 'command', command: '/usr/local/bin/trailboss-emit' }, false, 'a bin by absolute path: install writes trailboss-emit from PATH'],
+    [{ type: 'command', command: '/home/me/src/trailboss/dist/hooks/emit.cjs', async: true }, false, 'the emitter file as the command: never what install writes'],
     [{ type: 'command', command: 'echo trailboss-emit' }, false, 'a foreign command naming us'],
     [{ type: 'command', command: 'trailboss-emit; rm -rf x' }, false, 'a longer shell line'],
     [{ type: 'command', command: '/usr/bin/node', args: ['/opt/other-tool/dist/hooks/emit.cjs'] }, false, "another tool's emit.cjs"],
@@ -80,7 +80,7 @@ t.test('mergeHooks adds one group per event and keeps every foreign key and hook
 })
 
 t.test('mergeHooks replaces our old entries in place and removes strays', async (t) => {
-  const old = { type: 'command', command: '/old/node', args: ['/old/trailboss/dist/hooks/emit.cjs'], async: true, timeout: 10 }
+  const old = { type: 'command', command: '/old/node', args: ['/old/lib/node_modules/trailboss/dist/hooks/emit.cjs'], async: true, timeout: 10 }
   const settings: JsonObject = {
     hooks: {
       Stop: [{ hooks: [old] }, { hooks: [{ type: 'command', command: 'say done' }] }],

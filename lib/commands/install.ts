@@ -11,7 +11,7 @@ import type { Io } from '../io.js'
 import { SETUPS, setupFor } from '../agents/setup-registry.js'
 import { DEFAULT_AGENT } from '../agents/hook-registry.js'
 import type { AgentSetup } from '../agents/types.js'
-import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findPackageRoot, findStableNode, isEphemeralPath } from '../settings/package-root.js'
+import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findOurEmitterFiles, findPackageRoot, findStableNode, isEphemeralPath } from '../settings/package-root.js'
 import { parseSettings, readSettingsFile, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
 import { mergeStatusLine, unmergeStatusLine } from '../agents/claude-code/status-line-setting.js'
 import type { JsonObject } from '../settings/json-value.js'
@@ -131,7 +131,7 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
   if (target.runner !== 'spool') cmd = forAgent(cmd, agent)
   const statusline = args.statusline === true ? statuslineCli(scope, io, deps, agent) : null
   const change = (s: JsonObject): JsonObject => {
-    const merged = target.merge(s, cmd, known)
+    const merged = target.merge(s, cmd, [...known, ...findOurEmitterFiles(s)])
     return statusline ? mergeStatusLine(merged, statusline) : merged
   }
   const u = await updateSettingsFile(file, io.env, change, { dryRun: args.dryRun })
@@ -164,12 +164,12 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
     const { emitter } = locateEmitter(io, deps)
     known.push(target.runner === 'spool' ? spoolPathFor(emitter) : emitter)
   } catch {
-    // A broken or moved package: our entries are still recognised by their paths' shape.
+    // A broken or moved package: npm-installed entries of ours are still recognised by their paths.
   }
   // Our status line goes too, whether or not --statusline is given: it is ours, and the
   // person's own command it wrapped comes back in its place.
   const statusLine = agent.id === 'claude-code' ? unmergeStatusLine : (s: JsonObject) => s
-  const u = await updateSettingsFile(file, io.env, (s) => statusLine(target.unmerge(s, known)), { dryRun: args.dryRun })
+  const u = await updateSettingsFile(file, io.env, (s) => statusLine(target.unmerge(s, [...known, ...findOurEmitterFiles(s)])), { dryRun: args.dryRun })
   report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)
   const c = await followCompanion(agent, u, known, io, args.dryRun)
   if (c) report(io, c, args.dryRun, `removed our trust entries from`, `no trust entries of ours in`)

@@ -30,13 +30,15 @@ const namesAgentOnly = (rest: readonly unknown[]): boolean => rest.length === 0 
 
 /**
  * A hook's command (and its exec-form arguments) is ours when it is exactly one our install
- * writes: a Node binary running our emitter file, or `trailboss-emit`, each optionally with
+ * writes: a Node binary running our emitter file, or `trailboss-emit` (as one string or in
+ * exec form), each optionally with
  * `--agent <id>`. `known` lists emitter files found on disk to belong to a `trailboss` package
  * (the running one, a clone of any folder name).
  */
 export const isOurCommand = (command: unknown, args: unknown, known: readonly string[] = []): boolean => {
   if (typeof command !== 'string') return false
   if (Array.isArray(args) && args.length > 0) {
+    if (command === EMIT_BIN) return namesAgentOnly(args)
     const [file, ...rest] = args as unknown[]
     return NODE_BIN.test(command) && typeof file === 'string' && isOurEmitterFile(file, known) && namesAgentOnly(rest)
   }
@@ -46,16 +48,18 @@ export const isOurCommand = (command: unknown, args: unknown, known: readonly st
 }
 
 /**
- * Emitter files that hooks in these settings run and that may be ours (any package's
- * `dist/hooks/emit.cjs`): the caller checks each on disk and passes the ours as `known`.
+ * Emitter files named anywhere in a settings file that may be ours (any package's
+ * `dist/hooks/emit.cjs`, in any agent's layout): the caller checks each on disk and passes
+ * the ours as `known`.
  */
-export const listEmitterFiles = (hooks: readonly unknown[]): string[] => {
+export const listEmitterFiles = (settings: unknown): string[] => {
   const out = new Set<string>()
-  for (const h of hooks) {
-    if (typeof h !== 'object' || h === null) continue
-    const args = (h as { args?: unknown }).args
-    const file = Array.isArray(args) ? args[0] : undefined
-    if (typeof file === 'string' && ANY_EMITTER.test(file) && !NPM_EMITTER.test(file)) out.add(file)
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (ANY_EMITTER.test(v) && !NPM_EMITTER.test(v)) out.add(v)
+    } else if (Array.isArray(v)) v.forEach(walk)
+    else if (typeof v === 'object' && v !== null) Object.values(v).forEach(walk)
   }
+  walk(settings)
   return [...out]
 }

@@ -4,7 +4,9 @@ import * as fs from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import type { Scope } from '../cli/options.js'
 import { listPathDirs } from '../fs/find-on-path.js'
+import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { isJsonObject } from './json-value.js'
+import { listEmitterFiles } from './our-command.js'
 
 /** The emitter's name on PATH (package.json `bin`). */
 export const EMIT_BIN = 'trailboss-emit'
@@ -34,6 +36,23 @@ export const findPackageRoot = (fromFile: string): string | null => {
     dir = up
   }
 }
+
+/**
+ * Emitter files a settings file names that belong to a package called `trailboss` on disk (a
+ * clone in a folder of any name): ours, though their path does not say so. Another tool's
+ * `…/dist/hooks/emit.cjs` has a package.json of its own name.
+ */
+export const findOurEmitterFiles = (settings: unknown): string[] =>
+  listEmitterFiles(settings).filter((file) => {
+    const got = readRegularFile(join(dirname(dirname(dirname(file))), 'package.json'), { cap: READ_CAP.settings, follow: true })
+    if (!got.ok) return false
+    try {
+      const pkg: unknown = JSON.parse(got.text)
+      return isJsonObject(pkg) && pkg.name === 'trailboss'
+    } catch {
+      return false
+    }
+  })
 
 /** The built emitter inside a package root. */
 export const emitterPathIn = (root: string): string => join(root, 'dist', 'hooks', 'emit.cjs')

@@ -3,14 +3,14 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
-import { createRequire } from 'node:module'
-import { diffArrays } from 'diff'
 import { TrailbossError } from '../errors.js'
 import { jsonEqual } from '../json-equal.js'
 import { type Env, trailbossHome } from '../paths.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
-import { lockNow } from '../fs/lock-now.js'
-import { readTextIfExists } from '../fs/read-optional.js'
+import { deriveHomeProblem, FOREIGN_HOME_HINT } from '../fs/home-check.js'
+import { describeWriteError, lockNow } from '../fs/lock-now.js'
+import { READ_CAP, readRegularIfExists } from '../fs/safe-file.js'
+import { detectLayout, editJsonText, findDuplicateKey } from './json-text-edit.js'
 import { isJsonObject, type Json, type JsonObject } from './json-value.js'
 
 /**
@@ -26,6 +26,9 @@ export const parseSettings = (text: string, file: string): JsonObject => {
     throw new TrailbossError(`${file} is not valid JSON (${(err as Error).message}); left it untouched`, 'fix it by hand (comments are not allowed), then run this again')
   }
   if (!isJsonObject(value)) throw new TrailbossError(`${file} does not hold a JSON object; left it untouched`, 'fix it by hand, then run this again')
+  // JSON.parse keeps the last of two equal keys: a rewrite would drop the first one's content.
+  const dup = findDuplicateKey(text)
+  if (dup) throw new TrailbossError(`${file} has the key ${JSON.stringify(dup.key)} twice (at ${dup.at}); left it untouched`, 'merge the two by hand, then run this again')
   return value
 }
 
@@ -37,85 +40,20 @@ export const detectIndent = (text: string | null): string => {
 
 /** Serialises in the file's own indentation, with its trailing newline (or lack of one). */
 export const formatSettings = (settings: JsonObject, previous: string | null): string => {
-  const eol = previous === null || previous.trim() === '' || previous.endsWith('\n') ? '\n' : ''
-  return JSON.stringify(settings, null, detectIndent(previous)) + eol
+  const { eol } = detectLayout(previous)
+  const final = previous === null || previous.trim() === '' || previous.endsWith('\n') ? eol : ''
+  return JSON.stringify(settings, null, detectIndent(previous)).replaceAll('\n', eol) + final
 }
-
-type JsonPath = (string | number)[]
-
-// jsonc-parser's main entry is UMD, whose inner requires a bundler cannot follow: load it from
-// node_modules at run time, as the package's dependency, instead of bundling it.
-const loadJsonc = (): typeof import('jsonc-parser') => createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser')
 
 /**
- * The new settings as the smallest edit of the file's own text: only the values that changed
- * are rewritten (jsonc-parser's modify), so hand formatting elsewhere survives and a dry run's
- * diff shows just our entries. Falls back to a full rewrite in the file's indentation if the
- * edited text would not parse to exactly `next`.
+ * The new settings as the smallest edit of the file's own text (json-text-edit.ts): only the
+ * members that changed are written, in the file's own layout, so hand formatting survives, a
+ * dry run's diff shows just our entries, and uninstall gives back the bytes install found.
+ * Falls back to a full rewrite in the file's layout if the text cannot be edited.
  */
-const sameJsonText = (a: string, b: string): boolean => {
-  try {
-    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b))
-  } catch {
-    return false
-  }
-}
-
 export const formatSettingsEdit = (previous: string | null, before: JsonObject, next: JsonObject): string => {
-  if (previous === null || previous.trim() === '' || Object.keys(next).length === 0) return formatSettings(next, previous)
-  const jsonc = loadJsonc()
-  const indent = detectIndent(previous)
-  const formattingOptions = {
-    insertSpaces: indent !== '\t',
-    tabSize: indent === '\t' ? 1 : indent.length,
-    eol: previous.includes('\r\n') ? '\r\n' : '\n',
-  }
-  let text = previous
-  // modify()'s own formatting re-lays out the whole line around an edit; format only the
-  // edited span instead (an insertion's text, or the gap a removal leaves), so the lines
-  // around it keep their layout.
-  // jsonc-parser's range formatting can mangle a span at a token edge: keep the unformatted
-  // edit whenever the formatted one does not mean the same.
-  const set = (path: JsonPath, value: Json | undefined, isArrayInsertion = false): void => {
-    const edits = jsonc.modify(text, path, value, { isArrayInsertion })
-    const plain = jsonc.applyEdits(text, edits)
-    let formatted = plain
-    for (const edit of edits) {
-      const span = { offset: edit.offset, length: Math.max(edit.content.length, 1) }
-      formatted = jsonc.applyEdits(formatted, jsonc.format(formatted, span, formattingOptions))
-    }
-    text = sameJsonText(formatted, plain) ? formatted : plain
-  }
-  const walk = (path: JsonPath, a: Json, b: Json): void => {
-    if (jsonEqual(a, b)) return
-    if (isJsonObject(a) && isJsonObject(b)) {
-      for (const key of Object.keys(a)) if (!Object.hasOwn(b, key)) set([...path, key], undefined)
-      for (const [key, value] of Object.entries(b)) {
-        if (Object.hasOwn(a, key)) walk([...path, key], a[key] as Json, value)
-        else set([...path, key], value)
-      }
-      return
-    }
-    if (Array.isArray(a) && Array.isArray(b)) {
-      let i = 0
-      for (const part of diffArrays<Json>(a, b, { comparator: (x, y) => jsonEqual(x, y) })) {
-        for (const item of part.value) {
-          if (part.removed) set([...path, i], undefined)
-          else if (part.added) set([...path, i++], item, true)
-          else i++
-        }
-      }
-      return
-    }
-    set(path, b)
-  }
-  try {
-    walk([], before, next)
-    if (jsonEqual(JSON.parse(text) as Json, next)) return text
-  } catch {
-    // An edit the text did not take: the full rewrite below is always right.
-  }
-  return formatSettings(next, previous)
+  if (previous === null || previous.trim() === '') return formatSettings(next, previous)
+  return editJsonText(previous, before, next) ?? formatSettings(next, previous)
 }
 
 const MAX_SYMLINKS = 40
@@ -182,7 +120,7 @@ const guardedUpdate = async (
 ): Promise<SettingsUpdate> => {
   const target = resolveSettingsTarget(file)
   const run = (): Omit<SettingsUpdate, 'backup'> => {
-    const before = readTextIfExists(target)
+    const before = readSettingsText(target, file)
     return { file, target, before, ...compute(before) }
   }
   if (opts.dryRun) return { ...run(), backup: null }
@@ -200,7 +138,7 @@ const guardedUpdate = async (
     },
   }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ELOCKED') throw new TrailbossError(`${file} is locked by another process`, 'try again in a few seconds')
-    throw err
+    throw new TrailbossError(`cannot lock ${file} (${describeWriteError(err)}); left it untouched`, 'check the folder it is in')
   })
   try {
     const result = run()
@@ -210,6 +148,8 @@ const guardedUpdate = async (
     if (result.before !== null) {
       mode = fs.statSync(target).mode & 0o777
       const dir = opts.backupDir ?? join(trailbossHome(env), 'backups')
+      const foreign = opts.backupDir === undefined ? deriveHomeProblem(env) : null
+      if (foreign) throw new TrailbossError(`no backup of ${file} written: ${foreign.folder} ${foreign.why}; left it untouched`, FOREIGN_HOME_HINT)
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
       backup = join(dir, `${basename(target)}.${stampForFile((opts.now ?? Date.now)())}.${randomBytes(2).toString('hex')}.bak`)
       fs.writeFileSync(backup, result.before, { flag: 'wx', mode: 0o600 })
@@ -255,11 +195,21 @@ export const updateTextFile = (file: string, env: Env, change: (text: string | n
     opts,
   )
 
+/**
+ * A settings file's text, or null when there is none. Never blocks on a FIFO and never reads
+ * past a settings file's cap (it may be a link, into a dotfiles repo: that is followed).
+ */
+export const readSettingsText = (target: string, file: string = target): string | null => {
+  const got = readRegularIfExists(target, { cap: READ_CAP.settings, follow: true })
+  if (got === null || typeof got === 'string') return got
+  throw new TrailbossError(`${file} is ${got.why}; left it untouched`, 'make it a plain JSON file, then run this again')
+}
+
 /** Reads one settings file for checks: missing is null, unparseable is an error message. */
 export const readSettingsFile = (file: string): { settings: JsonObject | null; error: string | null } => {
   let text: string | null
   try {
-    text = readTextIfExists(file)
+    text = readSettingsText(file)
   } catch (err) {
     return { settings: null, error: (err as Error).message }
   }

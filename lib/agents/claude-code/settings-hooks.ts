@@ -6,6 +6,7 @@ import type { Scope } from '../../cli/options.js'
 import { TrailbossError } from '../../errors.js'
 import type { Env } from '../../paths.js'
 import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
+import { isOurCommand } from '../../settings/our-command.js'
 import { EMIT_BIN, type EmitterCommand } from '../../settings/package-root.js'
 import { claudeConfigDir } from './paths.js'
 
@@ -81,33 +82,13 @@ export const derivePluginHooks = (): JsonObject => {
   }
 }
 
-// Our built emitter, wherever the package lives: an npm prefix, an npx cache, or a clone.
-const EMITTER_FILE = /(?:^|[\\/])[^\\/]*trail-?boss[^\\/]*[\\/]dist[\\/]hooks[\\/]emit\.cjs$/i
-const EMIT_BIN_PATH = /(?:^|[\\/])trailboss-emit$/
-const NODE_BIN = /(?:^|[\\/])node(?:\.exe)?$/
-
-const isEmitterPath = (p: string, known: readonly string[]): boolean => EMITTER_FILE.test(p) || EMIT_BIN_PATH.test(p) || known.includes(p)
-
-/** What may follow the emitter in our command: nothing, or the agent it records for. */
-const namesAgentOnly = (rest: readonly unknown[]): boolean => rest.length === 0 || (rest.length === 2 && rest[0] === '--agent' && typeof rest[1] === 'string')
-
 /**
- * Ours are recognised by the emitter they run, never by an extra key (Claude Code's schema
- * owns the entry): exec form whose first argument is our emitter, or a command that is the
- * emitter (`trailboss-emit`, a path to it, or `node <emitter>` written as one string).
- * `known` adds emitter paths we know are ours (the running package's, in a clone of any name).
+ * Ours are recognised by the exact command they run, never by an extra key (Claude Code's
+ * schema owns the entry), nor by a name that merely contains ours (settings/our-command.ts).
+ * `known` adds emitter files found on disk to be ours (the running package's, a clone's).
  */
-export const isOurHook = (hook: unknown, known: readonly string[] = []): boolean => {
-  if (!isJsonObject(hook) || hook.type !== 'command' || typeof hook.command !== 'string') return false
-  const args = hook.args
-  if (Array.isArray(args) && args.length > 0) {
-    const [first, ...rest] = args
-    return typeof first === 'string' && isEmitterPath(first, known) && namesAgentOnly(rest)
-  }
-  const [first = '', second = '', ...rest] = hook.command.trim().split(/\s+/)
-  if (isEmitterPath(first, known)) return namesAgentOnly(second === '' ? [] : [second, ...rest])
-  return NODE_BIN.test(first) && isEmitterPath(second, known) && namesAgentOnly(rest)
-}
+export const isOurHook = (hook: unknown, known: readonly string[] = []): boolean =>
+  isJsonObject(hook) && hook.type === 'command' && isOurCommand(hook.command, hook.args, known)
 
 export interface OurHook {
   event: string
