@@ -4,9 +4,10 @@
 import { join } from 'node:path'
 import { TrailbossError } from '../errors.js'
 import { type Env, trailbossHome } from '../paths.js'
-import { readTextIfExists } from '../fs/read-optional.js'
+import { deriveHomeProblem, FOREIGN_HOME_HINT } from '../fs/home-check.js'
+import { describeWriteError, lockNow } from '../fs/lock-now.js'
+import { READ_CAP, readRegularIfExists } from '../fs/safe-file.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
-import { lockNow } from '../fs/lock-now.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
 
 export const NOTIFY_STATE_VERSION = 1
@@ -60,10 +61,13 @@ export const deriveNew = (state: NotifyState, profile: string, currentIds: reado
  */
 export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => Promise<{ next: NotifyState | null; result: T }>): Promise<T> => {
   const home = trailbossHome(env)
-  ensurePrivateDir(home)
+  // What cannot be remembered must not be told: a home we may not write fails at once.
+  const foreign = deriveHomeProblem(env)
+  if (foreign) throw new TrailbossError(`${foreign.folder} ${foreign.why}; nothing was notified`, FOREIGN_HOME_HINT)
   const file = notifyStateFile(env)
   let release: () => Promise<void>
   try {
+    ensurePrivateDir(home)
     release = await lockNow(file, {
       realpath: false,
       stale: NOTIFY_LOCK_STALE_MS,
@@ -74,10 +78,12 @@ export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => P
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
       throw new TrailbossError(`another notify has held ${file}.lock for over ${NOTIFY_LOCK_WAIT_MS / 1000} s`, 'it may hang on a slow --exec command; nothing was notified this time')
     }
-    throw err
+    throw new TrailbossError(`cannot write in ${home} (${describeWriteError(err)}); nothing was notified`, 'notify remembers what it told there; point TRAILBOSS_HOME at a writable folder')
   }
   try {
-    const { next, result } = await fn(parseNotifyState(readTextIfExists(file)))
+    // A FIFO or a link in its place reads as no state: at most one repeated notification.
+    const text = readRegularIfExists(file, { cap: READ_CAP.state, ownOnly: true })
+    const { next, result } = await fn(parseNotifyState(typeof text === 'string' ? text : null))
     if (next) {
       writeFileAtomic(file, `${JSON.stringify(next)}\n`, home, '.notify', { durable: true })
     }

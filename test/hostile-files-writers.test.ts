@@ -1,0 +1,84 @@
+// Issue #13, files that are not regular files, for the writers: the emitter on a FIFO record or
+// log, install/uninstall/doctor on FIFO settings files and log, notify on FIFO state files.
+// Each run is bounded (a hang fails the test); the readers are in hostile-files.test.ts.
+import { execFileSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { cliBounded, emitBounded, type BoundedResult } from './helpers/bounded.js'
+import { payload, tempDir } from './helpers/emitter.js'
+import { line, startLab, type Lab } from './helpers/session-lab.js'
+
+const mkfifo = (path: string): void => {
+  execFileSync('mkfifo', ['-m', '600', path])
+}
+
+const finished = (t: Test, r: BoundedResult, what: string): void => {
+  t.notOk(r.hung, r.hung ? `${what} hung (killed after ${Math.round(r.ms)} ms)` : `${what} finishes`)
+}
+
+const labWithWait = async (t: Test): Promise<{ lab: Lab; dir: string }> => {
+  const lab = startLab(tempDir(t))
+  t.teardown(lab.close)
+  const pane = lab.newPane()
+  lab.appendTranscript('waiting1-aa', line.prompt('p1', 'hello'))
+  await lab.emit('waiting1-aa', 'UserPromptSubmit', { prompt_id: 'p1' }, { pane })
+  await lab.emit('waiting1-aa', 'Stop', { prompt_id: 'p1', last_assistant_message: 'done here' }, { pane })
+  return { lab, dir: join(String(lab.env.TRAILBOSS_HOME), 'sessions') }
+}
+
+t.test('the emitter on a FIFO record keeps its deadline, leaves no lock, and keeps the event', async (t) => {
+  const home = tempDir(t)
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude') }
+  const dir = join(home, 'tb', 'sessions')
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  fs.chmodSync(join(home, 'tb'), 0o700)
+  mkfifo(join(dir, 'fifo0000-2.json'))
+  const r = await emitBounded(JSON.stringify(payload('fifo0000-2', 'UserPromptSubmit', { prompt_id: 'p1' })), env)
+  finished(t, r, 'the emitter')
+  t.equal(r.code, 0)
+  t.equal(r.stdout + r.stderr, '', 'silent')
+  t.notOk(fs.existsSync(join(dir, 'fifo0000-2.json.lock')), 'no lock left behind')
+  const ls = await cliBounded(['ls', '--json', '--all'], env)
+  finished(t, ls, 'ls')
+  t.match(ls.stdout, /"sessionId":"fifo0000-2"|"sessionId": "fifo0000-2"/, 'the event is recorded')
+})
+
+t.test('the emitter with a FIFO as its log stays within its deadline', async (t) => {
+  const home = tempDir(t)
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude') }
+  fs.mkdirSync(join(home, 'tb'), { mode: 0o700 })
+  mkfifo(join(home, 'tb', 'log'))
+  const r = await emitBounded('not json', env)
+  finished(t, r, 'the emitter')
+  t.equal(r.code, 0)
+})
+
+t.test('settings files and the log as FIFOs: install, uninstall and doctor finish', async (t) => {
+  const home = tempDir(t)
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude'), NO_COLOR: '1' }
+  fs.mkdirSync(join(home, 'claude'), { recursive: true })
+  fs.mkdirSync(join(home, 'tb'), { mode: 0o700 })
+  mkfifo(join(home, 'claude', 'settings.json'))
+  mkfifo(join(home, 'tb', 'log'))
+  for (const args of [['install'], ['uninstall'], ['install', '--dry-run'], ['doctor']]) {
+    const r = await cliBounded(args, env)
+    finished(t, r, args.join(' '))
+    if (args[0] === 'install' || args[0] === 'uninstall') {
+      t.equal(r.code, 1, `${args.join(' ')} refuses`)
+      t.match(r.stderr, /not a regular file/, `${args.join(' ')} says why`)
+    }
+  }
+  t.ok(fs.lstatSync(join(home, 'claude', 'settings.json')).isFIFO(), 'left untouched')
+})
+
+t.test('notify state and the screens cache as FIFOs: notify and ls finish', async (t) => {
+  const { lab } = await labWithWait(t)
+  const tb = String(lab.env.TRAILBOSS_HOME)
+  mkfifo(join(tb, 'notify.json'))
+  mkfifo(join(tb, 'screens.json'))
+  const r = await cliBounded(['notify', '--exec', 'cat'], lab.env)
+  finished(t, r, 'notify')
+  const ls = await cliBounded(['ls', '--json'], lab.env)
+  finished(t, ls, 'ls')
+})
