@@ -39,7 +39,7 @@ agent $agent
 stamp $stamp"
 nl='
 '
-for var in TMUX TMUX_PANE CODEX_HOME GEMINI_PROJECT_DIR CLAUDE_PROJECT_DIR; do
+for var in TMUX TMUX_PANE CODEX_HOME GEMINI_PROJECT_DIR GEMINI_SESSION_ID CLAUDE_PROJECT_DIR; do
   eval "val=\${$var:-}"
   case $val in '' | *"$nl"*) continue ;; esac
   header="$header

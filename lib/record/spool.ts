@@ -14,7 +14,7 @@ export const SPOOL_READ_CAP = 16 * 1024 * 1024 + 64 * 1024
 /** A claim this old belongs to a fold that died; another may take the file over. */
 export const SPOOL_STALE_CLAIM_MS = 10_000
 /** The only variables a spool file may carry: what the hook's environment says about the session. */
-export const SPOOL_ENV_NAMES = ['TMUX', 'TMUX_PANE', 'CODEX_HOME', 'GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'] as const
+export const SPOOL_ENV_NAMES = ['TMUX', 'TMUX_PANE', 'CODEX_HOME', 'GEMINI_PROJECT_DIR', 'GEMINI_SESSION_ID', 'CLAUDE_PROJECT_DIR'] as const
 
 export const spoolDir = (sessionsDir: string): string => join(sessionsDir, '.spool')
 

@@ -13,6 +13,7 @@ const EMIT_BIN = 'trailboss-emit'
 export const OUR_COMMAND_FORMS = [
   '<node> <package>/dist/hooks/emit.cjs [--agent <id>]  (user and local scope)',
   'trailboss-emit [--agent <id>]  (project scope, the plugin)',
+  '/bin/sh <package>/dist/hooks/spool.sh <id> <node>  (agents that wait for every hook: Codex, Gemini CLI)',
 ] as const
 
 /** The emitter inside an npm-installed package named exactly `trailboss` (a prefix or npx's cache). */
@@ -21,6 +22,12 @@ const NPM_EMITTER = /(?:^|[\\/])node_modules[\\/]trailboss[\\/]dist[\\/]hooks[\\
 const ANY_EMITTER = /[\\/]dist[\\/]hooks[\\/]emit\.cjs$/
 const NODE_BIN = /(?:^|[\\/])node(?:\.exe)?$/
 const AGENT_ID = /^[a-z][a-z0-9-]{0,31}$/
+
+/** The spool hook inside an npm-installed package named exactly `trailboss`. */
+const NPM_SPOOL = /(?:^|[\\/])node_modules[\\/]trailboss[\\/]dist[\\/]hooks[\\/]spool\.sh$/
+
+/** True for our spool hook (hooks/spool.sh): an npm-installed `trailboss`, or a path `known` to be ours. */
+export const isOurSpoolFile = (path: string, known: readonly string[] = []): boolean => known.includes(path) || NPM_SPOOL.test(path)
 
 /** True for our emitter file: an npm-installed `trailboss`, or a path `known` to be ours. */
 export const isOurEmitterFile = (path: string, known: readonly string[] = []): boolean => known.includes(path) || NPM_EMITTER.test(path)
@@ -40,6 +47,10 @@ export const isOurCommand = (command: unknown, args: unknown, known: readonly st
   if (Array.isArray(args) && args.length > 0) {
     if (command === EMIT_BIN) return namesAgentOnly(args)
     const [file, ...rest] = args as unknown[]
+    if (command === '/bin/sh') {
+      const [id, node, ...more] = rest
+      return typeof file === 'string' && isOurSpoolFile(file, known) && typeof id === 'string' && AGENT_ID.test(id) && typeof node === 'string' && NODE_BIN.test(node) && more.length === 0
+    }
     return NODE_BIN.test(command) && typeof file === 'string' && isOurEmitterFile(file, known) && namesAgentOnly(rest)
   }
   if (args !== undefined && !Array.isArray(args)) return false

@@ -5,6 +5,7 @@
 // exactly as they are. The file I/O: lib/settings/settings-file.ts and the install command.
 import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
 import type { EmitterCommand } from '../../settings/package-root.js'
+import { isOurSpoolFile } from '../../settings/our-command.js'
 import type { CompanionFile } from '../types.js'
 import { type CodexHookEvent, hookStateKey, hookTrustHash } from './hook-trust.js'
 import { codexConfigFile } from './paths.js'
@@ -28,8 +29,6 @@ export const deriveCodexCommandFrom = (cmd: EmitterCommand): string => [cmd.comm
 const WORD = String.raw`(?:[A-Za-z0-9_./:@%+=,-]+|'(?:[^']|'\\'')*')`
 const OUR_SHAPE = new RegExp(`^/bin/sh (${WORD}) codex (${WORD})$`)
 const unquote = (w: string): string => (w.startsWith("'") ? w.slice(1, -1).replace(/'\\''/g, "'") : w)
-/** The spool hook inside an npm-installed package named exactly `trailboss` (a prefix or npx's cache). */
-const NPM_SPOOL = /(?:^|[\\/])node_modules[\\/]trailboss[\\/]dist[\\/]hooks[\\/]spool\.sh$/
 
 /**
  * Whether a hooks.json handler is ours: exactly the command our install writes (deriveCodexCommand),
@@ -41,7 +40,7 @@ export const isOurCodexHandler = (h: Json, known: readonly string[] = []): boole
   const m = OUR_SHAPE.exec(h.command)
   if (!m) return false
   const spool = unquote(m[1]!)
-  return NPM_SPOOL.test(spool) || known.includes(spool)
+  return isOurSpoolFile(spool, known)
 }
 
 const withoutOurs = (groups: Json, known: readonly string[]): Json[] => {

@@ -11,8 +11,9 @@ export const geminiSetup: AgentSetup = {
     label: 'Gemini CLI',
     settingsFile: geminiSettingsFileFor,
     events: GEMINI_HOOK_EVENTS,
-    // Gemini CLI waits for every hook.
+    // Gemini CLI waits for every hook: each runs the spool hook (hooks/spool.sh), not Node.
     blocks: () => true,
+    runner: 'spool',
     merge: (settings, command, known) => mergeGeminiHooks(settings, deriveGeminiHookEntry(command), known),
     unmerge: (settings, known) => unmergeGeminiHooks(settings, known),
   },
