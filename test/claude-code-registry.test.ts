@@ -83,6 +83,10 @@ t.test("auto mode: the can't-check dialog is a wait from the registry, before an
   // Then the Notification (6 s later) makes it a wait by a hook: the registry keeps its start.
   const byHook = record({ state: 'permission', kind: 'permission', event: 'Notification', since: notification.t, stateStamp: notification.t })
   t.same(deriveRegistryWait(byHook, entry), { kind: 'permission', since: entry.statusUpdatedAt, why: 'claude code: dialog open' })
+  // In default mode PermissionRequest comes a moment after the registry: the wait keeps the registry's start
+  // from the first `ls` on, through PermissionRequest and the Notification after it.
+  const byRequest = record({ state: 'permission', kind: 'permission', event: 'PermissionRequest', since: entry.statusUpdatedAt + 220 })
+  t.same(deriveRegistryWait(byRequest, entry), { kind: 'permission', since: entry.statusUpdatedAt, why: 'claude code: dialog open' }, 'a PermissionRequest a moment later')
 })
 
 t.test('what the registry does not turn into a wait', async (t) => {
@@ -91,7 +95,7 @@ t.test('what the registry does not turn into a wait', async (t) => {
   t.equal(deriveRegistryWait(record({}), { ...waiting, status: 'busy' }), null, 'busy')
   t.equal(deriveRegistryWait(record({}), { ...waiting, status: 'idle' }), null, 'idle')
   t.equal(deriveRegistryWait(record({ state: 'waiting', kind: 'done' }), waiting), null, 'a record a hook set to a wait')
-  t.equal(deriveRegistryWait(record({ state: 'permission', kind: 'permission', event: 'PermissionRequest' }), waiting), null, 'a permission a PermissionRequest set')
+  t.equal(deriveRegistryWait(record({ state: 'permission', kind: 'permission', event: 'PermissionRequest', since: 4000 }), waiting), null, 'a PermissionRequest older than the registry wait')
   t.equal(deriveRegistryWait(record({ state: 'permission', kind: 'permission', event: 'Notification', since: 4000 }), waiting), null, 'a registry wait younger than the Notification')
   t.equal(deriveRegistryWait(record({ state: 'permission', kind: 'permission', event: 'Notification', since: 60_000 }), waiting), null, 'or far older')
   t.equal(deriveRegistryWait(record({ headless: true }), waiting), null, 'headless')

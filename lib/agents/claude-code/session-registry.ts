@@ -57,13 +57,14 @@ export const parseRegistryEntry = (text: string): RegistryEntry | null => {
 
 /**
  * Pure: the wait the registry tells of, for a record the hooks left at `working`, when the file
- * says `waiting`. For a `permission` wait a Notification set (auto mode's, 6 s late) it
- * gives the time the dialog really showed. Other states came from a hook that knows more.
+ * says `waiting`. For a `permission` wait a hook set later (PermissionRequest a moment after
+ * the dialog, auto mode's Notification 6 s late) it gives the time the dialog really showed, so
+ * the wait's `since` never moves once seen. Other states came from a hook that knows more.
  */
 export const deriveRegistryWait = (rec: SessionRecord, entry: RegistryEntry | undefined): LiveWait | null => {
   if (!entry || rec.headless || entry.status !== 'waiting') return null
   const why = `claude code: ${entry.waitingFor ?? 'waiting'}`
-  if (rec.state === 'permission' && rec.event === 'Notification' && rec.kind !== null) {
+  if (rec.state === 'permission' && rec.kind !== null) {
     const earlier = entry.statusUpdatedAt < rec.since && rec.since - entry.statusUpdatedAt <= NOTIFICATION_LAG_MS
     return earlier ? { kind: rec.kind, since: entry.statusUpdatedAt, why } : null
   }
@@ -79,7 +80,7 @@ export const deriveRegistryWait = (rec: SessionRecord, entry: RegistryEntry | un
 export const registryWaitChecker = (env: Env): ((rec: SessionRecord) => LiveWait | null) => {
   let registry: Map<string, RegistryEntry> | undefined
   return (rec) => {
-    if (rec.headless || (rec.state !== 'working' && !(rec.state === 'permission' && rec.event === 'Notification'))) return null
+    if (rec.headless || (rec.state !== 'working' && rec.state !== 'permission')) return null
     registry ??= readRegistry(env)
     return deriveRegistryWait(rec, registry.get(rec.sessionId))
   }
