@@ -45,8 +45,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     async (args: unknown): Promise<void> => {
       setCode(await (await load())(args as A, io))
     }
-  const send = io.env.TRAILBOSS_ALLOW_SEND === '1'
-  let parser = yargs(argv)
+  return yargs(argv)
     .scriptName('trailboss')
     .usage('$0 <command> [options]\n\nWho is waiting on me, what do they want, take me there.')
     .command(
@@ -133,8 +132,8 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
           .options(toYargsOptions(GC_OPTIONS)),
       run<GcArgs>(async () => (await import('../commands/gc.js')).runGc),
     )
-  if (send) {
-    parser = parser.command(
+    // Always listed, so that without the opt-in it says how to turn it on (lib/commands/input-guard.ts).
+    .command(
       'send <target> [text..]',
       'type your text into a waiting pane (needs TRAILBOSS_ALLOW_SEND=1)',
       (y) =>
@@ -148,8 +147,6 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
           .example('$0 send 2 -- -n 3', 'text that starts with - goes after --'),
       run<SendArgs>(async () => (await import('../commands/send.js')).runSend),
     )
-  }
-  return parser
     .demandCommand(1, 'name a command; `trailboss ls` shows the queue')
     .strict()
     .epilog(EPILOG)

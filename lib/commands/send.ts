@@ -15,6 +15,7 @@ import { runsInPane } from '../tmux/agent-process.js'
 import { capturePane } from '../tmux/panes.js'
 import { literalKeysArgs } from '../tmux/send-keys.js'
 import { describeItem } from './go.js'
+import { requireInputAllowed } from './input-guard.js'
 
 /** Screens that show the agent's input box ready for a new prompt. */
 const AT_PROMPT: ReadonlySet<ScreenVerdict> = new Set(['idle', 'interrupted'])
@@ -53,7 +54,7 @@ const checkAgent = async (item: QueueItem | undefined, exec: TmuxExec): Promise<
 }
 
 export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux): Promise<number> => {
-  if (io.env.TRAILBOSS_ALLOW_SEND !== '1') throw new TrailbossError('send is off', 'set TRAILBOSS_ALLOW_SEND=1 to type your own text into a waiting pane')
+  requireInputAllowed(io.env, 'trailboss send')
   // Words after `--` (a text that starts with `-`) come in yargs' `_`, after the command's name.
   const text = [...(args.text ?? []), ...(args._ ?? []).slice(1).map(String)].join(' ')
   if (text.trim() === '') throw new TrailbossError('nothing to send', 'give the text after the target (after -- when it starts with -)')
