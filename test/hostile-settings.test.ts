@@ -8,7 +8,10 @@ import fc from 'fast-check'
 import t from 'tap'
 import { cliBounded } from './helpers/bounded.js'
 import { tempDir } from './helpers/emitter.js'
-import { deriveHookEntry, isOurHook, mergeHooks, unmergeHooks } from '../lib/agents/claude-code/settings-hooks.js'
+import { claudeCodeSetup } from '../lib/agents/claude-code/setup.js'
+import { deriveHookEntry, isOurHook } from '../lib/agents/claude-code/settings-hooks.js'
+import { geminiSetup } from '../lib/agents/gemini/setup.js'
+import { deriveEmptyHooks, type EmptyHooks } from '../lib/settings/empty-hooks.js'
 import { deriveEmitterCommand } from '../lib/settings/package-root.js'
 import { updateSettingsFile } from '../lib/settings/settings-file.js'
 
@@ -121,13 +124,14 @@ const foreignHook = fc.oneof(
   fc.constantFrom(...LOOKALIKES).map(hookDoc),
   fc.record({ type: fc.constant('command'), command: fc.constantFrom('say done', '/usr/bin/guard.sh', 'node /opt/x/index.js') }).map(hookDoc),
 )
+// Events of both agents, ours among them; an empty list and an empty hooks object are shapes too.
 const hooksDoc: fc.Arbitrary<Doc> = fc
   .uniqueArray(
     fc.tuple(
-      fc.constantFrom('Stop', 'PreToolUse', 'Notification', 'PreCompact', 'SessionEnd'),
-      fc.array(fc.array(foreignHook, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 2 }),
+      fc.constantFrom('Stop', 'PreToolUse', 'Notification', 'PreCompact', 'SessionEnd', 'SessionStart', 'BeforeTool', 'AfterAgent'),
+      fc.array(fc.array(foreignHook, { minLength: 1, maxLength: 2 }), { minLength: 0, maxLength: 2 }),
     ),
-    { minLength: 1, maxLength: 3, selector: ([e]) => e },
+    { minLength: 0, maxLength: 3, selector: ([e]) => e },
   )
   .map((events) => ({
     kind: 'obj',
@@ -165,27 +169,65 @@ const render = (doc: Doc, l: Layout, depth = 0): string => {
   return doc.entries.length === 0 ? '{}' : `{${l.eol}${doc.entries.map(([k, d]) => `${pad}${JSON.stringify(k)}:${l.colon}${render(d, l, depth + 1)}`).join(`,${l.eol}`)}${l.eol}${end}}`
 }
 
+const COMMAND = deriveEmitterCommand('user', NODE, EMITTER)
+/** Each agent's install target with the command its install writes. */
+const TARGETS = [
+  { agent: 'claude-code, user scope', target: claudeCodeSetup.install, command: COMMAND },
+  { agent: 'claude-code, project scope', target: claudeCodeSetup.install, command: deriveEmitterCommand('project', NODE, EMITTER) },
+  { agent: 'gemini', target: geminiSetup.install, command: { command: COMMAND.command, args: [...(COMMAND.args ?? []), '--agent', 'gemini'] } },
+]
+
 t.test('property: install → uninstall gives back the original bytes of generated files', async (t) => {
   const dir = tempDir(t)
   const env = { TRAILBOSS_HOME: join(dir, 'tb') }
   let n = 0
   await fc.assert(
-    fc.asyncProperty(settingsDoc, layout, fc.constantFrom(ENTRY, PROJECT_ENTRY), fc.constantFrom(0o600, 0o644, 0o640), async (doc, l, entry, mode) => {
+    fc.asyncProperty(settingsDoc, layout, fc.constantFrom(...TARGETS.map((c) => c.agent)), fc.constantFrom(0o600, 0o644, 0o640), async (doc, l, agent, mode) => {
+      const { target, command } = TARGETS.find((c) => c.agent === agent) ?? TARGETS[0]!
       const file = join(dir, `settings-${n++}.json`)
       const text = render(doc, l) + (l.finalEol ? l.eol : '')
       fs.writeFileSync(file, text)
       fs.chmodSync(file, mode)
-      await updateSettingsFile(file, env, (s) => mergeHooks(s, entry))
+      // What install notes before its first merge, and uninstall gives back (settings/install-note.ts).
+      let keep: EmptyHooks | null = null
+      await updateSettingsFile(file, env, (s) => {
+        keep = deriveEmptyHooks(s)
+        return target.merge(s, command, [])
+      })
       const installed = fs.readFileSync(file, 'utf8')
       if (text.includes('\r\n') && /[^\r]\n/.test(installed)) throw new Error(`an LF line in a CRLF file:\n${JSON.stringify(installed)}`)
       if ((fs.statSync(file).mode & 0o777) !== mode) throw new Error('mode changed on install')
-      await updateSettingsFile(file, env, (s) => unmergeHooks(s))
+      await updateSettingsFile(file, env, (s) => target.unmerge(s, [], keep))
       const back = fs.readFileSync(file, 'utf8')
       if (back !== text) throw new Error(`bytes differ:\n${JSON.stringify(text)}\n${JSON.stringify(installed)}\n${JSON.stringify(back)}`)
       if ((fs.statSync(file).mode & 0o777) !== mode) throw new Error('mode changed on uninstall')
       fs.rmSync(file)
     }),
-    { numRuns: 200 },
+    { numRuns: 300 },
   )
-  t.pass('200 generated files')
+  t.pass('300 generated files')
+})
+
+t.test('empty hooks and empty event lists come back through the CLI (Claude Code and Gemini CLI)', async (t) => {
+  const home = tempDir(t)
+  const env = { ...envFor(home), GEMINI_CLI_HOME: home }
+  const cases = [
+    { args: [], file: join(home, 'claude', 'settings.json'), text: '{\n  "model": "opus",\n  "hooks": {}\n}\n' },
+    { args: [], file: join(home, 'claude', 'settings.json'), text: '{\n  "hooks": {\n    "Stop": [],\n    "PreCompact": [{"hooks": [{"type": "command", "command": "say done"}]}]\n  },\n  "x": 1\n}\n' },
+    { args: ['--agent', 'gemini'], file: join(home, '.gemini', 'settings.json'), text: '{\n  "hooks": {\n    "BeforeTool": [],\n    "AfterAgent": []\n  }\n}\n' },
+    { args: ['--agent', 'gemini'], file: join(home, '.gemini', 'settings.json'), text: '{"hooks": {}}' },
+  ]
+  for (const c of cases) {
+    fs.mkdirSync(join(c.file, '..'), { recursive: true })
+    fs.writeFileSync(c.file, c.text)
+    const inst = await cliBounded(['install', ...c.args], env)
+    t.equal(inst.code, 0, inst.stderr)
+    t.not(fs.readFileSync(c.file, 'utf8'), c.text, 'installed')
+    // A second install finds ours there; the note of the first stays.
+    t.equal((await cliBounded(['install', ...c.args], env)).code, 0)
+    const un = await cliBounded(['uninstall', ...c.args], env)
+    t.equal(un.code, 0, un.stderr)
+    t.equal(fs.readFileSync(c.file, 'utf8'), c.text, `${c.args.join(' ') || 'claude-code'}: ${JSON.stringify(c.text)} back byte for byte`)
+  }
+  t.same(fs.readdirSync(join(home, 'tb', 'installs')), [], 'uninstall removed the notes it used')
 })

@@ -6,6 +6,7 @@
 import type { Env } from '../paths.js'
 import type { Scope } from '../cli/options.js'
 import type { HookEvent, LiveState, SessionRecord, ToolCall, WaitKind } from '../record/types.js'
+import type { EmptyHooks } from '../settings/empty-hooks.js'
 import type { JsonObject } from '../settings/json-value.js'
 import type { EmitterCommand } from '../settings/package-root.js'
 
@@ -107,8 +108,11 @@ export interface InstallTarget {
   blocks: (event: string) => boolean
   /** Pure: the settings with exactly our hooks, each running `command`; `known`: emitter paths of ours. */
   merge: (settings: JsonObject, command: EmitterCommand, known: readonly string[]) => JsonObject
-  /** Pure: the settings without any hook of ours. */
-  unmerge: (settings: JsonObject, known: readonly string[]) => JsonObject
+  /**
+   * Pure: the settings without any hook of ours. `keep`: the containers that were empty before
+   * install (settings/empty-hooks.ts), left empty rather than removed.
+   */
+  unmerge: (settings: JsonObject, known: readonly string[], keep?: EmptyHooks | null) => JsonObject
   /** A plugin of ours the agent may load besides the settings hooks (both: every event twice). */
   plugin?: { isEnabledIn: (settings: JsonObject) => boolean; uninstall: string }
   /**

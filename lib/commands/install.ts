@@ -12,9 +12,12 @@ import { SETUPS, setupFor } from '../agents/setup-registry.js'
 import { DEFAULT_AGENT } from '../agents/hook-registry.js'
 import type { AgentSetup } from '../agents/types.js'
 import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findOurEmitterFiles, findPackageRoot, findStableNode, isEphemeralPath } from '../settings/package-root.js'
-import { parseSettings, readSettingsFile, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
+import { parseSettings, readSettingsFile, resolveSettingsTarget, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
 import { mergeStatusLine, unmergeStatusLine } from '../agents/claude-code/status-line-setting.js'
 import type { JsonObject } from '../settings/json-value.js'
+import { deriveEmptyHooks, type EmptyHooks } from '../settings/empty-hooks.js'
+import { readInstallNote, writeInstallNote } from '../settings/install-note.js'
+import { jsonEqual } from '../json-equal.js'
 
 export interface InstallDeps {
   /** The running Node binary (process.execPath). */
@@ -130,11 +133,18 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
   }
   if (target.runner !== 'spool') cmd = forAgent(cmd, agent)
   const statusline = args.statusline === true ? statuslineCli(scope, io, deps, agent) : null
+  // The empty containers the file holds before our first install (a later one finds ours there
+  // and keeps the note it made).
+  const first: { empties?: EmptyHooks | null } = {}
   const change = (s: JsonObject): JsonObject => {
-    const merged = target.merge(s, cmd, [...known, ...findOurEmitterFiles(s)])
+    const ours = [...known, ...findOurEmitterFiles(s)]
+    if (jsonEqual(target.unmerge(s, ours), s)) first.empties = deriveEmptyHooks(s)
+    else delete first.empties
+    const merged = target.merge(s, cmd, ours)
     return statusline ? mergeStatusLine(merged, statusline) : merged
   }
   const u = await updateSettingsFile(file, io.env, change, { dryRun: args.dryRun })
+  if (!args.dryRun && u.changed && first.empties !== undefined) writeInstallNote(io.env, u.target, first.empties)
   report(io, u, args.dryRun, `installed hooks for ${target.events.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
   const c = await followCompanion(agent, u, known, io, args.dryRun)
   if (c) report(io, c, args.dryRun, `trusted our hooks in`, `our hooks already trusted in`)
@@ -169,7 +179,10 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   // Our status line goes too, whether or not --statusline is given: it is ours, and the
   // person's own command it wrapped comes back in its place.
   const statusLine = agent.id === 'claude-code' ? unmergeStatusLine : (s: JsonObject) => s
-  const u = await updateSettingsFile(file, io.env, (s) => statusLine(target.unmerge(s, [...known, ...findOurEmitterFiles(s)])), { dryRun: args.dryRun })
+  // Containers that were empty before install stay, empty (settings/empty-hooks.ts).
+  const keep = readInstallNote(io.env, resolveSettingsTarget(file))
+  const u = await updateSettingsFile(file, io.env, (s) => statusLine(target.unmerge(s, [...known, ...findOurEmitterFiles(s)], keep)), { dryRun: args.dryRun })
+  if (!args.dryRun && keep && u.changed) writeInstallNote(io.env, u.target, null)
   report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)
   const c = await followCompanion(agent, u, known, io, args.dryRun)
   if (c) report(io, c, args.dryRun, `removed our trust entries from`, `no trust entries of ours in`)

@@ -173,9 +173,15 @@ export const mergeHooks = (
 /**
  * Settings without any entry of ours. An event list (or the hooks object) that only our
  * entries filled is removed with them; everything else stays exactly as it was.
- * `keepEvents` are left as empty lists for mergeHooks to refill in place.
+ * `keepEvents` are left as empty lists (for mergeHooks to refill in place, or because they
+ * were empty before install), and with `keepHooks` an emptied hooks object stays `{}`.
  */
-export const unmergeHooks = (settings: JsonObject, known: readonly string[] = [], keepEvents: readonly string[] = []): JsonObject => {
+export const unmergeHooks = (
+  settings: JsonObject,
+  known: readonly string[] = [],
+  keepEvents: readonly string[] = [],
+  keepHooks: boolean = keepEvents.length > 0,
+): JsonObject => {
   const hooks = settings.hooks
   if (!isJsonObject(hooks)) return settings
   let touched = false
@@ -197,7 +203,7 @@ export const unmergeHooks = (settings: JsonObject, known: readonly string[] = []
   }
   if (!touched) return settings
   const out: JsonObject = { ...settings }
-  if (next.length > 0 || keepEvents.length > 0) out.hooks = Object.fromEntries(next) as JsonObject
+  if (next.length > 0 || keepHooks) out.hooks = Object.fromEntries(next) as JsonObject
   else delete out.hooks
   return out
 }

@@ -11,7 +11,7 @@ export const claudeCodeSetup: AgentSetup = {
     events: HOOK_EVENTS,
     blocks: (event) => FOREGROUND_EVENTS.has(event),
     merge: (settings, command, known) => mergeHooks(settings, deriveHookEntry(command), known),
-    unmerge: (settings, known) => unmergeHooks(settings, known),
+    unmerge: (settings, known, keep) => unmergeHooks(settings, known, keep?.events ?? [], keep?.hooks ?? false),
     plugin: { isEnabledIn: isPluginEnabled, uninstall: 'claude plugin uninstall trailboss' },
   },
 }

@@ -129,9 +129,15 @@ export const listOurGeminiHooks = (settings: JsonObject, known: readonly string[
 /**
  * Settings without any hook of ours. An event list that only ours filled goes with them (and
  * `hooks` too when nothing is left in it); everything else stays exactly as it was.
- * `keepEvents` stay as empty lists for the merge to refill in place.
+ * `keepEvents` stay as empty lists (for the merge to refill in place, or because they were
+ * empty before install), and with `keepHooks` an emptied hooks object stays `{}`.
  */
-export const unmergeGeminiHooks = (settings: JsonObject, known: readonly string[] = [], keepEvents: readonly string[] = []): JsonObject => {
+export const unmergeGeminiHooks = (
+  settings: JsonObject,
+  known: readonly string[] = [],
+  keepEvents: readonly string[] = [],
+  keepHooks: boolean = keepEvents.length > 0,
+): JsonObject => {
   const hooks = settings.hooks
   if (!isJsonObject(hooks)) return settings
   let touched = false
@@ -152,7 +158,7 @@ export const unmergeGeminiHooks = (settings: JsonObject, known: readonly string[
   }
   if (!touched) return settings
   const out: JsonObject = { ...settings }
-  if (next.length > 0 || keepEvents.length > 0) out.hooks = Object.fromEntries(next) as JsonObject
+  if (next.length > 0 || keepHooks) out.hooks = Object.fromEntries(next) as JsonObject
   else delete out.hooks
   return out
 }

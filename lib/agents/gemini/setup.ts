@@ -15,6 +15,6 @@ export const geminiSetup: AgentSetup = {
     // steps on a loaded machine (2 of 5 runs), not yet understood (docs/gemini-cli.md).
     blocks: () => true,
     merge: (settings, command, known) => mergeGeminiHooks(settings, deriveGeminiHookEntry(command), known),
-    unmerge: (settings, known) => unmergeGeminiHooks(settings, known),
+    unmerge: (settings, known, keep) => unmergeGeminiHooks(settings, known, keep?.events ?? [], keep?.hooks ?? false),
   },
 }
