@@ -104,8 +104,20 @@ t.test('the queue, checked on read', async (t) => {
 
   // The table for people.
   const table = await runCli(['ls'], lab.env)
-  t.match(table.stdout, /^#\s+AGE\s+KIND\s+PROJECT\s+ASK\s+PANE/)
-  t.match(table.stdout, /2\s+\d+s\s+permission\s+bbbb\s+Bash: touch x\s+%\d+/)
+  t.match(table.stdout, /^#\s+AGE\s+KIND\s+AGENT\s+PROJECT\s+WHERE\s+ASK\n/)
+  // The place as tmux names it (session lab, the pane's window), read from the one list-panes.
+  const windowOf = lab.tmux('display-message', '-p', '-t', pB, '#{window_index} (#{window_name})').trim()
+  t.match(table.stdout, new RegExp(`\\n2\\s+\\d+s\\s+permission\\s+claude\\s+bbbb\\s+lab:${windowOf.replace(/[()]/g, '\\$&')}\\s+Bash: touch x\\n`))
+  t.equal(rows[1]?.[7], 'claude', '--plain: the agent after the old fields')
+  t.equal(rows[1]?.[8], `lab:${windowOf}`, '--plain: then the place')
+
+  // --agent keeps the numbers, like every filter; an unknown agent is a usage error.
+  t.same((await lsJson(lab, '--agent', 'claude-code')).queue.map((i) => i.n), [1, 2, 3])
+  t.same((await lsJson(lab, '--agent', 'codex')).queue, [])
+  t.same((await lsJson(lab, '--agent', 'codex', '--agent', 'claude-code')).queue.map((i) => i.n), [1, 2, 3])
+  t.equal((await runCli(['ls', '--agent', 'nobody'], lab.env)).code, 2)
+  t.equal((await runCli(['status', '--agent', 'codex', '--format', '{count}'], lab.env)).stdout, '', 'status counts only that agent')
+  t.equal((await runCli(['status', '--agent', 'claude-code', '--format', '{count}'], lab.env)).stdout.trim(), '3')
   t.notMatch(table.stdout, /\u001b\[/)
 
   // --exit-status: 0 with waits, 3 when a filter leaves none.

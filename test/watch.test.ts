@@ -52,8 +52,8 @@ t.test('formatWatchScreen: title, table, selection, footer', async (t) => {
   const lines = formatWatchScreen(screen({ items, selected: 'bbbb2222' }))
   t.match(lines[0], /^Trail Boss · 2 waiting · oldest 1m$/)
   t.match(lines[2], /^ {2}#\s+AGE\s+KIND/)
-  t.match(lines[3], /^ {2}1\s+1m\s+done\s+proj-aaaa1111\s+Finished aaaa1111\./)
-  t.match(lines[4], /^> 2\s+1m\s+permission\s+proj-bbbb2222\s+Bash: npm test/)
+  t.match(lines[3], /^ {2}1\s+1m\s+done\s+claude\s+proj-aaaa1111\s+%1\s+Finished aaaa1111\./)
+  t.match(lines[4], /^> 2\s+1m\s+permission\s+claude\s+proj-bbbb2222\s+%\d+\s+Bash: npm test/)
   t.equal(lines.at(-1), WATCH_KEYS_HELP)
   t.ok(lines.length <= 20)
 
@@ -150,7 +150,7 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
   await t.test('initial list', async (t) => {
     await waitFor(() => server.capture(watchPane).includes('Trail Boss · 1 waiting'), 'watch shows the first wait', 10_000)
     const text = server.capture(watchPane)
-    t.match(text, /> 1\s+\d+s\s+question\s+alpha\s+All done\. Shall I push\?\s+%\d+/)
+    t.match(text, /> 1\s+\d+s\s+question\s+claude\s+alpha\s+\S+:\d+ \(.*\)\s+All done\. Shall I push\?/)
     t.match(text, WATCH_KEYS_HELP)
   })
 
@@ -183,7 +183,7 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
     t.notMatch(server.capture(watchPane), /delta/, 'a working session is not listed')
     const line = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, timestamp: new Date().toISOString() }
     fs.appendFileSync(transcript, `${JSON.stringify(line)}\n`)
-    await waitFor(() => /interrupted\s+delta/.test(server.capture(watchPane)), 'the interrupted session on screen', 5000)
+    await waitFor(() => /interrupted\s+claude\s+delta/.test(server.capture(watchPane)), 'the interrupted session on screen', 5000)
   })
 
   await t.test('a key press goes there', async (t) => {
@@ -286,7 +286,7 @@ t.test('watch in a display-popup: a jump moves the client and closes the popup',
   )
   t.teardown(() => popup.kill())
   await waitFor(() => outer.capture(term).includes('Trail Boss · 1 waiting'), 'the view in the popup', 10_000)
-  t.match(outer.capture(term), /1\s+\d+s\s+done\s+popproj\s+Ready for review\./)
+  t.match(outer.capture(term), /1\s+\d+s\s+done\s+claude\s+popproj\s+\S+:\d+ \(.*\)\s+Ready for review\./)
   // Keys typed in the terminal go to the popup, which has the focus.
   outer.tmux('send-keys', '-t', term, '1')
   await waitFor(() => clients()[0]?.endsWith(` ${agent}`) === true, 'the client moved to the waiting pane', 5000)

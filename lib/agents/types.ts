@@ -153,6 +153,8 @@ export interface AgentCheck {
 
 /** Everything agent-specific the core needs, for one agent. */
 export interface AgentAdapter extends AgentHooks {
+  /** A short name for narrow columns (the table's AGENT): claude, codex, gemini. */
+  shortName: string
   /** Per read: a check of one record's transcript (the setup, such as resolving folders, runs once). */
   transcriptChecker: (env: Env) => (rec: SessionRecord, now: number) => TranscriptVerdict | null
   /**

@@ -7,17 +7,24 @@ import { processIo, type Io } from '../io.js'
 import { parseFast } from './fast-args.js'
 import { LS_OPTIONS, STATUS_OPTIONS, STATUSLINE_OPTIONS } from './options.js'
 
+/** `--agent`'s choices are the registered agents: an unknown one is yargs's to explain. */
+const knownAgents = async (agents: readonly string[] | undefined): Promise<boolean> => {
+  if (!agents?.length) return true
+  const { AGENT_IDS } = await import('../agents/index.js')
+  return agents.every((a) => AGENT_IDS.includes(a))
+}
+
 /** `ls` and `status` with plain arguments skip yargs (see fast-args.ts); null: use yargs. */
 const runFast = async (argv: string[], io: Io): Promise<number | null> => {
   const [command, ...rest] = argv
   if (command === 'ls' || command === 'list') {
     const args = parseFast(rest, LS_OPTIONS)
-    if (!args || (args.plain && args.json)) return null
+    if (!args || (args.plain && args.json) || !(await knownAgents(args.agent))) return null
     return (await import('../commands/ls.js')).runLs(args, io)
   }
   if (command === 'status') {
     const args = parseFast(rest, STATUS_OPTIONS)
-    return args ? (await import('../commands/status.js')).runStatus(args, io) : null
+    return args && (await knownAgents(args.agent)) ? (await import('../commands/status.js')).runStatus(args, io) : null
   }
   if (command === 'statusline') {
     const args = parseFast(rest, STATUSLINE_OPTIONS)

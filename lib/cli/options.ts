@@ -20,6 +20,9 @@ export const SCOPES = ['user', 'project', 'local'] as const
 export type Scope = (typeof SCOPES)[number]
 export const NOTIFY_CHANNELS = ['desktop', 'tmux', 'bell', 'exec'] as const
 
+/** `--agent`: its choices are the registered agents (lib/agents/index.ts); the wiring adds them. */
+const AGENT_FILTER = { type: 'string', array: true, describe: 'only sessions of these agents' } as const satisfies OptionSpec
+
 export const LS_OPTIONS = {
   all: { type: 'boolean', alias: 'a', default: false, describe: 'also list working, idle, ended and gone sessions' },
   plain: { type: 'boolean', default: false, describe: 'tab-separated lines, key first, no colour (for fzf)' },
@@ -29,11 +32,13 @@ export const LS_OPTIONS = {
   'older-than': { type: 'string', describe: 'only waits older than this (e.g. 10m)' },
   sort: { type: 'string', choices: SORTS, default: 'age', describe: 'order of the rows; numbers stay those of the oldest-first queue' },
   'exit-status': { type: 'boolean', default: false, describe: 'exit 3 when nothing waits' },
+  agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUS_OPTIONS = {
   format: { type: 'string', describe: 'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted}' },
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
+  agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUSLINE_OPTIONS = {
@@ -45,16 +50,19 @@ export const SHOW_OPTIONS = {
   json: { type: 'boolean', default: false, describe: 'as JSON' },
   screen: { type: 'boolean', default: false, describe: "also the pane's live text (tmux capture-pane)" },
   lines: { type: 'number', default: 6, describe: 'how many transcript entries to show' },
+  agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>
 
 export const GO_OPTIONS = {
   client: { type: 'string', describe: "the tmux client to move (key bindings pass '#{client_name}')" },
   print: { type: 'boolean', default: false, describe: 'print the tmux commands instead of running them' },
+  agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>
 
 export const WATCH_OPTIONS = {
   all: { type: 'boolean', alias: 'a', default: false, describe: 'also show sessions that are not waiting' },
   once: { type: 'boolean', default: false, describe: 'render once and exit (for tests and logs)' },
+  agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>
 
 export const NOTIFY_OPTIONS = {
@@ -62,6 +70,7 @@ export const NOTIFY_OPTIONS = {
   'older-than': { type: 'string', describe: 'only waits at least this old (e.g. 5m: a reminder)' },
   via: { type: 'string', array: true, choices: NOTIFY_CHANNELS, describe: 'channels to use (default: all that work here)' },
   'dry-run': { type: 'boolean', default: false, describe: 'say what would be notified; remember nothing' },
+  agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>
 
 /** `agent`'s choices are the registered agents (lib/agents/index.ts); the wiring adds them. */

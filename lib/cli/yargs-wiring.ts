@@ -28,6 +28,7 @@ import {
   type StatuslineArgs,
   type WatchArgs,
 } from './options.js'
+import { TABLE_LEGEND } from '../render/queue-table.js'
 import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 
@@ -54,10 +55,12 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       (y) =>
         y
           .options(toYargsOptions(LS_OPTIONS))
+          .choices('agent', AGENT_IDS)
           .check((a) => !(a.plain && a.json) || 'choose one of --plain and --json')
           .example('$0 ls', 'the queue as a table')
           .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
-          .example('$0 ls --json --exit-status', 'for scripts and cron'),
+          .example('$0 ls --json --exit-status', 'for scripts and cron')
+          .epilog(`The table:\n${TABLE_LEGEND}`),
       run<LsArgs>(async () => (await import('../commands/ls.js')).runLs),
     )
     .command(
@@ -66,7 +69,8 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       (y) =>
         y
           .positional('target', { type: 'string', demandOption: true, describe: 'queue number, key, session-id prefix or pane id (%12)' })
-          .options(toYargsOptions(SHOW_OPTIONS)),
+          .options(toYargsOptions(SHOW_OPTIONS))
+          .choices('agent', AGENT_IDS),
       run<ShowArgs>(async () => (await import('../commands/show.js')).runShow),
     )
     .command(
@@ -75,7 +79,8 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       (y) =>
         y
           .positional('target', { type: 'string', describe: 'queue number, key, session-id prefix or pane id (%12)' })
-          .options(toYargsOptions(GO_OPTIONS)),
+          .options(toYargsOptions(GO_OPTIONS))
+          .choices('agent', AGENT_IDS),
       run<GoArgs>(async () => (await import('../commands/go.js')).runGo),
     )
     .command(
@@ -83,13 +88,14 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       'a live view of the queue; a number or Enter jumps there, q quits',
       (y) =>
         y
-          .options(toYargsOptions(WATCH_OPTIONS)),
+          .options(toYargsOptions(WATCH_OPTIONS))
+          .choices('agent', AGENT_IDS),
       run<WatchArgs>(async () => (await import('../commands/watch.js')).runWatch),
     )
     .command(
       'status',
       "a short segment for tmux's status line; prints nothing when nothing waits",
-      (y) => y.options(toYargsOptions(STATUS_OPTIONS)),
+      (y) => y.options(toYargsOptions(STATUS_OPTIONS)).choices('agent', AGENT_IDS),
       run<StatusArgs>(async () => (await import('../commands/status.js')).runStatus),
     )
     .command(
@@ -103,7 +109,8 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       'tell you about waits that are new since the last call (for cron or a tmux hook)',
       (y) =>
         y
-          .options(toYargsOptions(NOTIFY_OPTIONS)),
+          .options(toYargsOptions(NOTIFY_OPTIONS))
+          .choices('agent', AGENT_IDS),
       run<NotifyArgs>(async () => (await import('../commands/notify.js')).runNotify),
     )
     .command(

@@ -14,6 +14,7 @@ import { type Client, listClients, readPane } from '../tmux/clients.js'
 import { formatStep, planGo } from '../tmux/go-plan.js'
 import type { QueueItem } from '../queue/derive.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
+import { filterAgents } from '../queue/filter.js'
 import { resolveTarget } from '../queue/target.js'
 import { reportSkipped } from '../render/skipped.js'
 import { callerSocket } from '../tmux/env.js'
@@ -128,7 +129,7 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, args
 
 export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultDeps()): Promise<number> => {
   try {
-    const view = await loadQueue(io, { exec: deps.exec })
+    const view = filterAgents(await loadQueue(io, { exec: deps.exec }), args.agent)
     reportSkipped(view, io)
     const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault(view)
     return await goTo(item, view, args, io, deps)

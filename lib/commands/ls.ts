@@ -6,6 +6,7 @@ import { formatPlain, formatTable, JSON_VERSION, toJsonItem } from '../render/qu
 import { useColour, type Io } from '../io.js'
 import type { QueueItem } from '../queue/derive.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { filterAgents } from '../queue/filter.js'
 import { reportSkipped } from '../render/skipped.js'
 
 export interface LsFilter {
@@ -46,7 +47,7 @@ export const sortItems = (items: readonly QueueItem[], sort: LsArgs['sort']): Qu
 
 export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
-  const view = await loadQueue(io, { skipEnded: !args.all, ...opts })
+  const view = filterAgents(await loadQueue(io, { skipEnded: !args.all, ...opts }), args.agent)
   reportSkipped(view, io)
   const shown = sortItems(filterItems(view.items, { all: args.all, kinds: args.kind, projects: args.project, olderThanMs }, view.now), args.sort)
   if (args.json) {

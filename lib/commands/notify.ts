@@ -10,6 +10,7 @@ import { checkDesktop, formatNotice, listTmuxClients, notifyDesktop, notifyTmux,
 import { deriveNew, waitId, withNotifyState } from '../notify/state.js'
 import type { QueueItem } from '../queue/derive.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { filterAgents } from '../queue/filter.js'
 import { callerSocket } from '../tmux/env.js'
 import { execTmux, type TmuxExec } from '../tmux/exec.js'
 
@@ -50,7 +51,7 @@ export const runNotify = async (args: NotifyArgs, io: Io, opts: LoadOptions = {}
   const profile = olderThanMs > 0 ? String(olderThanMs) : ''
   return withNotifyState(io.env, async (state) => {
     // Read under the lock: a second call sees the queue and the set the first one left.
-    const view = await loadQueue(io, { exec: deps.exec, ...opts })
+    const view = filterAgents(await loadQueue(io, { exec: deps.exec, ...opts }), args.agent)
     const due = view.queue.filter((i) => view.now - i.since >= olderThanMs)
     const byId = new Map(due.map((i) => [waitId(i), i]))
     const { fresh } = deriveNew(state, profile, [...byId.keys()], [])

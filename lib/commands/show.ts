@@ -7,6 +7,7 @@ import { JSON_VERSION, kindLabel, toJsonItem } from '../render/queue-table.js'
 import type { Io } from '../io.js'
 import { agentFor } from '../agents/index.js'
 import type { QueueItem } from '../queue/derive.js'
+import { filterAgents } from '../queue/filter.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'
 import { resolveTarget } from '../queue/target.js'
 import { reportSkipped } from '../render/skipped.js'
@@ -61,7 +62,7 @@ export const formatShow = (item: QueueItem, conversation: ConversationLine[] | n
 }
 
 export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
-  const view = await loadQueue(io, opts)
+  const view = filterAgents(await loadQueue(io, opts), args.agent)
   reportSkipped(view, io)
   const item = resolveTarget(view, args.target, io)
   const path = item.record.transcriptPath

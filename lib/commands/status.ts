@@ -6,10 +6,11 @@ import type { StatusArgs } from '../cli/options.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { filterAgents } from '../queue/filter.js'
 import { deriveSummary, formatSegment } from '../render/status-segment.js'
 
 export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
-  const view = await loadQueue(io, { skipEnded: true, ...opts })
+  const view = filterAgents(await loadQueue(io, { skipEnded: true, ...opts }), args.agent)
   // Skipped files are `ls`'s and `doctor`'s to report: a status line has no room for them.
   const text = formatSegment(deriveSummary(view.queue, view.now), args.format, { tmux: args.tmux })
   if (text) io.stdout.write(`${text}\n`)

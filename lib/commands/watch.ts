@@ -7,6 +7,7 @@ import { useColour, type Io, type OutStream } from '../io.js'
 import type { QueueItem } from '../queue/derive.js'
 import { type Live, startLive } from '../queue/live.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
+import { filterAgents } from '../queue/filter.js'
 import { execTmux, type TmuxExec } from '../tmux/exec.js'
 import { deriveMove, deriveSelectedIndex, formatChanges, formatWatchScreen } from '../render/watch-screen.js'
 
@@ -35,7 +36,8 @@ const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number>
   const stopped = new Promise<void>((resolve) => {
     stop = resolve
   })
-  const onView = (view: QueueView): void => {
+  const onView = (whole: QueueView): void => {
+    const view = filterAgents(whole, args.agent)
     const shown = args.all ? view.items : view.queue
     for (const line of formatChanges(prev, shown, view.now, view.items)) io.stdout.write(`${line}\n`)
     prev = new Map(shown.map((i) => [i.sessionId, i]))
@@ -222,7 +224,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
       io,
       deps.exec,
       (v) => {
-        view = v
+        view = filterAgents(v, args.agent)
         draw()
       },
       () => draw(),
@@ -246,7 +248,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
 
 /** --once: the screen's text once (or, without a TTY, the current queue as log lines). */
 const runOnce = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
-  const view = await loadQueue(io, { exec: deps.exec })
+  const view = filterAgents(await loadQueue(io, { exec: deps.exec }), args.agent)
   const items = args.all ? view.items : view.queue
   const lines = io.stdout.isTTY
     ? formatWatchScreen({ items, selected: null, now: view.now, width: io.stdout.columns ?? 80, height: io.stdout.rows ?? 24, details: false, colour: useColour(io), message: null, tmuxAvailable: view.tmuxAvailable, digits: '' })

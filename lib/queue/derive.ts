@@ -34,6 +34,13 @@ export interface Ask {
   message: string | null
 }
 
+/** Where a live pane sits, as tmux names it now (from the one list-panes per server). */
+export interface PanePlace {
+  session: string
+  window: number
+  windowName: string
+}
+
 export interface QueueItem {
   n: number | null
   key: string
@@ -46,7 +53,7 @@ export interface QueueItem {
   project: string | null
   host: string
   headless: boolean
-  tmux: { pane: string; socket: string; serverPid: number | null; alive: boolean | null } | null
+  tmux: { pane: string; socket: string; serverPid: number | null; alive: boolean | null; place?: PanePlace | null } | null
   /** The state rests on a screen or process check, not on a hook or the transcript. */
   inferred: boolean
   /** Why the state differs from the record's, when a check on read changed it. */
@@ -97,6 +104,7 @@ interface Derived {
   inferred: boolean
   reason: string | null
   alive: boolean | null
+  place?: PanePlace | null
   /** What the wait says when a check on read found it (an error's text); else the record's message. */
   message?: string | null
 }
@@ -160,7 +168,7 @@ const applyPanes = (rec: SessionRecord, d: Derived, facts: QueueFacts, owners: R
   if (!pane || pane.dead) return gone('pane is gone')
   if (owners.get(`${rec.tmux.socket}\n${rec.tmux.pane}`) !== rec.sessionId) return gone('pane now runs another session')
   if (SHELL_COMMANDS.has(pane.currentCommand.replace(/^-/, ''))) return gone(`pane is back at ${pane.currentCommand}`, true)
-  return { ...d, alive: true }
+  return { ...d, alive: true, place: { session: pane.sessionName, window: pane.windowIndex, windowName: pane.windowName } }
 }
 
 const applyScreen = (rec: SessionRecord, d: Derived, screen: ScreenVerdict | undefined): Derived => {
@@ -213,7 +221,7 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
       project: rec.project,
       host: rec.host,
       headless: rec.headless,
-      tmux: rec.tmux && !rec.headless ? { ...rec.tmux, alive: d.alive } : null,
+      tmux: rec.tmux && !rec.headless ? { ...rec.tmux, alive: d.alive, place: d.place ?? null } : null,
       inferred: d.inferred,
       reason: d.reason,
       ask: {

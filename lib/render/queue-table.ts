@@ -3,6 +3,7 @@
 import { formatAge } from '../duration.js'
 import type { Ask, QueueItem } from '../queue/derive.js'
 import type { WaitKind } from '../record/types.js'
+import { agentFor } from '../agents/index.js'
 import { formatVisible } from './visible-text.js'
 
 export const JSON_VERSION = 1
@@ -71,41 +72,78 @@ export interface TableOptions {
   width: number
 }
 
-const paneLabel = (item: QueueItem): string => {
+/** The agent's short name (claude, codex, gemini); an agent this version does not know, as recorded. */
+export const agentLabel = (agent: string): string => agentFor(agent)?.shortName ?? agent
+
+/**
+ * Where a wait runs, as tmux names it: `session:window (window name)`, else the pane id; `✗`
+ * when the pane is gone, `?` when tmux could not be asked.
+ */
+export const placeLabel = (item: Pick<QueueItem, 'tmux' | 'headless'>): string => {
   if (!item.tmux) return item.headless ? 'headless' : '-'
   const mark = item.tmux.alive === false ? '✗' : item.tmux.alive === null ? '?' : ''
-  return `${item.tmux.pane}${mark}`
+  const place = item.tmux.place
+  if (!place) return `${item.tmux.pane}${mark}`
+  return `${place.session}:${place.window}${place.windowName ? ` (${place.windowName})` : ''}${mark}`
 }
 
-/** The human table: #, age, kind, project, what is asked, pane. Inferred states carry `~`. */
+/** What every mark of the table means: `ls --help`, the README and `watch` say the same. */
+export const TABLE_LEGEND = [
+  'KIND: permission (a dialog waits for your yes or no), question, error, interrupted, done (the turn finished); with --all also working, idle, ended, gone.',
+  "~ after a kind: inferred from the pane's screen or process, not said by the agent's hooks.",
+  'WHERE: tmux session:window (window name), or the pane id; ✗ the pane is gone, ? tmux could not be asked; headless: no terminal (claude -p).',
+  '# - : not waiting (shown with --all). A cut cell ends in …',
+].join('\n')
+
+/** Cells cut to these widths at most, so WHERE stays near the left and ASK gets the rest. */
+const PROJECT_MAX = 20
+const PLACE_MAX = 28
+/** Below this, ASK first takes room from PROJECT and WHERE, then from AGENT. */
+const ASK_MIN = 16
+
+/** The human table: #, age, kind, agent, project, where, what is asked. Inferred states carry `~`. */
 export const formatTable = (items: readonly QueueItem[], opts: TableOptions): string => {
   if (items.length === 0) return ''
   const rows = items.map((i) => ({
     n: i.n === null ? '-' : String(i.n),
     age: formatAge(opts.now - i.since),
     kind: `${kindLabel(i)}${i.inferred ? '~' : ''}`,
-    project: truncate(formatVisible(i.project ?? '?'), 20),
-    pane: formatVisible(paneLabel(i)),
+    agent: formatVisible(agentLabel(i.agent)),
+    project: formatVisible(i.project ?? '?'),
+    place: formatVisible(placeLabel(i)),
     item: i,
   }))
+  const widest = (texts: string[], min: number, max = Infinity): number => Math.min(max, Math.max(min, ...texts.map((t) => [...t].length)))
   const w = {
-    n: Math.max(1, ...rows.map((r) => r.n.length)),
-    age: Math.max(3, ...rows.map((r) => r.age.length)),
-    kind: Math.max(4, ...rows.map((r) => r.kind.length)),
-    project: Math.max(7, ...rows.map((r) => [...r.project].length)),
-    pane: Math.max(4, ...rows.map((r) => [...r.pane].length)),
+    n: widest(rows.map((r) => r.n), 1),
+    age: widest(rows.map((r) => r.age), 3),
+    kind: widest(rows.map((r) => r.kind), 4),
+    agent: widest(rows.map((r) => r.agent), 5),
+    project: widest(rows.map((r) => r.project), 7, PROJECT_MAX),
+    place: widest(rows.map((r) => r.place), 5, PLACE_MAX),
   }
-  const fixed = w.n + w.age + w.kind + w.project + w.pane + 5 * 2
-  const askWidth = Math.max(20, opts.width - fixed)
-  const line = (cells: string[]): string => cells.join('  ').trimEnd()
-  const header = line([padEnd('#', w.n), padEnd('AGE', w.age), padEnd('KIND', w.kind), padEnd('PROJECT', w.project), padEnd('ASK', askWidth), 'PANE'])
+  const gaps = (cols: number): number => cols * 2
+  let showAgent = true
+  const fixed = (): number => w.n + w.age + w.kind + (showAgent ? w.agent : 0) + w.project + w.place + gaps(showAgent ? 6 : 5)
+  // A narrow terminal: PROJECT, then WHERE give up room first, then the AGENT column goes.
+  for (const col of ['project', 'place'] as const) {
+    const spare = opts.width - fixed() - ASK_MIN
+    if (spare < 0) w[col] = Math.max(7, w[col] + spare)
+  }
+  if (opts.width - fixed() < ASK_MIN) showAgent = false
+  const askWidth = Math.max(ASK_MIN, opts.width - fixed())
+  const line = (cells: string[]): string => truncate(cells.join('  ').trimEnd(), Math.max(ASK_MIN, opts.width))
+  const pick = (all: string[]): string[] => (showAgent ? all : all.filter((_, i) => i !== 3))
+  const header = line(pick([padEnd('#', w.n), padEnd('AGE', w.age), padEnd('KIND', w.kind), padEnd('AGENT', w.agent), padEnd('PROJECT', w.project), padEnd('WHERE', w.place), 'ASK']))
   const out = [opts.colour ? `${BOLD}${header}${RESET}` : header]
   for (const r of rows) {
-    const ask = padEnd(summarizeAsk(r.item.ask, askWidth), askWidth)
     const kindCell = padEnd(r.kind, w.kind)
     const colourOf = PALETTE[kindLabel(r.item)]
-    const cells = [padEnd(r.n, w.n), padEnd(r.age, w.age), opts.colour && colourOf ? `${colourOf}${kindCell}${RESET}` : kindCell, padEnd(r.project, w.project), ask, r.pane]
-    const text = line(cells)
+    const cells = pick([padEnd(r.n, w.n), padEnd(r.age, w.age), kindCell, padEnd(r.agent, w.agent), padEnd(truncate(r.project, w.project), w.project), padEnd(truncate(r.place, w.place), w.place), summarizeAsk(r.item.ask, askWidth)])
+    let text = line(cells)
+    // Colour goes in after the cut, so escape codes never count as width; # and AGE are ASCII.
+    const at = w.n + w.age + 4
+    if (opts.colour && colourOf && text.slice(at, at + kindCell.length) === kindCell) text = `${text.slice(0, at)}${colourOf}${kindCell}${RESET}${text.slice(at + kindCell.length)}`
     out.push(opts.colour && r.item.n === null ? `${DIM}${text}${RESET}` : text)
   }
   return `${out.join('\n')}\n`
@@ -114,11 +152,14 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
 /** A field of a --plain line: tabs and newlines in it would break the line; every control is shown. */
 const field = (text: string): string => formatVisible(text)
 
-/** `--plain`: key first, tab-separated, no header, no colour: safe for fzf and cut. */
+/**
+ * `--plain`: key first, tab-separated, no header, no colour: safe for fzf and cut. Fields:
+ * key, #, age, kind, project, pane, ask, agent, where; new fields only ever go at the end.
+ */
 export const formatPlain = (items: readonly QueueItem[], now: number): string =>
   items
     .map((i) =>
-      [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), `${kindLabel(i)}${i.inferred ? '~' : ''}`, i.project ?? '?', i.tmux?.pane ?? '-', summarizeAsk(i.ask, 200)]
+      [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), `${kindLabel(i)}${i.inferred ? '~' : ''}`, i.project ?? '?', i.tmux?.pane ?? '-', summarizeAsk(i.ask, 200), agentLabel(i.agent), placeLabel(i)]
         .map(field)
         .join('\t'),
     )

@@ -1,7 +1,7 @@
 // Pure: what `trailboss watch` shows. The full-screen view (a queue, a selection, the time and
 // the terminal's size in; lines out), and the one-line-per-change log used without a TTY.
 import { formatAge } from '../duration.js'
-import { formatTable, kindLabel, summarizeAsk, truncate } from './queue-table.js'
+import { formatTable, kindLabel, placeLabel, summarizeAsk, truncate } from './queue-table.js'
 import { formatVisible } from './visible-text.js'
 import type { QueueItem } from '../queue/derive.js'
 
@@ -46,7 +46,7 @@ const stringify = (v: unknown): string => (typeof v === 'string' ? v : JSON.stri
 /** The details block of one item: where it is, why its state, and what it asks in full. */
 export const formatDetails = (item: QueueItem, now: number, width: number): string[] => {
   const facts = [
-    `${kindLabel(item)}${item.inferred ? ' (inferred)' : ''} for ${formatAge(now - item.since)} · ${item.project ?? '?'} · ${item.tmux ? `pane ${item.tmux.pane}` : item.headless ? 'headless' : 'no tmux pane'}`,
+    `${kindLabel(item)}${item.inferred ? ' (inferred)' : ''} for ${formatAge(now - item.since)} · ${item.project ?? '?'} · ${item.tmux ? `${placeLabel(item)} · pane ${item.tmux.pane}` : item.headless ? 'headless' : 'no tmux pane'}`,
     `key ${item.key} · session ${item.sessionId}`,
     ...(item.cwd ? [`cwd ${item.cwd}`] : []),
     ...(item.reason ? [`why: ${item.reason}`] : []),

@@ -13,6 +13,7 @@ const LIVE = new Set(['working', 'permission', 'waiting'])
 
 export const claudeCode: AgentAdapter = {
   ...claudeCodeHooks,
+  shortName: 'claude',
   transcriptChecker: (env) => {
     const readable = transcriptPathCheck(env)
     return (rec, now) => {

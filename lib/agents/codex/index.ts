@@ -11,6 +11,7 @@ import { CODEX_QUESTION_TOOL } from './state-rules.js'
 
 export const codex: AgentAdapter = {
   ...codexHooks,
+  shortName: 'codex',
   transcriptChecker: (env) => {
     const readable = rolloutPathCheck(env)
     return (rec): TranscriptVerdict | null => {

@@ -17,6 +17,7 @@ const chatFileOf = (rec: SessionRecord, env: Env, readable: (p: unknown) => p is
 
 export const gemini: AgentAdapter = {
   ...geminiHooks,
+  shortName: 'gemini',
   transcriptChecker: (env) => {
     const readable = chatPathCheck(env)
     return (rec, now) => {
