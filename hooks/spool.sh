@@ -46,6 +46,26 @@ for var in TMUX TMUX_PANE CODEX_HOME GEMINI_PROJECT_DIR GEMINI_SESSION_ID CLAUDE
 env $var=$val"
 done
 
+# The agent's process, for `send` to tell that its pane still runs it: the hook's parent and,
+# where that is a shell the agent ran the hook in, its parents, as /proc says (read by the
+# shell's own `read`: no fork). lib/tmux/agent-process.ts picks the agent among them.
+header="$header
+ppid $PPID"
+pid=$PPID
+for hop in 1 2 3; do
+  stat=
+  { read -r stat < "/proc/$pid/stat"; } 2> /dev/null
+  case $stat in '' | *"$nl"*) break ;; esac
+  header="$header
+proc $stat"
+  # Field 4 (the parent) is the second word after the command name, which ends at the last ') '.
+  set -f
+  set -- ${stat##*") "}
+  set +f
+  pid=${2:-}
+  case $pid in '' | *[!0-9]* | 0 | 1) break ;; esac
+done
+
 # noclobber: the temp file is created, never an existing one (or a link planted there) opened.
 set -C
 if { printf '%s\n\n' "$header" && cat; } > "$tmp" 2> /dev/null; then

@@ -3,6 +3,8 @@ import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
+import { spooledAgentProcess, spoolToEvent } from '../lib/record/spool-events.js'
+import { readProcStat } from '../lib/tmux/agent-process.js'
 import { claimSpoolFile, listSpool, nsToMs, parseSpool, readSpoolFile, SPOOL_STALE_CLAIM_MS, spoolDir, spoolEnv } from '../lib/record/spool.js'
 
 const SPOOL_SH = new URL('../hooks/spool.sh', import.meta.url).pathname
@@ -23,6 +25,8 @@ t.test('parseSpool reads what spool.sh writes', async (t) => {
     agent: 'codex',
     stamp: 1796123441429.738489,
     env: { TMUX: '/tmp/s,1,0', TMUX_PANE: '%3' },
+    ppid: null,
+    procs: [],
     payload: '{"a":1}\n',
   })
   t.equal(parseSpool('nope\n\n{}'), 'not a spool file')
@@ -33,10 +37,22 @@ t.test('parseSpool reads what spool.sh writes', async (t) => {
   const other = parseSpool('trailboss-spool 1\nagent codex\nstamp 5\nenv PATH=/evil\nenv NODE_OPTIONS=--require=x\n\n{}')
   t.same(typeof other === 'object' && other.env, {}, 'only the listed variables are taken from a spool file')
   t.equal(nsToMs('1796123441429738489'), 1796123441429.738489)
+  const procs = parseSpool(`trailboss-spool 1\nagent codex\nstamp 5\nppid 41\nproc a\nproc b\nproc c\nproc d\n\n{}`)
+  t.match(procs, { ppid: 41, procs: ['a', 'b', 'c'] }, 'the parent and at most three proc lines')
+  t.match(parseSpool('trailboss-spool 1\nagent codex\nstamp 5\nppid 0x1\n\n{}'), { ppid: null })
+})
+
+const stat = (pid: number, comm: string, ppid: number, start: number): string => `${pid} (${comm}) S ${ppid} ${pid} 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 0 0`
+
+t.test('spooledAgentProcess: the agent past the shells the hook ran in, as the hook saw them', async (t) => {
+  t.same(spooledAgentProcess({ ppid: 30, procs: [stat(30, 'codex', 20, 900), stat(20, 'bash', 10, 800)] }), { pid: 30, startTicks: 900 }, 'the parent itself')
+  t.same(spooledAgentProcess({ ppid: 31, procs: [stat(31, 'sh', 30, 950), stat(30, 'node (x) y', 20, 900), stat(20, 'bash', 10, 800)] }), { pid: 30, startTicks: 900 }, 'past a shell; a name with spaces and parentheses')
+  t.same(spooledAgentProcess({ ppid: 31, procs: [] }), { pid: 31, startTicks: null }, 'no /proc: the pid alone')
+  t.equal(spooledAgentProcess({ ppid: null, procs: [] }), null, 'an older spool file names no process')
 })
 
 t.test('spoolEnv drops the fold’s own session variables and adds the hook’s', async (t) => {
-  const entry = { agent: 'codex', stamp: 1, env: { TMUX_PANE: '%9' }, payload: '{}' }
+  const entry = { agent: 'codex', stamp: 1, env: { TMUX_PANE: '%9' }, ppid: null, procs: [], payload: '{}' }
   t.same(spoolEnv({ HOME: '/h', TMUX: '/other,1,0', TMUX_PANE: '%1' }, entry), { HOME: '/h', TMUX_PANE: '%9' })
 })
 
@@ -58,6 +74,25 @@ t.test('spool.sh stores stdin with the agent and pane, privately, and exits 0', 
   t.equal(got.payload, payload, 'the payload byte for byte')
   t.ok(Math.abs(got.stamp - Date.now()) < 60_000, 'stamped now')
   t.same(fs.readdirSync(sdir).filter((n) => n.endsWith('.tmp')), [], 'no temp file left')
+  t.equal(got.ppid, process.pid, 'its parent')
+  const ev = spoolToEvent(got, {}, 'h')
+  if (typeof ev === 'string') return t.fail(ev)
+  t.same(ev.agentProcess, { pid: process.pid, startTicks: readProcStat(process.pid)!.startTicks }, 'the agent process: pid and start time')
+})
+
+t.test('spool.sh run by a shell: the agent process is the shell’s parent', async (t) => {
+  const home = scratch(t)
+  const payload = JSON.stringify({ session_id: 's2', hook_event_name: 'Stop', cwd: '/tmp', transcript_path: '/nowhere/r.jsonl', turn_id: 't' })
+  // Two commands, so the shell cannot exec the last one in its own place.
+  const r = spawnSync('/bin/sh', ['-c', `/bin/sh ${SPOOL_SH} codex; exit 0`], { input: payload, env: { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }, encoding: 'utf8' })
+  t.equal(r.status, 0)
+  const sdir = spoolDir(join(home, 'tb', 'sessions'))
+  const got = readSpoolFile(join(sdir, listSpool(sdir)[0]!.name))
+  if (typeof got === 'string') return t.fail(got)
+  t.not(got.ppid, process.pid, 'its parent is the shell')
+  const ev = spoolToEvent(got, {}, 'h')
+  if (typeof ev === 'string') return t.fail(ev)
+  t.same(ev.agentProcess, { pid: process.pid, startTicks: readProcStat(process.pid)!.startTicks }, 'past the shell, which is gone by now')
 })
 
 t.test('spool.sh refuses without a trace, and still exits 0', async (t) => {

@@ -17,6 +17,33 @@ import { literalKeysArgs } from '../tmux/send-keys.js'
 import { describeItem } from './go.js'
 import { requireInputAllowed } from './input-guard.js'
 
+/** How long Enter waits for the pane to show the typed text; then it goes anyway. */
+const ECHO_WAIT_MS = 2000
+const ECHO_POLL_MS = 25
+
+/**
+ * Pure: the end of the text as a pane shows it once typed (its last visible characters, which a
+ * line wrap is unlikely to split), or null when there is nothing to look for.
+ */
+export const echoTail = (text: string): string | null => {
+  const tail = text.trimEnd().slice(-8)
+  return tail === '' || /[\u0000-\u001f\u007f]/.test(tail) ? null : tail
+}
+
+/**
+ * Waits until the pane shows the text it was sent (or ECHO_WAIT_MS): Codex takes keys that
+ * arrive in one burst for a paste, and an Enter inside the burst for a new line, not a submit.
+ */
+const waitForEcho = async (socket: string | undefined, pane: string, text: string, exec: TmuxExec): Promise<void> => {
+  const tail = echoTail(text)
+  if (tail === null) return
+  const until = Date.now() + ECHO_WAIT_MS
+  while (Date.now() < until) {
+    if ((await capturePane(socket, pane, exec))?.includes(tail)) return
+    await new Promise((resolve) => setTimeout(resolve, ECHO_POLL_MS))
+  }
+}
+
 /** Screens that show the agent's input box ready for a new prompt. */
 const AT_PROMPT: ReadonlySet<ScreenVerdict> = new Set(['idle', 'interrupted'])
 
@@ -74,6 +101,7 @@ export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux)
     const typed = await exec(literalKeysArgs(tmux.pane, text), { socket: tmux.socket })
     if (typed.code !== 0) throw new TrailbossError(`tmux send-keys failed: ${typed.stderr.trim()}`, 'nothing was typed')
     if (args.enter) {
+      await waitForEcho(tmux.socket, tmux.pane, text, exec)
       const entered = await exec(['send-keys', '-t', tmux.pane, 'Enter'], { socket: tmux.socket })
       if (entered.code !== 0) throw new TrailbossError(`tmux send-keys Enter failed: ${entered.stderr.trim()}`, 'the text was typed but not submitted')
     }

@@ -3,6 +3,7 @@
 import { hooksFor } from '../agents/hook-registry.js'
 import type { Logger } from '../logger.js'
 import type { Env } from '../paths.js'
+import { type AgentProcess, findAgentProcess, parseProcStat, type StatReader } from '../tmux/agent-process.js'
 import { hookContext } from './hook-context.js'
 import { listSpool, readSpoolFile, type SpoolEntry, spoolDir, spoolEnv } from './spool.js'
 import type { HookEvent } from './types.js'
@@ -18,7 +19,22 @@ export const spoolToEvent = (entry: SpoolEntry, env: Env, host: string): HookEve
     return `payload is not JSON (${entry.payload.length} bytes)`
   }
   const withHook = spoolEnv(env, entry)
-  return agent.toHookEvent(payload, hookContext(withHook, entry.stamp, host))
+  const ev = agent.toHookEvent(payload, hookContext(withHook, entry.stamp, host))
+  if (typeof ev === 'string' || ev.headless) return ev
+  const proc = spooledAgentProcess(entry)
+  return proc ? { ...ev, agentProcess: proc } : ev
+}
+
+/**
+ * Pure: the agent process that ran a spooled hook, from what the hook read of /proc when it ran
+ * (the fold may run after the shell between them is gone); its parent's pid alone where it could
+ * read nothing (no /proc); null from a spool file that names no parent.
+ */
+export const spooledAgentProcess = (entry: Pick<SpoolEntry, 'ppid' | 'procs'>): AgentProcess | null => {
+  if (entry.ppid === null) return null
+  const stats = entry.procs.map(parseProcStat)
+  const recorded: StatReader = (pid) => stats.find((s) => s?.pid === pid) ?? null
+  return findAgentProcess(entry.ppid, recorded)
 }
 
 /**

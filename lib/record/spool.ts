@@ -27,6 +27,10 @@ export interface SpoolEntry {
   /** ms since the epoch, from the hook's nanosecond clock. */
   stamp: number
   env: Record<string, string>
+  /** The hook's parent pid ($PPID), where the file says. */
+  ppid: number | null
+  /** `/proc/<pid>/stat` of the parent and its parents as the hook read them, nearest first. */
+  procs: string[]
   payload: string
 }
 
@@ -40,6 +44,9 @@ export interface SpoolFile {
 /** Pure: nanoseconds since the epoch (digits) as ms, without losing the sub-ms part. */
 export const nsToMs = (ns: string): number => (ns.length > 6 ? Number(ns.slice(0, -6)) + Number(ns.slice(-6)) / 1e6 : Number(ns) / 1e6)
 
+/** At most this many `proc` lines are read: spool.sh writes the parent and two of its parents. */
+const MAX_PROCS = 3
+
 /** Pure: a spool file's text, or why it is not one. */
 export const parseSpool = (text: string): SpoolEntry | string => {
   const end = text.indexOf('\n\n')
@@ -49,12 +56,16 @@ export const parseSpool = (text: string): SpoolEntry | string => {
   let agent: string | null = null
   let stamp: number | null = null
   const env: Record<string, string> = {}
+  let ppid: number | null = null
+  const procs: string[] = []
   for (const line of lines.slice(1)) {
     const space = line.indexOf(' ')
     const key = line.slice(0, space)
     const value = line.slice(space + 1)
     if (key === 'agent' && /^[a-z0-9-]{1,40}$/.test(value)) agent = value
     else if (key === 'stamp' && /^\d{1,24}$/.test(value)) stamp = nsToMs(value)
+    else if (key === 'ppid' && /^[1-9]\d{0,9}$/.test(value)) ppid = Number(value)
+    else if (key === 'proc' && procs.length < MAX_PROCS) procs.push(value)
     else if (key === 'env') {
       const eq = value.indexOf('=')
       const name = value.slice(0, eq)
@@ -63,7 +74,7 @@ export const parseSpool = (text: string): SpoolEntry | string => {
   }
   if (agent === null) return 'no agent'
   if (stamp === null || !Number.isFinite(stamp)) return 'no stamp'
-  return { agent, stamp, env, payload: text.slice(end + 2) }
+  return { agent, stamp, env, ppid, procs, payload: text.slice(end + 2) }
 }
 
 /**

@@ -6,10 +6,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 
 /** Keywords a prompt can carry; the first one found (in this order) decides the reply. */
-export const CODEX_KEYWORDS = ['FAIL500', 'FAIL', 'SLOW', 'ASK', 'PERM', 'TOOL', 'PLAIN'] as const
+export const CODEX_KEYWORDS = ['FAIL500', 'FAIL', 'SLOW', 'ASK', 'PERM', 'TOOL', 'QUESTION', 'PLAIN'] as const
 export type CodexKeyword = (typeof CODEX_KEYWORDS)[number]
 
 export const CODEX_TEXT_DONE = 'All done here.'
+/** A turn that ends asking the person something (no tool): a question wait. */
+export const CODEX_TEXT_QUESTION = 'Done. Should I also update the docs?'
 export const CODEX_TEXT_AFTER_TOOL = 'Ran the command.'
 export const CODEX_TEXT_AFTER_ASK = 'Red it is.'
 export const CODEX_TEXT_ERROR = 'mock: scripted failure'
@@ -196,6 +198,10 @@ export const startCodexMock = async (opts: CodexMockOptions): Promise<CodexMockA
           return
         case 'TOOL':
           sseEvents(res, [created, shellCall(id, tools, 'echo mock-tool', false), completed(id)])
+          res.end()
+          return
+        case 'QUESTION':
+          sseEvents(res, [created, message(id, CODEX_TEXT_QUESTION), completed(id)])
           res.end()
           return
         default:
