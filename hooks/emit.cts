@@ -23,6 +23,7 @@ import spoolEvents = require('../lib/record/spool-events.js')
 import type types = require('../lib/record/types.js')
 import write = require('../lib/record/write.js')
 import agentProcess = require('../lib/tmux/agent-process.js')
+import lockNow = require('../lib/fs/lock-now.js')
 
 /** Payloads above this are drained unread (docs/design.md §6.6); a PostToolUse after a big read is normal. */
 const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
@@ -127,19 +128,57 @@ let deadline = armDeadline(STDIN_DEADLINE_MS, false)
 /** Folding the spool takes at most this long; what is left waits for the next fold, and readers see it meanwhile. */
 const FOLD_BUDGET_MS = 5000
 
-/** `--fold-spool`: every spooled event into its record, oldest first, each claimed so no other fold applies it too. */
+/** The fold's lock, inside the spool (a name listSpool never takes for an event). */
+const FOLD_LOCK = '.fold.lock'
+
+/**
+ * `--fold-spool`: every spooled event into its record, oldest first. One fold at a time: folds
+ * started together (one per event) would otherwise write one session's events out of order, a
+ * PermissionRequest before the PreToolUse it takes its tool from. A fold that finds the lock
+ * held leaves its event to the holder, which looks again once it lets go.
+ */
 const foldSpool = async (): Promise<void> => {
   clearTimeout(deadline)
   deadline = armDeadline(FOLD_BUDGET_MS + HARD_DEADLINE_MS, true)
   const dir = paths.sessionsDir(env)
   const sdir = spool.spoolDir(dir)
   if (!ownFiles.isRealDir(sdir)) return
-  const host = os.hostname()
   const until = Date.now() + FOLD_BUDGET_MS
+  for (;;) {
+    // Nothing left (an earlier fold took this event too): no lock to make.
+    if (spool.listSpool(sdir).length === 0) return
+    let release: lockNow.Release
+    try {
+      release = await lockNow.lockNow(sdir, {
+        lockfilePath: path.join(sdir, FOLD_LOCK),
+        realpath: false,
+        stale: write.LOCK_STALE_MS,
+        update: write.LOCK_STALE_MS / 2,
+        retries: 0,
+        onCompromised: (err) => log(`spool lock compromised: ${err.message}`),
+      })
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') log(`spool lock failed: ${(err as Error).message}`)
+      return
+    }
+    let finished: boolean
+    try {
+      finished = await foldAll(dir, sdir, until)
+    } finally {
+      await release().catch((err: Error) => log(`spool unlock failed: ${err.message}`))
+    }
+    // Events spooled while the lock was held, whose own folds found it busy and left.
+    if (!finished || !spool.listSpool(sdir).some((f) => !f.claimed)) return
+  }
+}
+
+/** Folds what the spool holds now, oldest first; false when the budget ran out first. */
+const foldAll = async (dir: string, sdir: string, until: number): Promise<boolean> => {
+  const host = os.hostname()
   for (const f of spool.listSpool(sdir)) {
     if (Date.now() > until) {
       log('fold ran out of time; the rest stays in the spool for the next fold')
-      return
+      return false
     }
     const claimed = spool.claimSpoolFile(sdir, f, Date.now())
     if (!claimed) continue
@@ -159,6 +198,7 @@ const foldSpool = async (): Promise<void> => {
     })
     ownFiles.removeOwnFile(claimed)
   }
+  return true
 }
 
 const main = async (): Promise<void> => {

@@ -11,7 +11,8 @@ const SPOOL_SH = new URL('../hooks/spool.sh', import.meta.url).pathname
 
 const scratch = (t: Test): string => {
   const dir = fs.mkdtempSync(join(tmpdir(), 'tb-spool-'))
-  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  // A detached fold may still be letting go of its lock.
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 }))
   return dir
 }
 
@@ -138,6 +139,9 @@ t.test('listSpool orders by stamp and ignores foreign names', async (t) => {
   )
 })
 
+/** A fold holds the spool's lock (hooks/emit.cts). */
+const foldRunning = (home: string): boolean => fs.existsSync(join(spoolDir(join(home, 'tb', 'sessions')), '.fold.lock'))
+
 const DIST_SPOOL = new URL('../dist/hooks/spool.sh', import.meta.url).pathname
 
 const codexPayload = (sid: string, name: string, extra: Record<string, unknown> = {}): string =>
@@ -158,7 +162,7 @@ t.test('the detached fold writes every spooled event into its record, and emptie
   while (Date.now() < deadline) {
     try {
       rec = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof rec
-      if (rec.events === events.length && listSpool(spoolDir(join(home, 'tb', 'sessions'))).length === 0) break
+      if (rec.events === events.length && listSpool(spoolDir(join(home, 'tb', 'sessions'))).length === 0 && !foldRunning(home)) break
     } catch {
       // Not written yet.
     }
@@ -166,6 +170,31 @@ t.test('the detached fold writes every spooled event into its record, and emptie
   }
   t.match(rec, { events: events.length, agent: 'codex', state: 'permission', kind: 'permission', tmux: { pane: '%7', socket: '/tmp/tmux-1/default', serverPid: 42 }, tool: { useId: 'call_1' } })
   t.same(listSpool(spoolDir(join(home, 'tb', 'sessions'))), [], 'the spool is empty')
+})
+
+t.test('folds started together write each session’s events in the order they were spooled', async (t) => {
+  // One detached fold per event, all at once: a PermissionRequest folded before its PreToolUse
+  // would lose the tool id it takes from it. Several sessions' turns, spooled back to back.
+  const home = scratch(t)
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }
+  const sids = Array.from({ length: 6 }, (_, i) => `0000000${i}-edc2-7570-bd3b-db284ca128fe`)
+  const events = ['UserPromptSubmit', 'PreToolUse', 'PermissionRequest']
+  for (const sid of sids) {
+    for (const name of events) {
+      const extra = name === 'UserPromptSubmit' ? {} : { tool_name: 'Bash', tool_input: { command: 'touch /x' }, tool_use_id: name === 'PreToolUse' ? `call_${sid.slice(0, 8)}` : undefined }
+      t.equal(spawnSync('/bin/sh', [DIST_SPOOL, 'codex', process.execPath], { input: codexPayload(sid, name, extra), env }).status, 0)
+    }
+  }
+  const sdir = spoolDir(join(home, 'tb', 'sessions'))
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline && (listSpool(sdir).length > 0 || foldRunning(home) || sids.some((sid) => !fs.existsSync(join(home, 'tb', 'sessions', `${sid}.json`))))) {
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  t.same(listSpool(sdir), [], 'every event folded')
+  for (const sid of sids) {
+    const rec = JSON.parse(fs.readFileSync(join(home, 'tb', 'sessions', `${sid}.json`), 'utf8')) as { events: number; state: string; tool: { useId?: string } | null }
+    t.match(rec, { events: events.length, state: 'permission', tool: { useId: `call_${sid.slice(0, 8)}` } }, `session ${sid.slice(0, 8)}: in order`)
+  }
 })
 
 t.test('readers fold what no fold wrote: a session only in the spool is listed', async (t) => {
