@@ -3,6 +3,7 @@
 // asks for the adapter of `record.agent` (lib/agents/index.ts) and never names an agent.
 // AgentHooks is the part the emitter needs: it is registered apart (lib/agents/hook-registry.ts)
 // so that the emitter's import graph holds only what turns a payload into a folded record.
+import type { PermissionDialog } from './dialog.js'
 import type { Env } from '../paths.js'
 import type { Scope } from '../cli/options.js'
 import type { HookEvent, LiveState, SessionRecord, ToolCall, WaitKind } from '../record/types.js'
@@ -171,6 +172,11 @@ export interface AgentAdapter extends AgentHooks {
   classifyScreen: (text: string) => ScreenVerdict
   /** A session that will wake itself (background tasks): its screen says nothing. */
   sleepsOnItsOwn: (rec: SessionRecord) => boolean
+  /**
+   * The permission dialog the screen shows, with the keys that allow or deny it; null when it
+   * shows none (a question, the prompt, another screen). Absent: `ok`/`no` cannot answer this agent.
+   */
+  readPermissionDialog?: (screen: string) => PermissionDialog | null
   /** Whether a tool is the agent's way of asking the person a question. */
   isQuestionTool: (toolName: string | undefined) => boolean
   /** The command that resumes a session in its folder. */

@@ -3,6 +3,7 @@
 import type { Argv } from 'yargs'
 import { AGENT_IDS } from '../agents/index.js'
 import {
+  ANSWER_OPTIONS,
   DOCTOR_OPTIONS,
   GC_OPTIONS,
   GO_OPTIONS,
@@ -16,6 +17,7 @@ import {
   toYargsOptions,
   UNINSTALL_OPTIONS,
   WATCH_OPTIONS,
+  type AnswerArgs,
   type DoctorArgs,
   type GcArgs,
   type GoArgs,
@@ -85,7 +87,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     )
     .command(
       'watch',
-      'a live view of the queue; a number or Enter jumps there, q quits',
+      'a live view of the queue; a number or Enter jumps there, y/n answer a permission dialog, q quits',
       (y) =>
         y
           .options(toYargsOptions(WATCH_OPTIONS))
@@ -153,6 +155,27 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
           .example('$0 send 2 yes', 'type "yes" and Enter into the pane of wait 2')
           .example('$0 send 2 -- -n 3', 'text that starts with - goes after --'),
       run<SendArgs>(async () => (await import('../commands/send.js')).runSend),
+    )
+    .command(
+      'ok <target>',
+      "press a permission dialog's \"allow once\" from the queue, only if the pane still shows that very dialog (needs TRAILBOSS_ALLOW_SEND=1)",
+      (y) =>
+        y
+          .positional('target', { type: 'string', demandOption: true, describe: 'queue number, key, session-id prefix or pane id (%12)' })
+          .options(toYargsOptions(ANSWER_OPTIONS))
+          .choices('agent', AGENT_IDS)
+          .example('$0 ok 2', 'allow the command wait 2 asks to run'),
+      run<AnswerArgs>(async () => (await import('../commands/answer.js')).runOk),
+    )
+    .command(
+      'no <target>',
+      "press a permission dialog's \"no\" from the queue, only if the pane still shows that very dialog (needs TRAILBOSS_ALLOW_SEND=1)",
+      (y) =>
+        y
+          .positional('target', { type: 'string', demandOption: true, describe: 'queue number, key, session-id prefix or pane id (%12)' })
+          .options(toYargsOptions(ANSWER_OPTIONS))
+          .choices('agent', AGENT_IDS),
+      run<AnswerArgs>(async () => (await import('../commands/answer.js')).runNo),
     )
     .demandCommand(1, 'name a command; `trailboss ls` shows the queue')
     .strict()

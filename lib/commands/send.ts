@@ -72,7 +72,7 @@ export const deriveSendRefusal = (before: QueueItem, after: QueueItem | undefine
  * Whether the wait's pane still runs the agent process its record names (the pane's first
  * process or a descendant, with the same start time); null when the record names none.
  */
-const checkAgent = async (item: QueueItem | undefined, exec: TmuxExec): Promise<boolean | null> => {
+export const checkAgent = async (item: QueueItem | undefined, exec: TmuxExec): Promise<boolean | null> => {
   const agent = item?.record.agentProcess
   if (!item?.tmux || agent === undefined || agent === null) return null
   const r = await exec(['display-message', '-p', '-t', item.tmux.pane, '#{pane_pid}'], { socket: item.tmux.socket })

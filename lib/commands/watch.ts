@@ -1,7 +1,8 @@
 // `trailboss watch`: the live queue (lib/queue/live.ts) as a full-screen view on a TTY, or as
 // one line per change for logs. Nothing runs after it returns: watchers, timers and the
 // terminal are released on every exit.
-import type { GoArgs, WatchArgs } from '../cli/options.js'
+import type { AnswerArgs, GoArgs, WatchArgs } from '../cli/options.js'
+import type { Answer } from '../queue/answer-guard.js'
 import { EXIT_OK, formatError } from '../errors.js'
 import { useColour, type Io, type OutStream } from '../io.js'
 import type { QueueItem } from '../queue/derive.js'
@@ -18,13 +19,17 @@ const ENTER_SCREEN = '\u001b[?1049h\u001b[?25l\u001b[?7l'
 const LEAVE_SCREEN = '\u001b[?7h\u001b[?25h\u001b[?1049l'
 
 export type GoFn = (args: GoArgs, io: Io) => Promise<number>
+/** `ok` (allow) or `no` (deny) on one wait: the same guarded command as on the command line. */
+export type AnswerFn = (answer: Answer, args: AnswerArgs, io: Io) => Promise<number>
 
 export interface WatchDeps {
   exec: TmuxExec
   go: GoFn
+  answer?: AnswerFn
 }
 
 const defaultGo: GoFn = async (args, io) => (await import('./go.js')).runGo(args, io)
+const defaultAnswer: AnswerFn = async (answer, args, io) => (await import('./answer.js')).runAnswer(answer, args, io)
 
 /** A display-popup has $TMUX but no pane of its own: a jump must close it to show the pane. */
 export const isPopup = (env: Io['env']): boolean => Boolean(env.TMUX) && !env.TMUX_PANE
@@ -137,6 +142,25 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     draw()
   }
 
+  /** y / n on the selected row: its refusal or its news goes to the message line; the view stays. */
+  const answerSelected = async (answer: Answer): Promise<void> => {
+    const items = shown()
+    const item = items[deriveSelectedIndex(items, selected)]
+    if (!item || busy) return
+    busy = true
+    const said: string[] = []
+    const capture: OutStream = { write: (t: string) => said.push(t), isTTY: false, columns: out.columns }
+    try {
+      await (deps.answer ?? defaultAnswer)(answer, { target: item.key }, { ...io, stdout: capture, stderr: capture })
+    } catch (err) {
+      said.push(formatError(err))
+    }
+    busy = false
+    message = said.join('').trim().split('\n').filter(Boolean).join(' · ') || null
+    live?.rescanNow()
+    draw()
+  }
+
   const goNumber = (text: string): void => {
     digits = ''
     if (digitTimer) clearTimeout(digitTimer)
@@ -168,6 +192,8 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     }
     if (key === 'j' || key === '\u001b[B') selected = deriveMove(shown(), selected, 1)
     else if (key === 'k' || key === '\u001b[A') selected = deriveMove(shown(), selected, -1)
+    else if (key === 'y') return void answerSelected('allow')
+    else if (key === 'n') return void answerSelected('deny')
     else if (key === 's') details = !details
     else if (key === 'r') live?.rescanNow()
     draw()

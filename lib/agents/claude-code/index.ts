@@ -4,7 +4,7 @@ import type { AgentAdapter } from '../types.js'
 import { deriveConversation } from './conversation.js'
 import { claudeCodeHooks } from './hooks.js'
 import { isReadableTranscriptPath, transcriptPathCheck } from './paths.js'
-import { classifyScreen, SCREEN_RULES_VERSION } from './screen.js'
+import { classifyScreen, readPermissionDialog, SCREEN_RULES_VERSION } from './screen.js'
 import { registryWaitChecker } from './session-registry.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import { deriveTranscriptVerdict, mayBeUserLine, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP } from './transcript.js'
@@ -32,6 +32,7 @@ export const claudeCode: AgentAdapter = {
   },
   screenRulesVersion: SCREEN_RULES_VERSION,
   classifyScreen,
+  readPermissionDialog: readPermissionDialog,
   // A Stop with running background tasks: the agent will wake itself; the screen says nothing.
   sleepsOnItsOwn: (rec) => rec.lastEvent === 'Stop' && rec.backgroundTasks > 0,
   isQuestionTool: (name) => name === QUESTION_TOOL,

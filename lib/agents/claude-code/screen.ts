@@ -3,6 +3,7 @@
 // tell of late). Texts are those of Claude Code 2.1.197 (test/fixtures/screens) and 2.1.332
 // (test/fixtures/claude-code-2.1.332/*/screens); they change between versions, so every verdict
 // from here is marked as inferred, never as certain (docs/design.md §4.3).
+import { parseOptions, type PermissionDialog } from '../dialog.js'
 import type { ScreenVerdict } from '../types.js'
 
 /** The versions whose screens these rules were read from. */
@@ -34,4 +35,25 @@ export const classifyScreen = (text: string): ScreenVerdict => {
   const above = (boxTop > 0 ? lines.slice(0, boxTop) : lines).filter((l) => l.trim() !== '')
   const tail = above.slice(-2).join('\n')
   return /⎿\s+Interrupted/.test(tail) ? 'interrupted' : 'idle'
+}
+
+/** The question of a permission dialog: Bash and most tools, an edit, a new file. */
+const PERMISSION_QUESTION = /Do you want to (?:proceed\?|make this edit to |create )/
+
+/**
+ * The permission dialog at the bottom of the screen, or null. Its options are numbered and a
+ * digit picks one at once: "Yes" (allow once, never the "Yes, and always…" ones) and "No".
+ */
+export const readPermissionDialog = (text: string): PermissionDialog | null => {
+  const lines = text.split('\n').map((l) => l.trimEnd())
+  const question = lines.findLastIndex((l) => PERMISSION_QUESTION.test(l))
+  if (question < 0) return null
+  const footer = lines.findIndex((l, i) => i > question && /Esc to cancel/.test(l))
+  // Anything but blank lines under the footer: the dialog is not what the pane shows now.
+  if (footer < 0 || lines.slice(footer + 1).some((l) => l.trim() !== '')) return null
+  const top = lines.slice(0, question).findLastIndex((l) => SEPARATOR.test(l))
+  const options = parseOptions(lines.slice(question + 1, footer))
+  const yes = options.find((o) => /^Yes$/.test(o.label))
+  const no = options.find((o) => /^No\b/.test(o.label))
+  return { text: lines.slice(top + 1, footer + 1).join('\n'), allow: yes ? [yes.number] : null, deny: no ? [no.number] : null }
 }

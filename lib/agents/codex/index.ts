@@ -6,7 +6,7 @@ import { readCodexConversation } from './conversation.js'
 import { codexHooks } from './hooks.js'
 import { rolloutPathCheck } from './paths.js'
 import { deriveRolloutVerdict, readRolloutAfter } from './rollout.js'
-import { classifyCodexScreen, CODEX_SCREEN_RULES_VERSION } from './screen.js'
+import { classifyCodexScreen, CODEX_SCREEN_RULES_VERSION, readCodexPermissionDialog } from './screen.js'
 import { CODEX_QUESTION_TOOL } from './state-rules.js'
 
 export const codex: AgentAdapter = {
@@ -30,6 +30,7 @@ export const codex: AgentAdapter = {
   },
   screenRulesVersion: CODEX_SCREEN_RULES_VERSION,
   classifyScreen: classifyCodexScreen,
+  readPermissionDialog: readCodexPermissionDialog,
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === CODEX_QUESTION_TOOL,
   resumeCommand: (sessionId) => ['codex', 'resume', sessionId],

@@ -1,6 +1,7 @@
 // Pure: what a Codex pane shows, as a last-resort signal where no hook fires. Texts are those
 // of Codex 0.171.0 (test/fixtures/codex/screens); they change between versions, so every
 // verdict from here is marked as inferred, never as certain (docs/design.md §4.3).
+import { hintKey, parseOptions, type PermissionDialog } from '../dialog.js'
 import type { ScreenVerdict } from '../types.js'
 
 /** The version whose screens these rules were read from. */
@@ -24,4 +25,20 @@ export const classifyCodexScreen = (text: string): ScreenVerdict => {
   if (/^\s*[•◦·]\s*Working \(.*esc to interrupt\)/.test(last) || /esc to interrupt\)/.test(last)) return 'working'
   if (/^■ Conversation interrupted/.test(last)) return 'interrupted'
   return 'idle'
+}
+
+/**
+ * The approval dialog at the bottom of the screen, or null. Its options name their keys:
+ * "Yes, proceed (y)" and "No, and tell Codex what to do differently (esc)".
+ */
+export const readCodexPermissionDialog = (text: string): PermissionDialog | null => {
+  const lines = text.split('\n').map((l) => l.trimEnd())
+  const question = lines.findLastIndex((l) => /Would you like to .*\?\s*$/.test(l))
+  if (question < 0) return null
+  const footer = lines.findIndex((l, i) => i > question && /Press enter to confirm or esc to cancel/.test(l))
+  if (footer < 0 || lines.slice(footer + 1).some((l) => l.trim() !== '')) return null
+  const options = parseOptions(lines.slice(question + 1, footer))
+  const yes = hintKey(options.find((o) => /^Yes, proceed\b/.test(o.label))?.hint ?? null)
+  const no = hintKey(options.find((o) => /^No\b/.test(o.label))?.hint ?? null)
+  return { text: lines.slice(question, footer + 1).join('\n'), allow: yes ? [yes] : null, deny: no ? [no] : null }
 }

@@ -4,7 +4,7 @@ import type { AgentAdapter } from '../types.js'
 import { deriveChatVerdict, deriveGeminiConversation, readChatTail } from './chat.js'
 import { geminiHooks } from './hooks.js'
 import { chatPathCheck, findChatFile, isReadableChatPath } from './paths.js'
-import { classifyGeminiScreen, GEMINI_SCREEN_RULES_VERSION } from './screen.js'
+import { classifyGeminiScreen, GEMINI_SCREEN_RULES_VERSION, readGeminiPermissionDialog } from './screen.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import type { Env } from '../../paths.js'
 import type { SessionRecord } from '../../record/types.js'
@@ -35,6 +35,7 @@ export const gemini: AgentAdapter = {
   },
   screenRulesVersion: GEMINI_SCREEN_RULES_VERSION,
   classifyScreen: classifyGeminiScreen,
+  readPermissionDialog: readGeminiPermissionDialog,
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === QUESTION_TOOL,
   resumeCommand: (sessionId) => ['gemini', '--resume', sessionId],

@@ -1,6 +1,7 @@
 // Pure: what a Gemini CLI pane shows, as a last-resort signal where no hook fires and the chat
 // file has no trace. Texts are those of Gemini CLI 0.61.0 (test/fixtures/gemini/screens); they
 // change between versions, so every verdict from here is marked as inferred (docs/design.md §4.3).
+import { hintKey, parseOptions, type PermissionDialog } from '../dialog.js'
 import type { ScreenVerdict } from '../types.js'
 
 /** The version whose screens these rules were read from. */
@@ -31,4 +32,23 @@ export const classifyGeminiScreen = (text: string): ScreenVerdict => {
     .filter((l) => !/\? for shortcuts/.test(l))
   const last = above.at(-1) ?? ''
   return /^ℹ Request cancelled\./.test(last.trim()) ? 'interrupted' : 'idle'
+}
+
+/**
+ * The tool confirmation box at the bottom of the screen, or null. "Allow once" is chosen with
+ * Enter while the cursor (●) is on it, as it is when the box opens; "No, suggest changes (esc)"
+ * with Esc.
+ */
+export const readGeminiPermissionDialog = (text: string): PermissionDialog | null => {
+  const lines = text.split('\n').map((l) => l.trimEnd())
+  const question = lines.findLastIndex((l) => DIALOG.test(l))
+  if (question < 0) return null
+  // The box: from its top border (the last one above the tool's `? Name` line) to its bottom one.
+  const header = lines.slice(0, question).findLastIndex((l) => /^│ \? /.test(l))
+  const bottom = lines.findIndex((l, i) => i > question && /^╰/.test(l))
+  if (header < 0 || bottom < 0 || lines.slice(bottom + 1).some((l) => /^[│╭]/.test(l))) return null
+  const options = parseOptions(lines.slice(question + 1, bottom))
+  const once = options.find((o) => /^Allow once\b/.test(o.label))
+  const no = hintKey(options.find((o) => /^No\b/.test(o.label))?.hint ?? null)
+  return { text: lines.slice(header - 1, bottom + 1).join('\n'), allow: once?.selected ? ['Enter'] : null, deny: no ? [no] : null }
 }
