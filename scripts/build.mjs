@@ -23,6 +23,8 @@ const fullCliExternal = {
     // The bundle keeps its old name (full/cli-full.js): the entry must hold no "yargs" text at all.
     b.onResolve({ filter: /\/yargs-wiring\.js$/ }, () => ({ path: './full/cli-full.js', external: true }))
     // zod is needed only for a record the compiled validator refuses (lib/record/check.ts).
+    // fast-glob is needed only when discovery looks for an agent's transcript (lib/fs/find-recent.ts).
+    b.onResolve({ filter: /\/fs\/find-recent\.js$/ }, () => ({ path: './full/find-recent.js', external: true }))
     b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) => (args.importer.endsWith('record/check.ts') ? { path: './full/record-schema.js', external: true } : undefined))
   },
 }
@@ -80,7 +82,7 @@ await Promise.all([
   // Every other command: yargs and each command's modules in chunks loaded on demand.
   build({
     ...common,
-    entryPoints: { 'cli-full': 'lib/cli/yargs-wiring.ts', 'record-schema': 'lib/record/schema.ts' },
+    entryPoints: { 'cli-full': 'lib/cli/yargs-wiring.ts', 'record-schema': 'lib/record/schema.ts', 'find-recent': 'lib/fs/find-recent.ts' },
     outdir: 'dist/bin.next/full',
     format: 'esm',
     splitting: true,

@@ -63,8 +63,9 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
   const built = (name: string): string => fs.readFileSync(fileURLToPath(new URL(`../dist/bin/${name}`, import.meta.url)), 'utf8')
   const entry = built('main.cjs')
   // Its only imports of our own code go through the loader: the yargs wiring, for the other
-  // commands, and the zod schema, for a record the compiled validator refuses.
-  t.same([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]).sort(), ['./full/cli-full.js', './full/record-schema.js'])
+  // commands, the zod schema, for a record the compiled validator refuses, and fast-glob, for
+  // a hook-less session's transcript.
+  t.same([...new Set([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), ['./full/cli-full.js', './full/find-recent.js', './full/record-schema.js'])
   t.notMatch(entry, /\bimport\(/, 'no dynamic import of its own (V8 drops their callback for cached code)')
   t.notMatch(entry, /require\("(?!node:)/, 'requires node built-ins only')
   t.notOk(/_zod|ZodError/.test(entry), 'no zod')

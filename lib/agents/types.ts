@@ -6,7 +6,7 @@
 import type { PermissionDialog } from './dialog.js'
 import type { Env } from '../paths.js'
 import type { Scope } from '../cli/options.js'
-import type { HookEvent, LiveState, SessionRecord, ToolCall, WaitKind } from '../record/types.js'
+import type { HookEvent, LiveState, SessionRecord, TmuxLocation, ToolCall, WaitKind } from '../record/types.js'
 import type { EmptyHooks } from '../settings/empty-hooks.js'
 import type { JsonObject } from '../settings/json-value.js'
 import type { EmitterCommand } from '../settings/package-root.js'
@@ -152,6 +152,42 @@ export interface AgentCheck {
   details?: string[]
 }
 
+/** A live session found without a record of ours (no hooks ran in it), with what tells its state. */
+export interface FoundSession {
+  sessionId: string
+  /** The agent's process. */
+  pid: number
+  cwd: string | null
+  transcriptPath: string | null
+  tmux: TmuxLocation | null
+  /** The state the agent itself publishes (Claude Code's registry); null: the screen decides. */
+  state: { state: LiveState; kind: WaitKind | null; since: number; why: string } | null
+  /** The session ran a turn (its transcript has one): an agent at its prompt is done, not new. */
+  hadTurn: boolean
+}
+
+/** A process of the agent, as discovery hands it over. */
+export interface AgentProcessInfo {
+  pid: number
+  /** When it started, ms since the epoch (null: unknown). */
+  startedAt: number | null
+  cwd: string | null
+}
+
+/**
+ * How to find an agent's sessions that have no record (issue #16): how its process looks, the
+ * sessions it lists itself, and the session a process runs by its transcripts. Cached facts are
+ * the caller's (`memo`): plain JSON kept between runs.
+ */
+export interface AgentDiscovery {
+  /** Whether a process (its command name and arguments) is this agent. */
+  isAgentProcess: (comm: string, argv: readonly string[]) => boolean
+  /** The live sessions the agent lists itself, if it does. `memo` is this agent's cache. */
+  listSessions?: (env: Env, memo: Record<string, unknown>) => FoundSession[]
+  /** The session a process of the agent runs, by its transcripts; null when none is found yet. */
+  findSession: (env: Env, proc: AgentProcessInfo) => Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null>
+}
+
 /** Everything agent-specific the core needs, for one agent. */
 export interface AgentAdapter extends AgentHooks {
   /** A short name for narrow columns (the table's AGENT): claude, codex, gemini. */
@@ -181,6 +217,8 @@ export interface AgentAdapter extends AgentHooks {
   isQuestionTool: (toolName: string | undefined) => boolean
   /** The command that resumes a session in its folder. */
   resumeCommand: (sessionId: string) => string[]
+  /** Finding its sessions that have no record. */
+  discovery?: AgentDiscovery
 }
 
 /**

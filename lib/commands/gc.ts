@@ -90,7 +90,7 @@ export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promi
   // A home of another user: nothing of it is ours to remove (loadQueue reads none of it).
   const foreign = deriveHomeProblem(io.env)
   if (foreign) throw new TrailbossError(`${foreign.folder} ${foreign.why}; removed nothing`, FOREIGN_HOME_HINT)
-  const view = await loadQueue(io, { ...opts, screens: false })
+  const view = await loadQueue(io, { ...opts, screens: false, discover: false })
   reportSkipped(view, io)
   const dir = sessionsDir(io.env)
   const verb = args.dryRun ? 'would remove' : 'removed'

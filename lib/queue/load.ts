@@ -8,6 +8,8 @@ import { deriveQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS
 import { agentFor } from '../agents/index.js'
 import type { AgentAdapter, LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import { readStore, type SkippedFile } from '../record/read.js'
+import { deriveHookless, derivePanesToSearch, discoverInPanes, discoverySockets, hooklessReason, listPublishedSessions, readHooklessScreens, toHooklessRecord } from './discover.js'
+import { readDiscoveryCache, writeDiscoveryCache } from './discovery-cache.js'
 import { readScreenCache, type ScreenCacheEntry, writeScreenCache } from './screen-cache.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePanes, listPanes, type Pane } from '../tmux/panes.js'
@@ -29,6 +31,8 @@ export interface LoadOptions {
   screens?: boolean
   /** Ended sessions are counted (for keys) but not loaded: for views that never show them. */
   skipEnded?: boolean
+  /** Sessions without a record (no hooks ran in them) are found too, unless a caller only cleans records. */
+  discover?: boolean
 }
 
 /** The agents' transcript checks (lib/agents/): what the person did since each wait began. */
@@ -62,8 +66,8 @@ const checkLiveWaits = (records: readonly SessionRecord[], env: Env): Map<string
   return out
 }
 
-const askServers = async (records: readonly SessionRecord[], exec: TmuxExec): Promise<{ servers: Map<string, ServerPanes>; available: boolean }> => {
-  const sockets = new Set<string>()
+const askServers = async (records: readonly SessionRecord[], exec: TmuxExec, extra: readonly string[] = []): Promise<{ servers: Map<string, ServerPanes>; available: boolean }> => {
+  const sockets = new Set<string>(extra)
   for (const r of records) if (r.tmux && !r.headless && r.state !== 'ended') sockets.add(r.tmux.socket)
   const servers = new Map<string, ServerPanes>()
   let available = true
@@ -139,12 +143,30 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
   const exec = opts.exec ?? execTmux
   const now = io.now()
   const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true })
+  const memo = opts.discover === false ? null : readDiscoveryCache(io.env)
+  const published = memo ? listPublishedSessions(io.env, memo.cache) : []
   // tmux answers while the transcripts are read: the list-panes processes start here.
-  const asked = askServers(store.records, exec)
+  const asked = askServers(store.records, exec, memo ? discoverySockets(io.env, published) : [])
   const transcripts = checkTranscripts(store.records, io.env, now)
   const liveWaits = checkLiveWaits(store.records, io.env)
   const { servers, available } = await asked
   const screens = opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)
-  const items = deriveQueue(store.records, { transcripts, servers, screens, liveWaits }, store.endedIds)
+  let records = store.records
+  const reasons = new Map<string, string>()
+  if (memo) {
+    const ids = new Set([...store.records.map((r) => r.sessionId), ...store.endedIds])
+    const inPanes = await discoverInPanes(derivePanesToSearch(servers, store.records, published), io.env, memo.cache, now)
+    const found = deriveHookless([...published, ...inPanes], ids)
+    if (opts.screens !== false) await readHooklessScreens(found, memo.cache, now, exec)
+    writeDiscoveryCache(io.env, memo.cache, memo.text)
+    for (const s of found) reasons.set(s.sessionId, hooklessReason(s))
+    if (found.length > 0) records = [...store.records, ...found.map((s) => toHooklessRecord(s, io.env, now))]
+  }
+  const items = deriveQueue(records, { transcripts, servers, screens, liveWaits }, store.endedIds)
+  for (const item of items) {
+    const reason = reasons.get(item.sessionId)
+    // A found session's state is never a hook's word; a pane check (gone) keeps its own reason.
+    if (reason !== undefined && item.state !== 'gone') Object.assign(item, { inferred: true, reason })
+  }
   return { queue: items.filter(isQueued), items, skipped: store.skipped, tmuxAvailable: available, now }
 }

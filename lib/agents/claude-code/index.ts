@@ -2,6 +2,7 @@
 // target and resume command. Everything the core knows of Claude Code comes through here.
 import type { AgentAdapter } from '../types.js'
 import { deriveConversation } from './conversation.js'
+import { claudeCodeDiscovery } from './discovery.js'
 import { claudeCodeHooks } from './hooks.js'
 import { isReadableTranscriptPath, transcriptPathCheck } from './paths.js'
 import { classifyScreen, readPermissionDialog, SCREEN_RULES_VERSION } from './screen.js'
@@ -37,5 +38,6 @@ export const claudeCode: AgentAdapter = {
   sleepsOnItsOwn: (rec) => rec.lastEvent === 'Stop' && rec.backgroundTasks > 0,
   isQuestionTool: (name) => name === QUESTION_TOOL,
   resumeCommand: (sessionId) => ['claude', '--resume', sessionId],
+  discovery: claudeCodeDiscovery,
 }
 

@@ -27,8 +27,8 @@ export interface RegistryEntry {
 }
 
 /** A file of a live process is a few hundred bytes; anything near this is not one. */
-const REGISTRY_FILE_CAP = 64 * 1024
-const REGISTRY_NAME = /^\d{1,10}\.json$/
+export const REGISTRY_FILE_CAP = 64 * 1024
+export const REGISTRY_NAME = /^\d{1,10}\.json$/
 /** Claude Code's Notification comes 6 s after its dialog (12 s for auto mode's approval). */
 const NOTIFICATION_LAG_MS = 30_000
 
@@ -87,7 +87,7 @@ export const registryWaitChecker = (env: Env): ((rec: SessionRecord) => LiveWait
 }
 
 /** Whether a process of that id runs (EPERM: it runs, as another user). */
-const isAlive = (pid: number): boolean => {
+export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
     return true

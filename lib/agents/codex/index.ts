@@ -3,6 +3,7 @@
 // docs/codex.md; captures: test/fixtures/codex/.
 import type { AgentAdapter, TranscriptVerdict } from '../types.js'
 import { readCodexConversation } from './conversation.js'
+import { codexDiscovery } from './discovery.js'
 import { codexHooks } from './hooks.js'
 import { rolloutPathCheck } from './paths.js'
 import { deriveRolloutVerdict, readRolloutAfter } from './rollout.js'
@@ -34,4 +35,5 @@ export const codex: AgentAdapter = {
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === CODEX_QUESTION_TOOL,
   resumeCommand: (sessionId) => ['codex', 'resume', sessionId],
+  discovery: codexDiscovery,
 }

@@ -2,6 +2,7 @@
 // target and resume command. Everything the core knows of Gemini CLI comes through here.
 import type { AgentAdapter } from '../types.js'
 import { deriveChatVerdict, deriveGeminiConversation, readChatTail } from './chat.js'
+import { geminiDiscovery } from './discovery.js'
 import { geminiHooks } from './hooks.js'
 import { chatPathCheck, findChatFile, isReadableChatPath } from './paths.js'
 import { classifyGeminiScreen, GEMINI_SCREEN_RULES_VERSION, readGeminiPermissionDialog } from './screen.js'
@@ -39,4 +40,5 @@ export const gemini: AgentAdapter = {
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === QUESTION_TOOL,
   resumeCommand: (sessionId) => ['gemini', '--resume', sessionId],
+  discovery: geminiDiscovery,
 }

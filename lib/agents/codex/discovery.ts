@@ -1,0 +1,78 @@
+// Codex sessions that have no record of ours (no hooks.json, hooks not trusted): a `codex`
+// process in a pane, its session found by its rollout (the newest one written since the
+// process started, in the process's folder). Codex lists no sessions itself.
+import { closeSync, openSync, readSync } from 'node:fs'
+import { basename } from 'node:path'
+import type { Env } from '../../paths.js'
+import type { AgentDiscovery, AgentProcessInfo, FoundSession } from '../types.js'
+import { codexSessionsDir } from './paths.js'
+
+/** The session_meta line holds the cwd in its first few hundred bytes (base instructions come later). */
+const HEAD_BYTES = 8192
+const ROLLOUT_ID = /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/
+
+/** Pure: the cwd a rollout's first bytes (its session_meta) name, or null. */
+export const parseRolloutCwd = (head: string): string | null => {
+  if (!head.startsWith('{') || !head.includes('"session_meta"')) return null
+  const m = /"cwd":("(?:[^"\\]|\\.)*")/.exec(head)
+  if (!m?.[1]) return null
+  try {
+    const cwd: unknown = JSON.parse(m[1])
+    return typeof cwd === 'string' ? cwd : null
+  } catch {
+    return null
+  }
+}
+
+const readHead = (path: string): string => {
+  let fd: number | undefined
+  try {
+    fd = openSync(path, 'r')
+    const buf = Buffer.alloc(HEAD_BYTES)
+    return buf.toString('utf8', 0, readSync(fd, buf, 0, HEAD_BYTES, 0))
+  } catch {
+    return ''
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0')
+
+/** Pure: the day folders (YYYY/MM/DD, local and UTC) a rollout of a process started at `from` may sit in, up to `to`. */
+export const rolloutDayFolders = (from: number, to: number): string[] => {
+  const out = new Set<string>()
+  for (let t = from; t <= to + 86_400_000; t += 86_400_000) {
+    const at = new Date(Math.min(t, to))
+    out.add(`${at.getFullYear()}/${pad(at.getMonth() + 1)}/${pad(at.getDate())}`)
+    out.add(`${at.getUTCFullYear()}/${pad(at.getUTCMonth() + 1)}/${pad(at.getUTCDate())}`)
+    if (out.size > 8) break
+  }
+  return [...out]
+}
+
+const findRollout = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null> => {
+  if (!proc.cwd) return null
+  const now = Date.now()
+  const from = proc.startedAt ?? now - 86_400_000
+  const { findRecentFiles } = await import('../../fs/find-recent.js')
+  // Recent day folders only: a person's years of rollouts are never listed.
+  const patterns = rolloutDayFolders(from, now).map((day) => `${day}/rollout-*.jsonl`)
+  for (const f of await findRecentFiles(codexSessionsDir(env), patterns, from - 2000)) {
+    const id = ROLLOUT_ID.exec(basename(f.path))?.[1]
+    if (!id || parseRolloutCwd(readHead(f.path)) !== proc.cwd) continue
+    const head = readHead(f.path)
+    const firstLine = head.indexOf('\n')
+    return { sessionId: id, transcriptPath: f.path, hadTurn: firstLine < 0 || f.size > firstLine + 1 }
+  }
+  return null
+}
+
+/** Pure: the native `codex` binary, or Node running the npm package's launcher. */
+export const isCodexProcess = (comm: string, argv: readonly string[]): boolean =>
+  comm === 'codex' || basename(argv[0] ?? '') === 'codex' || argv.slice(0, 3).some((a) => /@openai\/codex\/bin\/codex\.js$/.test(a) || /\/bin\/codex$/.test(a))
+
+export const codexDiscovery: AgentDiscovery = {
+  isAgentProcess: isCodexProcess,
+  findSession: findRollout,
+}

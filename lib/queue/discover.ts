@@ -1,0 +1,264 @@
+// Sessions without a record of ours (issue #16): agents whose hooks never ran (started before
+// `install`, hooks turned off, `--settings` of their own, hooks removed). Found on read, with no
+// daemon: from what the agents list themselves (Claude Code's registry), from tmux panes whose
+// process tree runs an agent, and from their transcripts. Their state (from the registry or the
+// screen) is always inferred, and they carry a hint to install the hooks. When hooks later fire
+// in one, its record has the same session id and takes its place: one session, one key.
+import { existsSync, statSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { AGENTS, agentFor } from '../agents/index.js'
+import type { AgentAdapter, FoundSession, ScreenVerdict } from '../agents/types.js'
+import type { Env } from '../paths.js'
+import { projectLabelIn } from '../record/hook-context.js'
+import type { LiveState, SessionRecord, WaitKind } from '../record/types.js'
+import { callerSocket } from '../tmux/env.js'
+import type { TmuxExec } from '../tmux/exec.js'
+import { capturePanes, type Pane } from '../tmux/panes.js'
+import { deriveDescendants, processStartMs, readArgv, readCwd, readProcessTable } from '../tmux/process-table.js'
+import type { ProcStat } from '../tmux/agent-process.js'
+import { SHELL_COMMANDS, type ServerPanes } from './derive.js'
+import type { DiscoveryCache, PaneMemo, ScreenMemo } from './discovery-cache.js'
+
+/** The hint every hook-less session carries. */
+export const NO_HOOKS_HINT = 'no hooks: trailboss install'
+/** A found process's session is looked up again after this long (a new one after /new, /clear). */
+export const SESSION_LOOKUP_AFTER_MS = 30_000
+/** A hook-less pane's screen is its only state: looked at again after this long, or when its transcript grows. */
+export const HOOKLESS_SCREEN_AFTER_MS = 5_000
+/** At most this many processes of one pane are looked at. */
+const MAX_PANE_PROCESSES = 32
+
+/** A session found without a record, with its agent. */
+export interface Hookless extends FoundSession {
+  agent: string
+  startTicks: number | null
+  /** Where it was found, for doctor: 'registry' or 'pane'. */
+  via: 'registry' | 'pane'
+}
+
+/** The sessions the agents list themselves (before tmux is asked: they name more sockets). */
+export const listPublishedSessions = (env: Env, cache: DiscoveryCache): Hookless[] =>
+  AGENTS.flatMap((agent) => {
+    const list = agent.discovery?.listSessions
+    if (!list) return []
+    const memo = (cache.registry[agent.id] ??= {})
+    return list(env, memo).map((s) => ({ ...s, agent: agent.id, startTicks: null, via: 'registry' as const }))
+  })
+
+/** The tmux servers worth asking besides the records' own: the caller's, the default one, the agents'. */
+export const discoverySockets = (env: Env, published: readonly Hookless[]): string[] => {
+  const out = new Set<string>()
+  const caller = callerSocket(env.TMUX)
+  if (caller) out.add(caller)
+  const uid = process.getuid?.()
+  if (uid !== undefined) out.add(join(env.TMUX_TMPDIR || '/tmp', `tmux-${uid}`, 'default'))
+  for (const s of published) if (s.tmux) out.add(s.tmux.socket)
+  return [...out].filter((s) => existsSync(s))
+}
+
+const paneKey = (socket: string, pane: string): string => `${socket}\n${pane}`
+
+/** Which agent process a pane runs, from the process table (read once per run, only when needed). */
+const findAgentInPane = (pane: Pane, table: () => ReadonlyMap<number, ProcStat>): { agent: AgentAdapter; proc: ProcStat } | null => {
+  for (const proc of deriveDescendants(table(), pane.panePid, MAX_PANE_PROCESSES)) {
+    if (SHELL_COMMANDS.has(proc.comm)) continue
+    const argv = readArgv(proc.pid)
+    const agent = AGENTS.find((a) => a.discovery?.isAgentProcess(proc.comm, argv))
+    if (agent) return { agent, proc }
+  }
+  return null
+}
+
+interface PaneInput {
+  socket: string
+  pane: Pane
+}
+
+/**
+ * The agent sessions running in panes no live record owns. A pane whose pid and command are
+ * unchanged since the last run is not looked at again; a found process's session is looked up
+ * again only after SESSION_LOOKUP_AFTER_MS.
+ */
+export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cache: DiscoveryCache, now: number): Promise<Hookless[]> => {
+  let table: Map<number, ProcStat> | undefined
+  const getTable = (): Map<number, ProcStat> => (table ??= readProcessTable())
+  const seen = new Set<string>()
+  const out: Hookless[] = []
+  for (const { socket, pane } of panes) {
+    const key = paneKey(socket, pane.paneId)
+    seen.add(key)
+    let memo: PaneMemo | undefined = cache.panes[key]
+    if (!memo || memo.panePid !== pane.panePid || memo.command !== pane.currentCommand) {
+      const found = findAgentInPane(pane, getTable)
+      memo = {
+        panePid: pane.panePid,
+        command: pane.currentCommand,
+        agent: found?.agent.id ?? null,
+        pid: found?.proc.pid ?? null,
+        startTicks: found?.proc.startTicks ?? null,
+        cwd: found ? readCwd(found.proc.pid) : null,
+        sessionId: null,
+        transcriptPath: null,
+        hadTurn: false,
+        lookedAt: 0,
+      }
+    }
+    cache.panes[key] = memo
+    const agent = memo.agent ? agentFor(memo.agent) : undefined
+    if (!agent?.discovery || memo.pid === null) continue
+    if (memo.sessionId === null || now - memo.lookedAt >= SESSION_LOOKUP_AFTER_MS) {
+      const startedAt = memo.startTicks === null ? null : processStartMs(memo.startTicks)
+      const found = await agent.discovery.findSession(env, { pid: memo.pid, startedAt, cwd: memo.cwd })
+      memo.lookedAt = now
+      if (found) Object.assign(memo, { sessionId: found.sessionId, transcriptPath: found.transcriptPath, hadTurn: found.hadTurn })
+    }
+    out.push({
+      agent: agent.id,
+      // Not prompted yet (no transcript): named by its process until it writes one.
+      sessionId: memo.sessionId ?? `${agent.id}-pid-${memo.pid}`,
+      pid: memo.pid,
+      startTicks: memo.startTicks,
+      cwd: memo.cwd,
+      transcriptPath: memo.transcriptPath,
+      tmux: { socket, pane: pane.paneId, serverPid: pane.serverPid || null },
+      state: null,
+      hadTurn: memo.hadTurn,
+      via: 'pane',
+    })
+  }
+  for (const k of Object.keys(cache.panes)) if (!seen.has(k)) delete cache.panes[k]
+  return out
+}
+
+const sizeOf = (path: string | null): number => {
+  if (!path) return -1
+  try {
+    return statSync(path).size
+  } catch {
+    return -1
+  }
+}
+
+/** Pure: the state a screen shows a hook-less session in. */
+export const deriveScreenState = (verdict: ScreenVerdict, hadTurn: boolean): { state: LiveState; kind: WaitKind | null } => {
+  switch (verdict) {
+    case 'working':
+      return { state: 'working', kind: null }
+    case 'permission':
+      return { state: 'permission', kind: 'permission' }
+    case 'interrupted':
+      return { state: 'waiting', kind: 'interrupted' }
+    case 'idle':
+      return hadTurn ? { state: 'waiting', kind: 'done' } : { state: 'idle', kind: null }
+    default:
+      return { state: 'idle', kind: null }
+  }
+}
+
+/** The screens of hook-less sessions that have no published state: one tmux run per server. */
+export const readHooklessScreens = async (found: Hookless[], cache: DiscoveryCache, now: number, exec: TmuxExec): Promise<void> => {
+  const due = new Map<string, Hookless[]>()
+  const sizes = new Map<Hookless, number>()
+  const keep = new Set<string>()
+  for (const s of found) {
+    if (s.state || !s.tmux) continue
+    const key = paneKey(s.tmux.socket, s.tmux.pane)
+    keep.add(key)
+    const size = sizeOf(s.transcriptPath)
+    sizes.set(s, size)
+    const memo = cache.screens[key]
+    if (memo && memo.pid === s.pid && memo.size === size && now - memo.at < HOOKLESS_SCREEN_AFTER_MS) continue
+    due.set(s.tmux.socket, [...(due.get(s.tmux.socket) ?? []), s])
+  }
+  await Promise.all(
+    [...due].map(async ([socket, list]) => {
+      const texts = await capturePanes(socket, list.map((s) => s.tmux?.pane ?? ''), exec).catch(() => list.map(() => null))
+      list.forEach((s, i) => {
+        const text = texts[i]
+        if (text === null || text === undefined || !s.tmux) return
+        const key = paneKey(socket, s.tmux.pane)
+        const verdict = agentFor(s.agent)?.classifyScreen(text) ?? 'unknown'
+        const old = cache.screens[key]
+        const since = old && old.pid === s.pid && old.verdict === verdict ? old.since : now
+        cache.screens[key] = { pid: s.pid, at: now, size: sizes.get(s) ?? -1, verdict, since }
+      })
+    }),
+  )
+  for (const k of Object.keys(cache.screens)) if (!keep.has(k)) delete cache.screens[k]
+  for (const s of found) {
+    if (s.state || !s.tmux) continue
+    const memo: ScreenMemo | undefined = cache.screens[paneKey(s.tmux.socket, s.tmux.pane)]
+    if (!memo) continue
+    s.state = { ...deriveScreenState(memo.verdict, s.hadTurn), since: memo.since, why: `screen: ${memo.verdict}` }
+  }
+}
+
+/** Pure: a found session as a record, for the queue's derivation (it has no file). */
+export const toHooklessRecord = (s: Hookless, env: Env, now: number, host: string = hostname()): SessionRecord => {
+  const st = s.state ?? { state: 'idle' as const, kind: null, since: now, why: 'found' }
+  return {
+    v: 1,
+    agent: s.agent,
+    sessionId: s.sessionId,
+    host,
+    headless: false,
+    cwd: s.cwd,
+    project: projectLabelIn(env)(undefined, s.cwd),
+    transcriptPath: s.transcriptPath,
+    tmux: s.tmux,
+    state: st.state,
+    kind: st.kind,
+    since: st.since,
+    event: 'discovered',
+    promptId: null,
+    tool: null,
+    // What a wait's row shows: how to get its hooks.
+    message: NO_HOOKS_HINT,
+    offset: null,
+    lastTool: null,
+    turnEndedPromptId: null,
+    backgroundTasks: 0,
+    firstEventAt: st.since,
+    // Now: it was seen running now, so it owns its pane over an older record there.
+    lastEventAt: now,
+    lastEvent: 'discovered',
+    stateStamp: st.since,
+    events: 0,
+    foldedPending: [],
+    denied: null,
+    agentProcess: { pid: s.pid, startTicks: s.startTicks },
+  }
+}
+
+/** Pure: the reason shown for a found session's state. */
+export const hooklessReason = (s: Hookless): string => `${s.state?.why ?? 'found'}; ${NO_HOOKS_HINT}`
+
+/**
+ * Pure: the panes to look at for agents: live, not at a shell, owned by no live record and
+ * not already named by an agent's own list.
+ */
+export const derivePanesToSearch = (servers: ReadonlyMap<string, ServerPanes>, records: readonly SessionRecord[], published: readonly Hookless[]): PaneInput[] => {
+  const owned = new Set<string>()
+  for (const r of records) if (r.tmux && !r.headless && r.state !== 'ended') owned.add(paneKey(r.tmux.socket, r.tmux.pane))
+  for (const s of published) if (s.tmux) owned.add(paneKey(s.tmux.socket, s.tmux.pane))
+  const out: PaneInput[] = []
+  for (const [socket, server] of servers) {
+    if (server.status !== 'ok') continue
+    for (const pane of server.panes.values()) {
+      if (pane.dead || SHELL_COMMANDS.has(pane.currentCommand.replace(/^-/, '')) || owned.has(paneKey(socket, pane.paneId))) continue
+      out.push({ socket, pane })
+    }
+  }
+  return out
+}
+
+/** Pure: the found sessions no record stands for (a record, loaded or ended, wins by session id). */
+export const deriveHookless = (found: readonly Hookless[], recordIds: ReadonlySet<string>): Hookless[] => {
+  const seen = new Set<string>()
+  return found.filter((s) => {
+    if (recordIds.has(s.sessionId) || seen.has(s.sessionId)) return false
+    seen.add(s.sessionId)
+    return true
+  })
+}

@@ -1,0 +1,72 @@
+// What discovery of hook-less sessions learnt, remembered across runs ($TRAILBOSS_HOME/discovery.json):
+// registry files by mtime, which process each pane runs, the session each agent process runs,
+// and screen verdicts. `status` runs every few seconds: none of it is worked out twice.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ScreenVerdict } from '../agents/types.js'
+import { writeFileAtomic } from '../fs/atomic-write.js'
+import { deriveHomeProblem } from '../fs/home-check.js'
+import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
+import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
+import { type Env, trailbossHome } from '../paths.js'
+
+/** What a pane runs: the agent process found under it, and that process's session. */
+export interface PaneMemo {
+  panePid: number
+  command: string
+  agent: string | null
+  pid: number | null
+  startTicks: number | null
+  cwd: string | null
+  sessionId: string | null
+  transcriptPath: string | null
+  hadTurn: boolean
+  /** When the session was last looked up (a new one after /new or /clear). */
+  lookedAt: number
+}
+
+export interface ScreenMemo {
+  pid: number
+  at: number
+  /** The transcript's size at the capture: a changed size means a new look. */
+  size: number
+  verdict: ScreenVerdict
+  /** When the screen began to show this verdict. */
+  since: number
+}
+
+export interface DiscoveryCache {
+  registry: Record<string, Record<string, unknown>>
+  panes: Record<string, PaneMemo>
+  screens: Record<string, ScreenMemo>
+}
+
+const cacheFile = (env: Env): string => join(trailbossHome(env), 'discovery.json')
+
+const obj = (v: unknown): Record<string, never> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, never>) : {})
+
+export const emptyDiscoveryCache = (): DiscoveryCache => ({ registry: {}, panes: {}, screens: {} })
+
+export const readDiscoveryCache = (env: Env): { cache: DiscoveryCache; text: string } => {
+  const got = readRegularFile(cacheFile(env), { cap: READ_CAP.state, ownOnly: true })
+  if (!got.ok) return { cache: emptyDiscoveryCache(), text: '' }
+  try {
+    const v = obj(JSON.parse(got.text))
+    return { cache: { registry: obj(v.registry), panes: obj(v.panes), screens: obj(v.screens) }, text: got.text }
+  } catch {
+    return { cache: emptyDiscoveryCache(), text: '' }
+  }
+}
+
+/** Written only when it changed; one that cannot be written costs a look next time. */
+export const writeDiscoveryCache = (env: Env, cache: DiscoveryCache, before: string): void => {
+  const text = JSON.stringify(cache)
+  if (text === before || deriveHomeProblem(env) !== null) return
+  try {
+    const home = trailbossHome(env)
+    mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE })
+    writeFileAtomic(cacheFile(env), text, home, '.discovery')
+  } catch {
+    // Nothing to do: the next run looks again.
+  }
+}

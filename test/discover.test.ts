@@ -1,0 +1,132 @@
+// Sessions without our hooks (issue #16): found on read from Claude Code's registry, from tmux
+// panes whose process tree runs an agent, and from transcripts; marked inferred, with a hint;
+// replaced by their record (same key) once a hook fires; gone when their process ends.
+import t from 'tap'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import { deriveRegistryState, isClaudeProcess, parseRegistrySession, projectFolderName } from '../lib/agents/claude-code/discovery.js'
+import { isCodexProcess, parseRolloutCwd, rolloutDayFolders } from '../lib/agents/codex/discovery.js'
+import { isGeminiProcess, parseChatHeaderId } from '../lib/agents/gemini/discovery.js'
+import { deriveHookless, deriveScreenState, type Hookless, NO_HOOKS_HINT } from '../lib/queue/discover.js'
+import { deriveDescendants, parseCmdline, parseEnvironTmux } from '../lib/tmux/process-table.js'
+import { runCli } from './helpers/cli.js'
+import { baseEnv, payload, runEmitter, tempDir } from './helpers/emitter.js'
+import { startTmuxServer } from './helpers/tmux-server.js'
+import { waitFor } from './helpers/wait-for.js'
+
+const REGISTRY_ID = 'aaaaaaaa-1111-4222-8333-444444444444'
+const CLAUDE_OLD_ID = 'bbbbbbbb-1111-4222-8333-444444444444'
+const CODEX_ID = '01a23147-606d-7f30-9291-74234de135a4'
+
+t.test('pure parts: processes, registry states, transcripts', async (t) => {
+  t.ok(isClaudeProcess('claude', ['claude']))
+  t.ok(isClaudeProcess('node', ['node', '/x/node_modules/@anthropic-ai/claude-code/cli.js']))
+  t.notOk(isClaudeProcess('vim', ['vim', 'claude.md']))
+  t.ok(isCodexProcess('node', ['node', '/x/node_modules/@openai/codex/bin/codex.js']))
+  t.ok(isCodexProcess('codex', ['/x/codex']))
+  t.notOk(isCodexProcess('node', ['node', 'server.js']))
+  t.ok(isGeminiProcess('node', ['node', '/x/node_modules/@google/gemini-cli/dist/index.js']))
+  t.notOk(isGeminiProcess('bash', ['bash']))
+  t.same(parseCmdline('node\0a b\0\0c\0'), ['node', 'a b', '', 'c'])
+  t.same(parseEnvironTmux('A=1\0TMUX=/tmp/s,12,0\0TMUX_PANE=%3\0'), { socket: '/tmp/s', pane: '%3', serverPid: 12 })
+  t.equal(parseEnvironTmux('TMUX_PANE=%3\0'), null, 'no socket, no location')
+  const table = new Map([1, 2, 3, 4].map((pid) => [pid, { pid, ppid: pid === 1 ? 0 : pid === 4 ? 2 : 1, comm: `p${pid}`, startTicks: pid }]))
+  t.same(deriveDescendants(table, 1).map((p) => p.pid), [1, 2, 3, 4])
+  t.same(deriveDescendants(table, 9), [])
+  t.equal(projectFolderName('/tmp/a.b/c_d'), '-tmp-a-b-c-d')
+  const entry = parseRegistrySession(JSON.stringify({ pid: 5, sessionId: 's', cwd: '/p', kind: 'interactive', status: 'waiting', waitingFor: 'input needed', statusUpdatedAt: 7 }))
+  t.match(entry, { pid: 5, cwd: '/p', kind: 'interactive' })
+  t.same(deriveRegistryState(entry!, true), { state: 'permission', kind: 'question', since: 7, why: 'claude code: input needed' })
+  t.match(deriveRegistryState({ ...entry!, status: 'waiting', waitingFor: 'permission prompt' }, true), { state: 'permission', kind: 'permission' })
+  t.match(deriveRegistryState({ ...entry!, status: 'busy', waitingFor: null }, true), { state: 'working', kind: null })
+  t.match(deriveRegistryState({ ...entry!, status: 'idle', waitingFor: null }, true), { state: 'waiting', kind: 'done' })
+  t.match(deriveRegistryState({ ...entry!, status: 'idle', waitingFor: null }, false), { state: 'idle', kind: null }, 'never prompted: idle, not done')
+  t.equal(deriveRegistryState({ ...entry!, status: 'strange', waitingFor: null }, true), null, 'an unknown status: the screen decides')
+  t.same(deriveScreenState('idle', false), { state: 'idle', kind: null })
+  t.same(deriveScreenState('idle', true), { state: 'waiting', kind: 'done' })
+  t.same(deriveScreenState('permission', true), { state: 'permission', kind: 'permission' })
+  const rollout = readFileSync(new URL('./fixtures/codex/rollouts/rollout-2026-12-01T11-04-51-01a23147-606d-7f30-9291-74234de135a4.jsonl', import.meta.url), 'utf8')
+  t.equal(parseRolloutCwd(rollout.slice(0, 8192)), '/ROOT/work/proj', 'the cwd is in the first 8 KiB of a real rollout')
+  t.equal(parseRolloutCwd('{"type":"response_item","cwd":"/x"}'), null)
+  t.same(rolloutDayFolders(Date.UTC(2026, 11, 1, 12), Date.UTC(2026, 11, 1, 13)).length > 0, true)
+  t.equal(parseChatHeaderId('{"sessionId":"fa2b91f9-043b","startTime":"x"}\n{"$set":{}}'), 'fa2b91f9-043b')
+  t.equal(parseChatHeaderId('{"sessionId":"../x"}'), null, 'a session id that could name a path is refused')
+  const found = (sessionId: string): Hookless => ({ sessionId, agent: 'codex', pid: 1, startTicks: null, cwd: null, transcriptPath: null, tmux: null, state: null, hadTurn: false, via: 'pane' })
+  t.same(deriveHookless([found('a'), found('b'), found('a')], new Set(['b'])).map((s) => s.sessionId), ['a'], 'a record wins; one row per session')
+})
+
+interface JsonItem {
+  key: string
+  sessionId: string
+  agent: string
+  state: string
+  kind: string | null
+  inferred: boolean
+  reason: string | null
+  tmux: { pane: string; socket: string } | null
+  ask: { message: string | null }
+}
+
+t.test('ls finds sessions that have no record: registry, pane processes and transcripts; a hook merges; an exit removes', async (t) => {
+  const root = tempDir(t)
+  const env = baseEnv(root)
+  const home = env.HOME!
+  const project = join(root, 'proj')
+  const bin = join(root, 'bin')
+  for (const d of [project, bin, join(home, '.claude', 'sessions')]) mkdirSync(d, { recursive: true })
+  // Stand-ins exec'd under the agents' names: a process table shows them as `claude` and `codex`.
+  copyFileSync('/bin/sleep', join(bin, 'claude'))
+  copyFileSync('/bin/sleep', join(bin, 'codex'))
+  const server = startTmuxServer(t)
+  const paneOf = (prog: string): string => server.newPane(['new-window', '-d', '-c', project], [join(bin, prog), '1000'])
+  const registryPane = paneOf('claude')
+  const oldClaudePane = paneOf('claude')
+  const codexPane = paneOf('codex')
+  const pidOf = (pane: string): number => Number(server.tmux('display-message', '-p', '-t', pane, '#{pane_pid}').trim())
+  // 2.1.332: the registry names the session, its status and (by the process) its pane.
+  const registryFile = join(home, '.claude', 'sessions', `${pidOf(registryPane)}.json`)
+  const registry = { pid: pidOf(registryPane), sessionId: REGISTRY_ID, cwd: project, kind: 'interactive', status: 'waiting', waitingFor: 'permission prompt', statusUpdatedAt: Date.now() - 5000 }
+  writeFileSync(registryFile, JSON.stringify(registry))
+  // A build without a registry: its transcript in the project folder names it.
+  const claudeProject = join(home, '.claude', 'projects', projectFolderName(project))
+  mkdirSync(claudeProject, { recursive: true })
+  writeFileSync(join(claudeProject, `${CLAUDE_OLD_ID}.jsonl`), '{"type":"user"}\n')
+  // Codex: its rollout, with the process's folder in its session_meta.
+  const now = new Date()
+  const day = join(home, '.codex', 'sessions', String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'), String(now.getDate()).padStart(2, '0'))
+  mkdirSync(day, { recursive: true })
+  writeFileSync(join(day, `rollout-2026-12-01T11-04-51-${CODEX_ID}.jsonl`), `${JSON.stringify({ type: 'session_meta', payload: { id: CODEX_ID, cwd: project } })}\n`)
+
+  const cliEnv = { ...env, TMUX: server.tmuxVar() }
+  const ls = async (): Promise<JsonItem[]> => {
+    const r = await runCli(['ls', '--all', '--json'], cliEnv)
+    t.equal(r.code, 0, r.stderr)
+    return (JSON.parse(r.stdout) as { queue: JsonItem[] }).queue
+  }
+  const items = await ls()
+  const byId = (id: string, list = items): JsonItem | undefined => list.find((i) => i.sessionId === id)
+  t.match(byId(REGISTRY_ID), { agent: 'claude-code', state: 'permission', kind: 'permission', inferred: true, tmux: { pane: registryPane, socket: server.socket } }, 'the registry: a wait, in its pane')
+  t.match(byId(REGISTRY_ID)?.reason, /claude code: permission prompt; no hooks: trailboss install/)
+  t.equal(byId(REGISTRY_ID)?.ask.message, NO_HOOKS_HINT, 'the row says how to get hooks')
+  t.match(byId(CLAUDE_OLD_ID), { agent: 'claude-code', inferred: true, tmux: { pane: oldClaudePane } }, 'a pane running claude, named by its transcript')
+  t.match(byId(CODEX_ID), { agent: 'codex', inferred: true, tmux: { pane: codexPane } }, 'a pane running codex, named by its rollout')
+  t.equal(items.length, 3, 'one row each, nothing else')
+  const cache = JSON.parse(readFileSync(join(env.TRAILBOSS_HOME!, 'discovery.json'), 'utf8')) as { panes: Record<string, { sessionId: string }> }
+  t.equal(cache.panes[`${server.socket}\n${codexPane}`]?.sessionId, CODEX_ID, 'what a pane runs is remembered for the next run')
+
+  // The registry session gains hooks: its record takes over, with the same key.
+  const key = byId(REGISTRY_ID)?.key
+  writeFileSync(registryFile, JSON.stringify({ ...registry, status: 'busy', waitingFor: undefined, statusUpdatedAt: Date.now() }))
+  const tmuxEnv = { TMUX: server.tmuxVar(), TMUX_PANE: registryPane }
+  const emitted = await runEmitter(JSON.stringify(payload(REGISTRY_ID, 'UserPromptSubmit', { cwd: project, prompt: 'go' })), { ...env, ...tmuxEnv })
+  t.equal(emitted.code, 0)
+  const merged = await ls()
+  t.same(merged.filter((i) => i.sessionId === REGISTRY_ID).length, 1, 'one row for the session')
+  t.match(byId(REGISTRY_ID, merged), { key, state: 'working', inferred: false, reason: null }, 'same key, the hook’s state now, no hint')
+
+  // Codex exits: its row goes with it; the registry file of a dead process is left out too.
+  server.tmux('kill-pane', '-t', codexPane)
+  utimesSync(registryFile, new Date(), new Date())
+  await waitFor(async () => byId(CODEX_ID, await ls()) === undefined, 'the codex row to go', 10_000)
+  t.pass('an ended hook-less session leaves the list')
+})
