@@ -133,10 +133,11 @@ const row = (name, r, baseName, target) => {
 /** Live sessions of the 1,000-record mix: 10%. */
 const PANES = 100
 
-export const run = (flags) => {
-  assertBuilt()
-  // One tmux server, as in the mix of docs/design.md §7: the pane checks cost one list-panes. It holds a
-  // pane for each live session of the 1,000-record mix.
+/** Hook-less agent panes of the discovery case (issue #16). */
+const HOOKLESS = 20
+
+/** A tmux server with a pane per live session; `hookless` more panes run a process named `claude` with no record. */
+const startServer = (hookless, dir) => {
   const sockDir = fs.mkdtempSync(join(tmpdir(), 'tb-bench-tmux-'))
   const socket = join(sockDir, 's')
   execFileSync('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', 'sleep', '100000'])
@@ -144,10 +145,40 @@ export const run = (flags) => {
   execFileSync('tmux', ['-S', socket, ...more.slice(0, -1)])
   const [sock, pid] = execFileSync('tmux', ['-S', socket, 'display-message', '-p', '#{socket_path},#{pid}'], { encoding: 'utf8' }).trim().split(',')
   const panes = execFileSync('tmux', ['-S', socket, 'list-panes', '-a', '-F', '#{pane_id}'], { encoding: 'utf8' }).trim().split('\n')
-  const info = { socket: sock, pid, panes }
+  const cwds = []
+  if (hookless > 0) {
+    // A stand-in exec'd as `claude` (a copy of sleep), each in a project of its own.
+    fs.mkdirSync(join(dir, 'bin'), { recursive: true })
+    fs.copyFileSync('/bin/sleep', join(dir, 'bin', 'claude'))
+    for (let i = 0; i < hookless; i++) {
+      const cwd = join(dir, `hookless-${i}`)
+      fs.mkdirSync(cwd, { recursive: true })
+      cwds.push(cwd)
+      execFileSync('tmux', ['-S', socket, 'new-window', '-d', '-c', cwd, join(dir, 'bin', 'claude'), '100000'])
+    }
+  }
+  return { info: { socket: sock, pid, panes }, cwds, close: () => execFileSync('tmux', ['-S', socket, 'kill-server']), sockDir }
+}
+
+/** Claude Code transcripts (written after the panes started) that name the hook-less sessions. */
+const addHooklessTranscripts = (env, cwds) =>
+  cwds.forEach((cwd, i) => {
+    const dir = join(env.CLAUDE_CONFIG_DIR, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'))
+    fs.mkdirSync(dir, { recursive: true })
+    fs.copyFileSync(TRANSCRIPT, join(dir, `hookless-${String(i).padStart(4, '0')}-0000-4000-8000-000000000000.jsonl`))
+  })
+
+export const run = (flags) => {
+  assertBuilt()
+  // One tmux server, as in the mix of docs/design.md §7: the pane checks cost one list-panes. It holds a
+  // pane for each live session of the 1,000-record mix.
+  const standIns = fs.mkdtempSync(join(tmpdir(), 'tb-bench-hookless-'))
+  const plain = startServer(0, standIns)
+  const withHookless = startServer(HOOKLESS, standIns)
+  const info = plain.info
   const fixtures = []
-  const fixture = (count, bytes) => {
-    const f = makeFixture(count, bytes, info)
+  const fixture = (count, bytes, on = info) => {
+    const f = makeFixture(count, bytes, on)
     fixtures.push(f.root)
     return f
   }
@@ -155,6 +186,8 @@ export const run = (flags) => {
     const rows = []
     const f1k = fixture(1000, 1024)
     const big = fixture(1000, 100 * 1024 * 1024)
+    const hookless = fixture(1000, 1024, withHookless.info)
+    addHooklessTranscripts(hookless.env, withHookless.cwds)
     const main = measure(
       {
         'ls --json, 1,000 records': { argv: [CLI, 'ls', '--json'], env: f1k.env, before: f1k.screensCached },
@@ -163,6 +196,8 @@ export const run = (flags) => {
         'statusline, 1,000 records': { argv: [CLI, 'statusline'], env: f1k.env, before: f1k.screensCached, input: STATUSLINE_INPUT },
         'ls --json, 1,000 records, 100 MB transcripts': { argv: [CLI, 'ls', '--json'], env: big.env, before: big.screensCached },
         'ls --json, 1,000 records, screen checks due': { argv: [CLI, 'ls', '--json'], env: f1k.env, before: f1k.screensDue },
+        // Issue #16: the same records plus 20 panes running `claude` with no record of ours.
+        [`ls --json, 1,000 records + ${HOOKLESS} hook-less panes`]: { argv: [CLI, 'ls', '--json'], env: hookless.env, before: hookless.screensCached },
       },
       flags,
     )
@@ -170,6 +205,7 @@ export const run = (flags) => {
     rows.push(row('status, 1,000 records', main, 'node -e 0', '≤ 2.5× (aim 2×)'))
     rows.push(row('statusline, 1,000 records', main, 'node -e 0', '≤ 2.5× (as status)'))
     rows.push(row('ls --json, 1,000 records, screen checks due', main, 'node -e 0', 'printed'))
+    rows.push(row(`ls --json, 1,000 records + ${HOOKLESS} hook-less panes`, main, 'node -e 0', '≤ 2.5×'))
     const t = ratio(main.wall['ls --json, 1,000 records, 100 MB transcripts'], main.wall['ls --json, 1,000 records'])
     rows.push(['ls --json, 1,000 records, 100 MB vs 1 KB transcripts', fmt(median(main.wall['ls --json, 1,000 records, 100 MB transcripts'])), '', fmt(median(main.wall['ls --json, 1,000 records'])), `${fmt(t.paired, 2)}× (±${fmt(t.spread / 2, 2)}) vs 1 KB`, '-', '≤ 1.1×'])
     for (const count of [100, 10000]) {
@@ -184,13 +220,15 @@ export const run = (flags) => {
         rows,
         notes: [
           'Ratios are to `node -e 0` timed in the same interleaved rounds; the CPU ratio (user + system of the children) moves least when the machine is busy.',
+          `The hook-less row: a second server with the same panes plus ${HOOKLESS} running a process named \`claude\` (a copy of sleep) in projects of their own, each named by a transcript; what discovery learnt stays in discovery.json between runs, screens of hook-less panes are looked at again every 5 s.`,
           'Every live session has been quiet for an hour. Screen verdicts are remembered for 20 s: the rows have them all remembered (as `status` every few seconds mostly does), except "screen checks due", where none is and the run captures 8 panes.',
         ],
       },
     ]
   } finally {
-    execFileSync('tmux', ['-S', socket, 'kill-server'])
-    for (const dir of [...fixtures, sockDir]) fs.rmSync(dir, { recursive: true, force: true })
+    plain.close()
+    withHookless.close()
+    for (const dir of [...fixtures, plain.sockDir, withHookless.sockDir, standIns]) fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 

@@ -9,6 +9,7 @@ import { isCodexProcess, parseRolloutCwd, rolloutDayFolders } from '../lib/agent
 import { isGeminiProcess, parseChatHeaderId } from '../lib/agents/gemini/discovery.js'
 import { deriveHookless, deriveScreenState, type Hookless, NO_HOOKS_HINT } from '../lib/queue/discover.js'
 import { deriveDescendants, parseCmdline, parseEnvironTmux } from '../lib/tmux/process-table.js'
+import { checkHookless } from '../lib/doctor/checks.js'
 import { runCli } from './helpers/cli.js'
 import { baseEnv, payload, runEmitter, tempDir } from './helpers/emitter.js'
 import { startTmuxServer } from './helpers/tmux-server.js'
@@ -52,6 +53,9 @@ t.test('pure parts: processes, registry states, transcripts', async (t) => {
   t.equal(parseChatHeaderId('{"sessionId":"fa2b91f9-043b","startTime":"x"}\n{"$set":{}}'), 'fa2b91f9-043b')
   t.equal(parseChatHeaderId('{"sessionId":"../x"}'), null, 'a session id that could name a path is refused')
   const found = (sessionId: string): Hookless => ({ sessionId, agent: 'codex', pid: 1, startTicks: null, cwd: null, transcriptPath: null, tmux: null, state: null, hadTurn: false, via: 'pane' })
+  t.match(checkHookless([{ sessionId: 'abcdefgh-1', agent: 'gemini', label: 'Gemini CLI', project: 'p', pane: '%1', via: 'pane', hooksOff: null }]), [
+    { id: 'hookless:abcdefgh-1', status: 'warn', summary: 'Gemini CLI p abcdefgh in pane %1 runs without our hooks (found by its process); its state is a guess', fix: /^trailboss install --agent gemini / },
+  ])
   t.same(deriveHookless([found('a'), found('b'), found('a')], new Set(['b'])).map((s) => s.sessionId), ['a'], 'a record wins; one row per session')
 })
 
@@ -113,6 +117,16 @@ t.test('ls finds sessions that have no record: registry, pane processes and tran
   t.equal(items.length, 3, 'one row each, nothing else')
   const cache = JSON.parse(readFileSync(join(env.TRAILBOSS_HOME!, 'discovery.json'), 'utf8')) as { panes: Record<string, { sessionId: string }> }
   t.equal(cache.panes[`${server.socket}\n${codexPane}`]?.sessionId, CODEX_ID, 'what a pane runs is remembered for the next run')
+
+  // doctor lists each, with how to give it hooks; a project that turns hooks off says so.
+  mkdirSync(join(project, '.claude'), { recursive: true })
+  writeFileSync(join(project, '.claude', 'settings.local.json'), JSON.stringify({ disableAllHooks: true }))
+  const doctor = await runCli(['doctor', '--json'], cliEnv)
+  const checks = (JSON.parse(doctor.stdout) as { checks: { id: string; status: string; summary: string; fix: string | null }[] }).checks
+  const check = (id: string) => checks.find((c) => c.id === `hookless:${id}`)
+  t.match(check(REGISTRY_ID), { status: 'warn', summary: /Claude Code proj aaaaaaaa in pane %\d+ runs without our hooks \(found in its session registry\)/, fix: /disableAllHooks in .*settings\.local\.json/ })
+  t.match(check(CODEX_ID), { status: 'warn', summary: /Codex/, fix: /^trailboss install --agent codex/ })
+  t.ok(check(CLAUDE_OLD_ID), 'the pane-found Claude Code session too')
 
   // The registry session gains hooks: its record takes over, with the same key.
   const key = byId(REGISTRY_ID)?.key

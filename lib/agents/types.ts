@@ -186,6 +186,8 @@ export interface AgentDiscovery {
   listSessions?: (env: Env, memo: Record<string, unknown>) => FoundSession[]
   /** The session a process of the agent runs, by its transcripts; null when none is found yet. */
   findSession: (env: Env, proc: AgentProcessInfo) => Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null>
+  /** For doctor: the setting that turns hooks off for a session in `cwd` ("disableAllHooks in <file>"), or null. */
+  hooksOffIn?: (env: Env, cwd: string | null) => string | null
 }
 
 /** Everything agent-specific the core needs, for one agent. */

@@ -12,6 +12,7 @@ import {
   checkCodeCache,
   checkEmitterRun,
   checkEndedIndex,
+  checkHookless,
   checkHome,
   checkLog,
   checkNode,
@@ -37,6 +38,8 @@ import { endedIndexDir, type Env, logFile, sessionsDir, trailbossHome } from '..
 import { readEndedMarks } from '../record/ended-index.js'
 import { settingsFile } from '../agents/claude-code/settings-hooks.js'
 import { SETUPS } from '../agents/setup-registry.js'
+import { agentFor } from '../agents/index.js'
+import { projectLabelIn } from '../record/hook-context.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot } from '../settings/package-root.js'
 import { readSettingsFile } from '../settings/settings-file.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
@@ -89,6 +92,8 @@ export const EMIT_RUN_TIMEOUT_MS = 5000
 
 
 const exists = (path: string): boolean => fs.existsSync(path)
+
+const projectOf = (env: Env, cwd: string | null): string | null => projectLabelIn(env)(undefined, cwd)
 
 /** Runs of each emitter; the fastest counts, so one hiccup of a busy machine is not a verdict. */
 export const EMIT_RUNS = 3
@@ -240,6 +245,22 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const servers = await readServers(sockets, exec, tmuxVersion !== null)
   checks.push(...checkServers(servers))
   checks.push(...checkSessions(records, servers, now))
+  // Sessions with no record at all: what ls finds on read (issue #16), and how to give them hooks.
+  const { loadQueue } = await import('../queue/load.js')
+  const view = await loadQueue(io, { exec, screens: false, skipEnded: true }).catch(() => null)
+  checks.push(
+    ...checkHookless(
+      (view?.hookless ?? []).map((s) => ({
+        sessionId: s.sessionId,
+        agent: s.agent,
+        label: SETUPS.find((a) => a.id === s.agent)?.install.label ?? s.agent,
+        project: projectOf(env, s.cwd),
+        pane: s.tmux?.pane ?? null,
+        via: s.via,
+        hooksOff: agentFor(s.agent)?.discovery?.hooksOffIn?.(env, s.cwd) ?? null,
+      })),
+    ),
+  )
   return checks
 }
 

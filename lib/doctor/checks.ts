@@ -324,6 +324,35 @@ export const checkSessions = (records: readonly SessionRecord[], servers: Readon
       }
     })
 
+/** A session found without our hooks (lib/queue/discover.ts), as doctor reports it. */
+export interface HooklessFacts {
+  sessionId: string
+  agent: string
+  /** The agent's name for people ("Claude Code"). */
+  label: string
+  project: string | null
+  pane: string | null
+  via: 'registry' | 'pane'
+  /** The setting that turns its hooks off, when one does. */
+  hooksOff: string | null
+}
+
+/** Each session that runs without our hooks, and how to give it hooks. */
+export const checkHookless = (found: readonly HooklessFacts[]): Check[] =>
+  found.map((f) => {
+    const where = f.pane ? ` in pane ${f.pane}` : ''
+    const by = f.via === 'registry' ? 'found in its session registry' : 'found by its process'
+    const install = f.agent === 'claude-code' ? 'trailboss install' : `trailboss install --agent ${f.agent}`
+    return {
+      id: `hookless:${f.sessionId}`,
+      status: 'warn',
+      summary: `${f.label} ${f.project ?? '?'} ${f.sessionId.slice(0, 8)}${where} runs without our hooks (${by}); its state is a guess`,
+      fix: f.hooksOff
+        ? `hooks are turned off for it (${f.hooksOff}): remove that setting, then restart the session`
+        : `${install} (a session started before it picks the hooks up at its next event); one run with --settings of its own needs our hooks in those settings`,
+    }
+  })
+
 /** Log lines that mean an event was lost or a write failed, as opposed to notes (a pending event). */
 const LOG_PROBLEM = /\b(failed|gave up|compromised|not JSON|rejected)\b/
 /** How many of the latest log lines doctor shows. */

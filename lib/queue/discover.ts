@@ -24,6 +24,8 @@ import type { DiscoveryCache, PaneMemo, ScreenMemo } from './discovery-cache.js'
 export const NO_HOOKS_HINT = 'no hooks: trailboss install'
 /** A found process's session is looked up again after this long (a new one after /new, /clear). */
 export const SESSION_LOOKUP_AFTER_MS = 30_000
+/** A process whose session has no transcript yet (never prompted) is looked up again after this long. */
+export const UNNAMED_LOOKUP_AFTER_MS = 2_000
 /** A hook-less pane's screen is its only state: looked at again after this long, or when its transcript grows. */
 export const HOOKLESS_SCREEN_AFTER_MS = 5_000
 /** At most this many processes of one pane are looked at. */
@@ -107,7 +109,7 @@ export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cac
     cache.panes[key] = memo
     const agent = memo.agent ? agentFor(memo.agent) : undefined
     if (!agent?.discovery || memo.pid === null) continue
-    if (memo.sessionId === null || now - memo.lookedAt >= SESSION_LOOKUP_AFTER_MS) {
+    if (now - memo.lookedAt >= (memo.sessionId === null ? UNNAMED_LOOKUP_AFTER_MS : SESSION_LOOKUP_AFTER_MS)) {
       const startedAt = memo.startTicks === null ? null : processStartMs(memo.startTicks)
       const found = await agent.discovery.findSession(env, { pid: memo.pid, startedAt, cwd: memo.cwd })
       memo.lookedAt = now

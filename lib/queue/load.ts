@@ -8,7 +8,7 @@ import { deriveQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS
 import { agentFor } from '../agents/index.js'
 import type { AgentAdapter, LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import { readStore, type SkippedFile } from '../record/read.js'
-import { deriveHookless, derivePanesToSearch, discoverInPanes, discoverySockets, hooklessReason, listPublishedSessions, readHooklessScreens, toHooklessRecord } from './discover.js'
+import { deriveHookless, derivePanesToSearch, type Hookless, discoverInPanes, discoverySockets, hooklessReason, listPublishedSessions, readHooklessScreens, toHooklessRecord } from './discover.js'
 import { readDiscoveryCache, writeDiscoveryCache } from './discovery-cache.js'
 import { readScreenCache, type ScreenCacheEntry, writeScreenCache } from './screen-cache.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
@@ -22,6 +22,8 @@ export interface QueueView {
   skipped: SkippedFile[]
   /** False when tmux could not be run at all (cron's PATH): panes are unknown. */
   tmuxAvailable: boolean
+  /** The sessions found without a record (no hooks ran in them), for doctor. */
+  hookless: readonly Hookless[]
   now: number
 }
 
@@ -153,10 +155,11 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
   const screens = opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)
   let records = store.records
   const reasons = new Map<string, string>()
+  let found: Hookless[] = []
   if (memo) {
     const ids = new Set([...store.records.map((r) => r.sessionId), ...store.endedIds])
     const inPanes = await discoverInPanes(derivePanesToSearch(servers, store.records, published), io.env, memo.cache, now)
-    const found = deriveHookless([...published, ...inPanes], ids)
+    found = deriveHookless([...published, ...inPanes], ids)
     if (opts.screens !== false) await readHooklessScreens(found, memo.cache, now, exec)
     writeDiscoveryCache(io.env, memo.cache, memo.text)
     for (const s of found) reasons.set(s.sessionId, hooklessReason(s))
@@ -168,5 +171,5 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
     // A found session's state is never a hook's word; a pane check (gone) keeps its own reason.
     if (reason !== undefined && item.state !== 'gone') Object.assign(item, { inferred: true, reason })
   }
-  return { queue: items.filter(isQueued), items, skipped: store.skipped, tmuxAvailable: available, now }
+  return { queue: items.filter(isQueued), items, skipped: store.skipped, tmuxAvailable: available, now, hookless: found }
 }

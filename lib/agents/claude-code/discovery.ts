@@ -4,7 +4,7 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { Env } from '../../paths.js'
-import { readRegularFile } from '../../fs/safe-file.js'
+import { READ_CAP, readRegularFile } from '../../fs/safe-file.js'
 import { readTmuxOf } from '../../tmux/process-table.js'
 import type { TmuxLocation } from '../../record/types.js'
 import type { AgentDiscovery, AgentProcessInfo, FoundSession } from '../types.js'
@@ -118,8 +118,29 @@ const findByTranscript = async (env: Env, proc: AgentProcessInfo): Promise<Pick<
 export const isClaudeProcess = (comm: string, argv: readonly string[]): boolean =>
   comm === 'claude' || basename(argv[0] ?? '') === 'claude' || argv.slice(0, 3).some((a) => /@anthropic-ai\/claude-code\/cli\.m?js$/.test(a) || /\/bin\/claude$/.test(a))
 
+/** Pure: whether a settings file's text turns every hook off (Claude Code's `disableAllHooks`). */
+export const turnsHooksOff = (text: string): boolean => {
+  try {
+    const v = JSON.parse(text) as { disableAllHooks?: unknown }
+    return typeof v === 'object' && v !== null && v.disableAllHooks === true
+  } catch {
+    return false
+  }
+}
+
+/** The settings files (user, project, local) that turn hooks off for a session in `cwd`. */
+const hooksOffIn = (env: Env, cwd: string | null): string | null => {
+  const files = [join(claudeConfigDir(env), 'settings.json'), ...(cwd ? [join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json')] : [])]
+  for (const file of files) {
+    const got = readRegularFile(file, { cap: READ_CAP.settings, ownOnly: false })
+    if (got.ok && turnsHooksOff(got.text)) return `disableAllHooks in ${file}`
+  }
+  return null
+}
+
 export const claudeCodeDiscovery: AgentDiscovery = {
   isAgentProcess: isClaudeProcess,
   listSessions: listRegistrySessions,
   findSession: findByTranscript,
+  hooksOffIn,
 }
