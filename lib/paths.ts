@@ -1,6 +1,5 @@
 // Where things live. Every function reads the environment when called, never at import time,
 // so tests (and one process serving several homes) can pass their own env.
-import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 export type Env = Readonly<Record<string, string | undefined>>
@@ -11,7 +10,8 @@ export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/
 export const isValidSessionId = (id: unknown): id is string =>
   typeof id === 'string' && SESSION_ID_PATTERN.test(id)
 
-export const homeDir = (env: Env = process.env): string => env.HOME || homedir()
+// node:os only without $HOME: loading it is a visible part of `ls`'s start-up.
+export const homeDir = (env: Env = process.env): string => env.HOME || process.getBuiltinModule('node:os').homedir()
 
 export const trailbossHome = (env: Env = process.env): string =>
   resolve(env.TRAILBOSS_HOME || join(homeDir(env), '.trailboss'))

@@ -1,13 +1,13 @@
 // Removing our own leftovers without ever reaching past them: folders are entered only when
 // lstat says they are real folders (a planted `.tmp` or `.ended` link leads nowhere), only
 // regular files are unlinked, and only empty folders are removed. Nothing here recurses.
-import * as fs from 'node:fs'
+import { type Dirent, lstatSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** True when `path` itself (not what a link points to) is a folder. */
 export const isRealDir = (path: string): boolean => {
   try {
-    return fs.lstatSync(path).isDirectory()
+    return lstatSync(path).isDirectory()
   } catch {
     return false
   }
@@ -17,10 +17,10 @@ export const isRealDir = (path: string): boolean => {
  * The entries of a real folder, typed as they are (never through a link); none when `dir` is
  * missing, a link, or anything but a folder.
  */
-export const listRealDir = (dir: string): fs.Dirent[] => {
+export const listRealDir = (dir: string): Dirent[] => {
   if (!isRealDir(dir)) return []
   try {
-    return fs.readdirSync(dir, { withFileTypes: true })
+    return readdirSync(dir, { withFileTypes: true })
   } catch {
     return []
   }
@@ -29,8 +29,8 @@ export const listRealDir = (dir: string): fs.Dirent[] => {
 /** Unlinks `path` when it is a regular file (found with lstat); says whether it did. */
 export const removeOwnFile = (path: string): boolean => {
   try {
-    if (!fs.lstatSync(path).isFile()) return false
-    fs.unlinkSync(path)
+    if (!lstatSync(path).isFile()) return false
+    unlinkSync(path)
     return true
   } catch {
     return false
@@ -40,8 +40,8 @@ export const removeOwnFile = (path: string): boolean => {
 /** Removes `path` when it is a real, empty folder; says whether it did. */
 export const removeOwnEmptyDir = (path: string): boolean => {
   try {
-    if (!fs.lstatSync(path).isDirectory()) return false
-    fs.rmdirSync(path)
+    if (!lstatSync(path).isDirectory()) return false
+    rmdirSync(path)
     return true
   } catch {
     return false
@@ -60,7 +60,7 @@ export const removeOwnFolder = (dir: string, ours: (name: string) => boolean): b
 /** mtime of `path` itself (lstat), or null when it is gone. */
 export const ownMtimeMs = (path: string): number | null => {
   try {
-    return fs.lstatSync(path).mtimeMs
+    return lstatSync(path).mtimeMs
   } catch {
     return null
   }

@@ -4,9 +4,9 @@
 // than a stated number of bytes. Also the one append that never follows a link, and the check
 // that a TRAILBOSS_HOME is ours before anything is written into it.
 // Light on purpose: the emitter imports it (node builtins only).
-import * as fs from 'node:fs'
+import { type Stats, closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, writeSync } from 'node:fs'
 
-const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants
+const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants
 
 /** Caps of each kind of file we read: far above what we write, far below what hurts. */
 export const READ_CAP = {
@@ -34,7 +34,7 @@ export interface Refusal {
   missing: boolean
 }
 
-const KINDS: [string, (s: fs.Stats) => boolean][] = [
+const KINDS: [string, (s: Stats) => boolean][] = [
   ['a FIFO', (s) => s.isFIFO()],
   ['a folder', (s) => s.isDirectory()],
   ['a character device', (s) => s.isCharacterDevice()],
@@ -43,7 +43,7 @@ const KINDS: [string, (s: fs.Stats) => boolean][] = [
 ]
 
 /** Pure: what a file that is not a regular file is, in words. */
-export const describeKind = (st: fs.Stats): string => KINDS.find(([, is]) => is(st))?.[0] ?? 'not a regular file'
+export const describeKind = (st: Stats): string => KINDS.find(([, is]) => is(st))?.[0] ?? 'not a regular file'
 
 const refusal = (why: string, missing = false): Refusal => ({ ok: false, why, missing })
 
@@ -63,22 +63,22 @@ const refuseOpenError = (err: unknown, follow: boolean): Refusal => {
  * it afterwards. Never blocks on open (O_NONBLOCK: a FIFO without a writer opens at once and
  * is then refused), never makes a terminal ours (O_NOCTTY).
  */
-export const withRegularFile = <T>(path: string, opts: OpenOptions, use: (fd: number, st: fs.Stats) => T): T | Refusal => {
+export const withRegularFile = <T>(path: string, opts: OpenOptions, use: (fd: number, st: Stats) => T): T | Refusal => {
   const follow = opts.follow === true
   let fd: number
   try {
-    fd = fs.openSync(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW))
+    fd = openSync(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW))
   } catch (err) {
     return refuseOpenError(err, follow)
   }
   try {
-    const st = fs.fstatSync(fd)
+    const st = fstatSync(fd)
     if (!st.isFile()) return refusal(`${describeKind(st)}, not a regular file`)
     const uid = myUid()
     if (opts.ownOnly === true && uid !== null && st.uid !== uid) return refusal(`owned by another user (uid ${st.uid})`)
     return use(fd, st)
   } finally {
-    fs.closeSync(fd)
+    closeSync(fd)
   }
 }
 
@@ -89,7 +89,7 @@ export const readRange = (fd: number, position: number, length: number): Buffer 
   const buf = Buffer.allocUnsafe(length)
   let done = 0
   while (done < length) {
-    const n = fs.readSync(fd, buf, done, length - done, position + done)
+    const n = readSync(fd, buf, done, length - done, position + done)
     if (n === 0) break
     done += n
   }
@@ -102,7 +102,7 @@ export interface ReadOptions extends OpenOptions {
 }
 
 /** The whole text of a regular file of at most `cap` bytes, or why it was not read. */
-export const readRegularFile = (path: string, opts: ReadOptions): { ok: true; text: string; st: fs.Stats } | Refusal => {
+export const readRegularFile = (path: string, opts: ReadOptions): { ok: true; text: string; st: Stats } | Refusal => {
   const got = withRegularFile(path, opts, (fd, st) => {
     if (st.size > opts.cap) return refusal(`larger than ${opts.cap} bytes (${st.size})`)
     return { ok: true as const, text: readRange(fd, 0, st.size).toString('utf8'), st }
@@ -123,23 +123,23 @@ export const readRegularIfExists = (path: string, opts: ReadOptions): string | n
  * Throws when it will not write.
  */
 export const appendPrivate = (path: string, text: string): void => {
-  const fd = fs.openSync(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
+  const fd = openSync(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
   try {
-    const st = fs.fstatSync(fd)
+    const st = fstatSync(fd)
     const uid = myUid()
     if (!st.isFile()) throw new Error(`${path} is ${describeKind(st)}, not a regular file`)
     if (uid !== null && st.uid !== uid) throw new Error(`${path} belongs to another user (uid ${st.uid})`)
-    fs.writeSync(fd, text)
+    writeSync(fd, text)
   } finally {
-    fs.closeSync(fd)
+    closeSync(fd)
   }
 }
 
 /** Why a folder may not hold our files, or null when it may (or does not exist yet). */
 export const checkOwnFolder = (dir: string): string | null => {
-  let st: fs.Stats
+  let st: Stats
   try {
-    st = fs.lstatSync(dir)
+    st = lstatSync(dir)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
     return `cannot be checked (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`
@@ -147,7 +147,7 @@ export const checkOwnFolder = (dir: string): string | null => {
   // A link to a folder of our own is a person's choice (a home on another disk); follow it once.
   if (st.isSymbolicLink()) {
     try {
-      st = fs.statSync(dir)
+      st = statSync(dir)
     } catch (err) {
       return `is a symlink that cannot be followed (${(err as NodeJS.ErrnoException).code})`
     }
@@ -160,7 +160,7 @@ export const checkOwnFolder = (dir: string): string | null => {
  * records (commands, messages) where they can read them. Looser modes of our own folder are
  * tightened by the writer (ensurePrivateDir), so only the owner decides here.
  */
-export const deriveFolderProblem = (st: Pick<fs.Stats, 'uid' | 'mode' | 'isDirectory'>, uid: number | null): string | null => {
+export const deriveFolderProblem = (st: Pick<Stats, 'uid' | 'mode' | 'isDirectory'>, uid: number | null): string | null => {
   if (!st.isDirectory()) return 'is not a folder'
   if (uid !== null && st.uid !== uid) return `belongs to another user (uid ${st.uid}, we are ${uid})`
   return null

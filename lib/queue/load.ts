@@ -68,27 +68,47 @@ const checkLiveWaits = (records: readonly SessionRecord[], env: Env): Map<string
   return out
 }
 
-const askServers = async (records: readonly SessionRecord[], exec: TmuxExec, extra: readonly string[] = []): Promise<{ servers: Map<string, ServerPanes>; available: boolean }> => {
-  const sockets = new Set<string>(extra)
-  for (const r of records) if (r.tmux && !r.headless && r.state !== 'ended') sockets.add(r.tmux.socket)
-  const servers = new Map<string, ServerPanes>()
-  let available = true
-  await Promise.all(
-    [...sockets].map(async (socket) => {
-      // A socket file that no longer exists means its server is gone, without asking tmux.
-      if (!existsSync(socket)) return servers.set(socket, { status: 'no-server' })
-      try {
-        const panes = await listPanes(socket, exec)
-        if (panes === 'no-server') return servers.set(socket, { status: 'no-server' })
-        const byId = new Map<string, Pane>(panes.map((p) => [p.paneId, p]))
-        return servers.set(socket, { status: 'ok', serverPid: panes[0]?.serverPid ?? null, panes: byId })
-      } catch (err) {
-        if (err instanceof TmuxUnavailable) available = false
-        return servers.set(socket, { status: 'unknown' })
+/** One server's panes; 'unavailable' when tmux could not be run at all. */
+const askServer = async (socket: string, exec: TmuxExec): Promise<ServerPanes | 'unavailable'> => {
+  // A socket file that no longer exists means its server is gone, without asking tmux.
+  if (!existsSync(socket)) return { status: 'no-server' }
+  try {
+    const panes = await listPanes(socket, exec)
+    if (panes === 'no-server') return { status: 'no-server' }
+    return { status: 'ok', serverPid: panes[0]?.serverPid ?? null, panes: new Map<string, Pane>(panes.map((p) => [p.paneId, p])) }
+  } catch (err) {
+    return err instanceof TmuxUnavailable ? 'unavailable' : { status: 'unknown' }
+  }
+}
+
+/**
+ * Asks each tmux server once, as soon as a live record names it: `list-panes` (a process
+ * start and a walk of every pane) then runs beside the reading of the other records and the
+ * transcripts, instead of after them.
+ */
+const serverAsker = (
+  exec: TmuxExec,
+): { ask: (socket: string) => void; see: (rec: SessionRecord) => void; answers: () => Promise<{ servers: Map<string, ServerPanes>; available: boolean }> } => {
+  const asked = new Map<string, Promise<ServerPanes | 'unavailable'>>()
+  const ask = (socket: string): void => {
+    if (!asked.has(socket)) asked.set(socket, askServer(socket, exec))
+  }
+  return {
+    ask,
+    see: (rec) => {
+      if (rec.tmux && !rec.headless && rec.state !== 'ended') ask(rec.tmux.socket)
+    },
+    answers: async () => {
+      const servers = new Map<string, ServerPanes>()
+      let available = true
+      for (const [socket, answer] of asked) {
+        const got = await answer
+        if (got === 'unavailable') available = false
+        servers.set(socket, got === 'unavailable' ? { status: 'unknown' } : got)
       }
-    }),
-  )
-  return { servers, available }
+      return { servers, available }
+    },
+  }
 }
 
 /**
@@ -144,14 +164,15 @@ const checkScreens = async (
 export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions = {}): Promise<QueueView> => {
   const exec = opts.exec ?? execTmux
   const now = io.now()
-  const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true })
+  const tmux = serverAsker(exec)
+  // tmux answers while the records and transcripts are read: each list-panes starts with the first record naming its server.
+  const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true, onRecord: tmux.see })
   const memo = opts.discover === false ? null : readDiscoveryCache(io.env)
   const published = memo ? listPublishedSessions(io.env, memo.cache) : []
-  // tmux answers while the transcripts are read: the list-panes processes start here.
-  const asked = askServers(store.records, exec, memo ? discoverySockets(io.env, published) : [])
+  if (memo) for (const socket of discoverySockets(io.env, published)) tmux.ask(socket)
   const transcripts = checkTranscripts(store.records, io.env, now)
   const liveWaits = checkLiveWaits(store.records, io.env)
-  const { servers, available } = await asked
+  const { servers, available } = await tmux.answers()
   const screens = opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)
   let records = store.records
   const reasons = new Map<string, string>()

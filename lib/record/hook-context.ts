@@ -1,14 +1,14 @@
 // What the emitter, the spool fold and readers of the spool give an agent's toHookEvent besides
 // the payload: the environment, the stamp, the host, and two small look-ups on disk. Light on
 // purpose (node builtins only): the emitter imports it.
-import * as fs from 'node:fs'
-import * as path from 'node:path'
+import { existsSync, statSync } from 'node:fs'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import type { HookContext } from '../agents/types.js'
 import { type Env, homeDir } from '../paths.js'
 
 export const fileSize = (file: string): number | null => {
   try {
-    return fs.statSync(file).size
+    return statSync(file).size
   } catch {
     return null
   }
@@ -19,12 +19,12 @@ export const projectLabelIn =
   (env: Env) =>
   (projectDir: string | undefined, cwd: string | null): string | null => {
     const home = homeDir(env)
-    const label = (dir: string): string => (path.resolve(dir) === path.resolve(home) ? '~' : path.basename(dir) || dir)
+    const label = (dir: string): string => (resolve(dir) === resolve(home) ? '~' : basename(dir) || dir)
     if (projectDir) return label(projectDir)
-    if (!cwd || !path.isAbsolute(cwd)) return null
-    for (let dir = cwd; ; dir = path.dirname(dir)) {
-      if (fs.existsSync(path.join(dir, '.git'))) return label(dir)
-      if (path.dirname(dir) === dir) return label(cwd)
+    if (!cwd || !isAbsolute(cwd)) return null
+    for (let dir = cwd; ; dir = dirname(dir)) {
+      if (existsSync(join(dir, '.git'))) return label(dir)
+      if (dirname(dir) === dir) return label(cwd)
     }
   }
 

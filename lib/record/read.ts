@@ -2,7 +2,6 @@
 // pending events folded in memory (never waiting on a lock). Bad files are skipped and
 // reported, never deleted and never fatal.
 import { type Dirent, readdirSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { SessionRecord } from './types.js'
 import { deriveHomeProblem, FOREIGN_HOME_HINT } from '../fs/home-check.js'
@@ -89,6 +88,8 @@ export interface ReadOptions {
    * it back.
    */
   skipEnded?: boolean
+  /** Told of each record as soon as it is read (ls starts asking tmux while the rest is read). */
+  onRecord?: (rec: SessionRecord) => void
 }
 
 export const readStore = async (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): Promise<StoreContents> => {
@@ -116,7 +117,7 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   const skipEnded = opts.skipEnded === true
   // Events hooks/spool.sh stored that no fold has written yet (record/spool.ts): like pending
   // events, they make a session read whole, and may be all there is of it.
-  const spooled = readSpooledEvents(dir, env, hostname())
+  const spooled = readSpooledEvents(dir, env, () => process.getBuiltinModule('node:os').hostname())
   for (const id of spooled.keys()) pendingIds.add(id)
   const withSpooled = (id: string, rec: SessionRecord | null): SessionRecord | null => {
     const evs = spooled.get(id)
@@ -124,12 +125,14 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   }
   // The ended index (record/ended-index.ts) saves opening hundreds of ended records.
   const marked = skipEnded ? readEndedMarks(dir) : new Set<string>()
+  // The folder normalised once: path.join per record is a visible part of a hundred reads.
+  const inDir = join(dir, '/')
   for (const id of recordIds) {
     if (marked.has(id) && !pendingIds.has(id)) {
       endedIds.push(id)
       continue
     }
-    const file = join(dir, `${id}${RECORD_SUFFIX}`)
+    const file = `${inDir}${id}${RECORD_SUFFIX}`
     const rec = await readRecordOrEnded(file, id, skipEnded && !pendingIds.has(id))
     seen.add(id)
     if (rec === ENDED) {
@@ -141,13 +144,19 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
       continue
     }
     const merged = pendingIds.has(id) ? withSpooled(id, withPending(rec, readPendingEvents(dir, id, rec.foldedPending))) : rec
-    if (merged) records.push(merged)
+    if (merged) {
+      records.push(merged)
+      opts.onRecord?.(merged)
+    }
   }
   // Events of a session whose first write lost the lock race exist only as pending files (or spooled).
   for (const id of pendingIds) {
     if (seen.has(id) || !isValidSessionId(id)) continue
     const rec = withSpooled(id, withPending(null, readPendingEvents(dir, id, [])))
-    if (rec) records.push(rec)
+    if (rec) {
+      records.push(rec)
+      opts.onRecord?.(rec)
+    }
   }
   return { dir, records, endedIds, skipped, setAside }
 }

@@ -42,9 +42,11 @@ export const spooledAgentProcess = (entry: Pick<SpoolEntry, 'ppid' | 'procs'>): 
  * readers fold in memory. An event a fold has just written may be seen again here; folding it
  * twice changes nothing (the order rules of record/fold.ts).
  */
-export const readSpooledEvents = (sessionsDir: string, env: Env, host: string, log: Logger = () => {}): Map<string, HookEvent[]> => {
+export const readSpooledEvents = (sessionsDir: string, env: Env, hostName: () => string, log: Logger = () => {}): Map<string, HookEvent[]> => {
   const out = new Map<string, HookEvent[]>()
   const sdir = spoolDir(sessionsDir)
+  // Asked only when there is an event to name it in: node:os costs a start-up a little.
+  let host: string | undefined
   for (const f of listSpool(sdir)) {
     const entry = readSpoolFile(`${sdir}/${f.name}`)
     // Gone meanwhile: a fold took it (and wrote it into the record).
@@ -52,7 +54,7 @@ export const readSpooledEvents = (sessionsDir: string, env: Env, host: string, l
       if (entry !== 'missing') log(`ignored spool file ${f.name}: ${entry}`)
       continue
     }
-    const ev = spoolToEvent(entry, env, host)
+    const ev = spoolToEvent(entry, env, (host ??= hostName()))
     if (typeof ev === 'string') {
       log(`ignored spool file ${f.name}: ${ev}`)
       continue

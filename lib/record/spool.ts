@@ -3,7 +3,7 @@
 // (`trailboss-emit --fold-spool`) or a reader folds them in memory. A file is written beside and
 // renamed in, so it is whole once it has its name; a folder claims it by renaming it again, so
 // two folds never apply one event twice. Light on purpose: the emitter imports it.
-import * as fs from 'node:fs'
+import { lstatSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { listRealDir } from '../fs/own-files.js'
 import { isRefusal, readRegularFile } from '../fs/safe-file.js'
@@ -115,14 +115,14 @@ export const claimSpoolFile = (sdir: string, file: SpoolFile, now: number, pid =
   if (file.claimed) {
     try {
       // A rename sets ctime: the claim's age.
-      if (now - fs.lstatSync(from).ctimeMs < SPOOL_STALE_CLAIM_MS) return null
+      if (now - lstatSync(from).ctimeMs < SPOOL_STALE_CLAIM_MS) return null
     } catch {
       return null
     }
   }
   const to = join(sdir, `${file.base}.${pid}.claim`)
   try {
-    fs.renameSync(from, to)
+    renameSync(from, to)
     return to
   } catch {
     return null

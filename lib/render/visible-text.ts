@@ -5,8 +5,13 @@
 // `^[`, `\r`, `\u202e`. Printable text, emoji and CJK included, passes through unchanged, so
 // its width on screen is the same. `--json` never goes through here: scripts get exact text.
 
-/** Code points shown as escapes unless one of the exceptions below keeps them. */
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/u
+/**
+ * Code points shown as escapes unless one of the exceptions below keeps them. Made on first
+ * use: V8 builds the Unicode sets of a `\p{…}` class when the pattern is created, a visible
+ * part of the start-up of `ls --json`, which prints no text through here.
+ */
+let hiddenPattern: RegExp | undefined
+const isHidden = (c: string): boolean => (hiddenPattern ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/u).test(c)
 
 /** Arabic and Syriac signs that are format characters yet print (they prefix a number). */
 const PRINTING_FORMAT = new Set([0x600, 0x601, 0x602, 0x603, 0x604, 0x605, 0x6dd, 0x70f, 0x890, 0x891, 0x8e2, 0x110bd, 0x110cd])
@@ -24,7 +29,7 @@ const isJoiningLetter = (cp: number | undefined): boolean => {
   return /[\p{L}\p{M}]/u.test(c) && !/[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]/u.test(c)
 }
 const isVisibleBase = (cp: number | undefined): boolean =>
-  cp !== undefined && !HIDDEN.test(String.fromCodePoint(cp)) && !/[\s\p{M}]/u.test(String.fromCodePoint(cp))
+  cp !== undefined && !isHidden(String.fromCodePoint(cp)) && !/[\s\p{M}]/u.test(String.fromCodePoint(cp))
 const isVariationSelector = (cp: number | undefined): boolean => cp !== undefined && ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef))
 const isTag = (cp: number): boolean => cp >= 0xe0020 && cp <= 0xe007f
 
@@ -107,7 +112,7 @@ export const formatVisible = (text: string, opts: VisibleOptions = {}): string =
       const pad = 8 - (column % 8)
       out += ' '.repeat(pad)
       column += pad
-    } else if (HIDDEN.test(c) && !keptInContext(cps, i)) {
+    } else if (isHidden(c) && !keptInContext(cps, i)) {
       const shown = escapeCodePoint(cp)
       out += shown
       column += shown.length
