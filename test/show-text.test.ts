@@ -1,6 +1,9 @@
 import t from 'tap'
 import { deriveConversation } from '../lib/agents/claude-code/conversation.js'
-import { formatConversation, renderToolCall } from '../lib/render/show-text.js'
+import { cutLines, formatCommandTags, formatConversation, renderToolCall } from '../lib/render/show-text.js'
+import { askHeading, formatShow } from '../lib/commands/show.js'
+import type { QueueItem } from '../lib/queue/derive.js'
+import type { SessionRecord } from '../lib/record/types.js'
 
 t.test('tool calls as a person reads them', async (t) => {
   t.same(renderToolCall('Bash', { command: 'rm -rf build', description: 'Clean' }), ['Bash — Clean', '  $ rm -rf build'])
@@ -19,7 +22,8 @@ t.test('tool calls as a person reads them', async (t) => {
     '  1. Red — warm',
     '  2. Blue',
   ])
-  t.same(renderToolCall('WebFetch', { url: 'https://x' }), ['WebFetch', '  {', '    "url": "https://x"', '  }'])
+  t.same(renderToolCall('WebFetch', { url: 'https://x', prompt: 'Sum it up' }), ['WebFetch', '  url: https://x', '  prompt: Sum it up'], 'other tools: key: value')
+  t.same(renderToolCall('Shell', { command: 'touch g8', description: 'Create' }), ['Shell — Create', '  $ touch g8'], "another agent's shell reads as a command")
   t.match(renderToolCall('Bash', '{"command":"aaa…[truncated]').join('\n'), /input truncated/)
 })
 
@@ -31,4 +35,40 @@ t.test('conversation lines', async (t) => {
   ])
   t.same(lines.map((l) => l.who), ['you', 'agent', 'tool', 'result'])
   t.same(formatConversation(lines), ['❯ hello', '● Hi.', '  What now?', '⚙ Bash {"command":"ls"}', '⎿ error: nope'])
+})
+
+t.test('slash commands and long text', async (t) => {
+  t.equal(formatCommandTags('<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>'), '/clear')
+  t.equal(formatCommandTags('<command-message>compact</command-message>\n<command-name>/compact</command-name>\n<command-args>keep the API notes</command-args>'), '/compact keep the API notes')
+  t.equal(formatCommandTags('<local-command-stdout>Compacted.</local-command-stdout>'), 'Compacted.')
+  t.equal(formatCommandTags('a <b> that is not ours'), 'a <b> that is not ours')
+  t.same(cutLines(['1', '2', '3'], 2), ['1', '2', '… 1 more lines (trailboss show --full)'])
+  t.same(cutLines(['1', '2'], 2), ['1', '2'])
+  const long = [{ who: 'agent' as const, at: null, text: Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n') }, { who: 'you' as const, at: null, text: '<command-name>/clear</command-name><command-args></command-args>' }]
+  const cut = formatConversation(long, false)
+  t.match(cut.join('\n'), /line 7\n {2}… 12 more lines \(trailboss show --full\)/)
+  t.equal(cut.at(-1), '❯ /clear', '/clear reads as the command')
+  t.equal(formatConversation(long, true).length, 21, '--full: every line')
+})
+
+const item = (over: Partial<QueueItem>): QueueItem => ({
+  n: 1, key: 'abcdefgh', sessionId: 'abcdefgh-1', agent: 'claude-code', state: 'waiting', kind: 'done', since: 0, cwd: '/w', project: 'web', host: 'h',
+  headless: false, tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: true }, inferred: false, reason: null,
+  ask: { tool: null, input: null, message: null }, record: { lastEventAt: 0, denied: null, transcriptPath: null } as unknown as SessionRecord, ...over,
+})
+
+t.test('show words each kind right', async (t) => {
+  const bash = { tool: 'Bash', input: { command: 'rm -rf build' }, message: null }
+  t.match(formatShow(item({ state: 'permission', kind: 'permission', ask: bash }), null, null, 0), /Asks to run:\n {2}Bash\n {4}\$ rm -rf build/)
+  const denied = formatShow(item({ state: 'waiting', kind: 'interrupted', ask: bash }), null, null, 0)
+  t.match(denied, /Was denied \(its dialog got a no, or Esc\):/)
+  t.notMatch(denied, /Asks to run/)
+  const question = formatShow(item({ state: 'permission', kind: 'question', ask: { tool: 'AskUserQuestion', input: { questions: [{ question: 'Red or blue?', options: [{ label: 'Red' }, { label: 'Blue' }] }] }, message: null } }), null, null, 0)
+  t.match(question, /Asks you:\n {2}Red or blue\?\n {4}1\. Red\n {4}2\. Blue/, 'a question with its options')
+  const done = formatShow(item({ ask: { tool: null, input: null, message: Array.from({ length: 40 }, (_, i) => `l${i}`).join('\n') } }), null, null, 0)
+  t.match(done, /Finished with:\n {2}l0\n/)
+  t.match(done, /l29\n {2}… 10 more lines \(trailboss show --full\)/, 'a long reply is cut with a marker and a hint')
+  t.match(formatShow(item({ ask: { tool: null, input: null, message: Array.from({ length: 40 }, (_, i) => `l${i}`).join('\n') } }), null, null, 0, true), /l39\n/, '--full shows it all')
+  t.equal(askHeading({ state: 'waiting', kind: 'error' }).message, 'Failed with:')
+  t.equal(askHeading({ state: 'waiting', kind: 'question' }).message, 'Asks you:')
 })

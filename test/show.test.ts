@@ -23,7 +23,8 @@ t.test('show a permission wait, a question and the live screen', async (t) => {
   t.match(r.stdout, /Transcript \(last 3\):\n {2}❯ fix the typo\n {2}● I will fix it\.\n {2}⚙ Edit/)
 
   const q = await runCli(['show', 'ask0'], lab.env)
-  t.match(q.stdout, /Last message:\n {2}I looked\.\n {2}Should I also update the docs\?/)
+  t.notMatch(q.stdout, /Asks to run/, 'a question does not ask to run anything')
+  t.match(q.stdout, /Asks you:\n {2}I looked\.\n {2}Should I also update the docs\?/)
 
   const byPane = await runCli(['show', ask, '--json'], lab.env)
   const j = JSON.parse(byPane.stdout) as { version: number; item: { sessionId: string; kind: string }; screen: unknown }

@@ -50,6 +50,7 @@ export const SHOW_OPTIONS = {
   json: { type: 'boolean', default: false, describe: 'as JSON' },
   screen: { type: 'boolean', default: false, describe: "also the pane's live text (tmux capture-pane)" },
   lines: { type: 'number', default: 6, describe: 'how many transcript entries to show' },
+  full: { type: 'boolean', default: false, describe: 'long messages, tool input and transcript entries in full (else cut with a marker)' },
   agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>
 

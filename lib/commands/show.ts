@@ -12,7 +12,7 @@ import { type LoadOptions, loadQueue } from '../queue/load.js'
 import { resolveTarget } from '../queue/target.js'
 import { reportSkipped } from '../render/skipped.js'
 import type { ConversationLine } from '../agents/types.js'
-import { formatConversation, renderToolCall } from '../render/show-text.js'
+import { cutLines, formatCommandTags, formatConversation, renderToolCall } from '../render/show-text.js'
 import { execTmux } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
 import { formatCommand } from '../render/command-line.js'
@@ -22,7 +22,22 @@ import { formatVisible } from '../render/visible-text.js'
  * Pure: the human-readable page for one item. Every line of it, whatever wrote its text (the
  * agent, a payload, a transcript, the pane), is made visible on its way out.
  */
-export const formatShow = (item: QueueItem, conversation: ConversationLine[] | null, screen: string | null, now: number): string => {
+/** Lines of a message or a tool call shown before the cut (`--full`: no cut). */
+export const SHOW_LINES = 30
+
+/** What the wait is, in words that fit its kind: only a live permission "asks to run". */
+export const askHeading = (item: Pick<QueueItem, 'state' | 'kind'>): { tool: string; message: string } => {
+  if (item.state === 'permission' && item.kind === 'question') return { tool: 'Asks you:', message: 'Notice:' }
+  if (item.state === 'permission') return { tool: 'Asks to run:', message: 'Notice:' }
+  // An interrupted wait names a tool only when its dialog was up: the person said no (or Esc).
+  if (item.kind === 'interrupted') return { tool: 'Was denied (its dialog got a no, or Esc):', message: 'Last message:' }
+  if (item.kind === 'error') return { tool: 'Was running:', message: 'Failed with:' }
+  if (item.kind === 'done') return { tool: 'Was running:', message: 'Finished with:' }
+  if (item.kind === 'question') return { tool: 'Was running:', message: 'Asks you:' }
+  return { tool: 'Tool:', message: 'Last message:' }
+}
+
+export const formatShow = (item: QueueItem, conversation: ConversationLine[] | null, screen: string | null, now: number, full = false): string => {
   const out: string[] = []
   const where = item.tmux ? `pane ${item.tmux.pane}${item.tmux.alive === false ? ' (gone)' : ''}` : item.headless ? 'headless' : 'no tmux pane'
   out.push(`${item.n === null ? '-' : item.n} · ${item.project ?? '?'} · ${kindLabel(item)}${item.inferred ? ' (inferred)' : ''} · ${formatAge(now - item.since)} · ${where}`)
@@ -33,19 +48,21 @@ export const formatShow = (item: QueueItem, conversation: ConversationLine[] | n
   const denied = item.record.denied
   if (denied) out.push(`refused ${denied.tool}${denied.reason ? `: ${denied.reason}` : ''} (the agent's own check, ${formatAge(now - denied.at)} ago; it went on without it)`)
   out.push('')
+  const heading = askHeading(item)
+  const cut = (lines: string[]): string[] => cutLines(lines, full ? Infinity : SHOW_LINES)
   if (item.ask.tool) {
-    out.push('Asks to run:')
-    out.push(...renderToolCall(item.ask.tool, item.ask.input).map((l) => `  ${l}`))
+    out.push(heading.tool)
+    out.push(...cut(renderToolCall(item.ask.tool, item.ask.input)).map((l) => `  ${l}`))
     out.push('')
   }
   if (item.ask.message) {
-    out.push(item.state === 'permission' ? 'Notice:' : 'Last message:')
-    out.push(...item.ask.message.split('\n').map((l) => `  ${l}`))
+    out.push(heading.message)
+    out.push(...cut(formatCommandTags(item.ask.message).split('\n')).map((l) => `  ${l}`))
     out.push('')
   }
   if (conversation) {
     out.push(`Transcript (last ${conversation.length}):`)
-    out.push(...formatConversation(conversation).map((l) => `  ${l}`))
+    out.push(...formatConversation(conversation, full).map((l) => `  ${l}`))
     out.push('')
   } else if (item.record.transcriptPath) {
     out.push(`Transcript: not readable (${item.record.transcriptPath})`)
@@ -76,7 +93,7 @@ export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): P
     const out = { version: JSON_VERSION, item: toJsonItem(item), transcriptPath: path, conversation, screen }
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
   } else {
-    io.stdout.write(formatShow(item, conversation, screen, view.now))
+    io.stdout.write(formatShow(item, conversation, screen, view.now, args.full))
   }
   return EXIT_OK
 }

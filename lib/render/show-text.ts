@@ -48,15 +48,38 @@ export const renderToolCall = (tool: string, input: unknown): string[] => {
         ]
       })
     }
-    default:
-      return [tool, ...indent(JSON.stringify(input, null, 2))]
+    default: {
+      // Other agents' shells (Codex, Gemini CLI's Shell) carry a command too.
+      if (typeof o.command === 'string') return [`${tool}${o.description ? ` — ${s(o.description)}` : ''}`, ...indent(`$ ${o.command}`)]
+      return [tool, ...Object.entries(o).flatMap(([k, v]) => indent(`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`))]
+    }
   }
 }
 
+/**
+ * Slash commands as the transcript stores them (`<command-name>/clear</command-name>…`) read as
+ * the command typed; a local command's output tags give their text.
+ */
+export const formatCommandTags = (text: string): string => {
+  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1]?.trim()
+  if (name) {
+    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim()
+    return `${name.startsWith('/') ? name : `/${name}`}${args ? ` ${args}` : ''}`
+  }
+  return text.replace(/<\/?(?:local-command-stdout|local-command-stderr|command-message|command-args)>/g, '').trim() || text
+}
+
+/** Cut text past `max` lines, with a marker that says how to see the rest. */
+export const cutLines = (lines: readonly string[], max: number, hint = 'trailboss show --full'): string[] =>
+  lines.length <= max ? [...lines] : [...lines.slice(0, max), `… ${lines.length - max} more lines (${hint})`]
+
 const MARKS: Record<ConversationLine['who'], string> = { you: '❯', agent: '●', tool: '⚙', result: '⎿' }
 
-export const formatConversation = (lines: readonly ConversationLine[]): string[] =>
+/** Lines of one conversation entry shown before the cut (`--full`: no cut). */
+export const ENTRY_LINES = 8
+
+export const formatConversation = (lines: readonly ConversationLine[], full = true): string[] =>
   lines.flatMap((l) => {
-    const [first = '', ...rest] = l.text.split('\n')
+    const [first = '', ...rest] = cutLines(formatCommandTags(l.text).split('\n'), full ? Infinity : ENTRY_LINES)
     return [`${MARKS[l.who]} ${first}`, ...rest.map((r) => `  ${r}`)]
   })
