@@ -69,6 +69,20 @@ const killAll = async (pids: readonly number[]): Promise<void> => {
   }
 }
 
+/** Gemini CLI's settings for the mock: no updates, no telemetry, the API key. */
+export const GEMINI_SETTINGS = {
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  security: { auth: { selectedType: 'gemini-api-key' } },
+}
+
+/** The environment Gemini CLI needs for the mock at `apiUrl`. */
+export const geminiEnv = (apiUrl: string): NodeJS.ProcessEnv => ({ GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: apiUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' })
+
+/** Ends every process of `pids` and below (SIGKILL: Gemini CLI ignores SIGTERM). */
+export const killTrees = async (pids: readonly number[]): Promise<void> => killAll(pids)
+
 /** A throwaway HOME with Gemini CLI set up for the mock (no updates, no telemetry), tmux, and `trailboss install --agent gemini`. */
 export type GeminiLab = Lab & { api: MockGeminiApi; installOutput: string; pids: number[] }
 
@@ -84,10 +98,7 @@ export const startGeminiE2e = async (): Promise<GeminiLab> => {
   const api = await startMockGeminiApi({ scratchDir: scratch })
   // A person's own settings, with a foreign hook that install must keep.
   const settings = {
-    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-    privacy: { usageStatisticsEnabled: false },
-    telemetry: { enabled: false },
-    security: { auth: { selectedType: 'gemini-api-key' } },
+    ...GEMINI_SETTINGS,
     hooks: { AfterAgent: [{ matcher: '*', hooks: [{ type: 'command', command: 'true', name: 'mine', timeout: 2000 }] }] },
   }
   await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 })
@@ -98,7 +109,7 @@ export const startGeminiE2e = async (): Promise<GeminiLab> => {
     TERM: 'xterm-256color',
     TRAILBOSS_HOME: tbHome,
   }
-  const env: NodeJS.ProcessEnv = { ...base, GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_TRUST_WORKSPACE: 'true' }
+  const env: NodeJS.ProcessEnv = { ...base, ...geminiEnv(api.url) }
   const tmux = (...args: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...args], env)
   const started = await tmux('new-session', '-d', '-s', 'home', '-x', '160', '-y', '45', '-c', project, 'sh')
   if (started.code !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`)
