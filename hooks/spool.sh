@@ -47,8 +47,9 @@ env $var=$val"
 done
 
 # The agent's process, for `send` to tell that its pane still runs it: the hook's parent and,
-# where that is a shell the agent ran the hook in, its parents, as /proc says (read by the
-# shell's own `read`: no fork). lib/tmux/agent-process.ts picks the agent among them.
+# where that is a shell the agent ran the hook in, its parents up to the first that is not one
+# (the shells lib/tmux/agent-process.ts skips), as /proc says: read by the shell's own `read`,
+# no fork. That module picks the agent among them.
 header="$header
 ppid $PPID"
 pid=$PPID
@@ -58,6 +59,8 @@ for hop in 1 2 3; do
   case $stat in '' | *"$nl"*) break ;; esac
   header="$header
 proc $stat"
+  comm=${stat#*\(}
+  case ${comm%\)*} in sh | bash | dash | zsh | ksh | mksh | fish | busybox) ;; *) break ;; esac
   # Field 4 (the parent) is the second word after the command name, which ends at the last ') '.
   set -f
   set -- ${stat##*") "}

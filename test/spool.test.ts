@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { spooledAgentProcess, spoolToEvent } from '../lib/record/spool-events.js'
-import { readProcStat } from '../lib/tmux/agent-process.js'
+import { readProcStat, SHELLS } from '../lib/tmux/agent-process.js'
 import { claimSpoolFile, listSpool, nsToMs, parseSpool, readSpoolFile, SPOOL_STALE_CLAIM_MS, spoolDir, spoolEnv } from '../lib/record/spool.js'
 
 const SPOOL_SH = new URL('../hooks/spool.sh', import.meta.url).pathname
@@ -79,6 +79,11 @@ t.test('spool.sh stores stdin with the agent and pane, privately, and exits 0', 
   const ev = spoolToEvent(got, {}, 'h')
   if (typeof ev === 'string') return t.fail(ev)
   t.same(ev.agentProcess, { pid: process.pid, startTicks: readProcStat(process.pid)!.startTicks }, 'the agent process: pid and start time')
+})
+
+t.test('spool.sh walks past the shells agent-process.ts skips, and no others', async (t) => {
+  const listed = /case \$\{comm%\\\)\*\} in ([^)]*)\)/.exec(fs.readFileSync(SPOOL_SH, 'utf8'))?.[1]
+  t.same(listed?.split('|').map((w) => w.trim()).sort(), [...SHELLS].sort())
 })
 
 t.test('spool.sh run by a shell: the agent process is the shell’s parent', async (t) => {

@@ -42,8 +42,8 @@ export const readProcStat: StatReader = (pid) => {
   }
 }
 
-/** Shells a hook command may run in (`sh -c …`): the agent is the shell's parent. */
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'fish', 'busybox'])
+/** Shells a hook command may run in (`sh -c …`): the agent is the shell's parent. hooks/spool.sh walks past the same. */
+export const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'fish', 'busybox'])
 
 /**
  * The agent process that ran this hook: the parent, or past up to two shells in between.
