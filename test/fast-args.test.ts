@@ -46,6 +46,6 @@ t.test('what the fast path leaves to yargs', async (t) => {
   t.equal(parseFast(['stray'], LS_OPTIONS), null)
   t.equal(parseFast(['--no-all'], LS_OPTIONS), null)
   t.same(parseFast(['-a', '--kind', 'done', '--kind', 'error'], LS_OPTIONS), {
-    all: true, plain: false, json: false, kind: ['done', 'error'], project: undefined, olderThan: undefined, sort: 'age', exitStatus: false,
+    all: true, plain: false, json: false, kind: ['done', 'error'], project: undefined, olderThan: undefined, sort: 'age', exitStatus: false, follow: false,
   })
 })

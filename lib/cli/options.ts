@@ -33,6 +33,7 @@ export const LS_OPTIONS = {
   sort: { type: 'string', choices: SORTS, default: 'age', describe: 'order of the rows; numbers stay those of the oldest-first queue' },
   'exit-status': { type: 'boolean', default: false, describe: 'exit 3 when nothing waits' },
   agent: AGENT_FILTER,
+  follow: { type: 'boolean', default: false, describe: 'with --json: stay, and print the document again (one line) each time the queue changes' },
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUS_OPTIONS = {

@@ -59,11 +59,16 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
           .options(toYargsOptions(LS_OPTIONS))
           .choices('agent', AGENT_IDS)
           .check((a) => !(a.plain && a.json) || 'choose one of --plain and --json')
+          .check((a) => !a.follow || (a.json && !a.exitStatus) || '--follow goes with --json (and not --exit-status)')
           .example('$0 ls', 'the queue as a table')
           .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
           .example('$0 ls --json --exit-status', 'for scripts and cron')
+          .example('$0 ls --json --follow', 'the queue, then again on each change (one JSON document a line)')
           .epilog(`The table:\n${TABLE_LEGEND}`),
-      run<LsArgs>(async () => (await import('../commands/ls.js')).runLs),
+      run<LsArgs>(async () => {
+        const ls = await import('../commands/ls.js')
+        return (args, io) => (args.follow ? import('../commands/ls-follow.js').then((f) => f.runLsFollow(args, io)) : ls.runLs(args, io))
+      }),
     )
     .command(
       'show <target>',

@@ -5,7 +5,7 @@ import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
 import { formatPlain, formatTable, JSON_VERSION, toJsonItem } from '../render/queue-table.js'
 import { useColour, type Io } from '../io.js'
 import type { QueueItem } from '../queue/derive.js'
-import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { type LoadOptions, loadQueue, type QueueView } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
 import { reportSkipped } from '../render/skipped.js'
 
@@ -45,14 +45,25 @@ export const sortItems = (items: readonly QueueItem[], sort: LsArgs['sort']): Qu
   })
 }
 
+/** Pure: the items shown, filtered and sorted as the arguments say. */
+const deriveShown = (view: QueueView, args: LsArgs, olderThanMs: number | undefined): QueueItem[] =>
+  sortItems(filterItems(view.items, { all: args.all, kinds: args.kind, projects: args.project, olderThanMs }, view.now), args.sort)
+
+/** Pure: `ls --json`'s document (docs/ls.schema.json). */
+export const deriveListing = (view: QueueView, args: LsArgs & { olderThanMs: number | undefined }) => ({
+  version: JSON_VERSION,
+  queue: deriveShown(view, args, args.olderThanMs).map(toJsonItem),
+  tmux: view.tmuxAvailable ? 'ok' : 'unavailable',
+  skipped: view.skipped,
+})
+
 export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
   const view = filterAgents(await loadQueue(io, { skipEnded: !args.all, ...opts }), args.agent)
   reportSkipped(view, io)
-  const shown = sortItems(filterItems(view.items, { all: args.all, kinds: args.kind, projects: args.project, olderThanMs }, view.now), args.sort)
+  const shown = deriveShown(view, args, olderThanMs)
   if (args.json) {
-    const out = { version: JSON_VERSION, queue: shown.map(toJsonItem), tmux: view.tmuxAvailable ? 'ok' : 'unavailable', skipped: view.skipped }
-    io.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
+    io.stdout.write(`${JSON.stringify(deriveListing(view, { ...args, olderThanMs }), null, 2)}\n`)
   } else if (args.plain) {
     io.stdout.write(formatPlain(shown, view.now))
   } else if (shown.length > 0) {

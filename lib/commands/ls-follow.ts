@@ -1,0 +1,110 @@
+// `trailboss ls --json --follow`: the queue as `ls --json` gives it, on one line, then again each
+// time it changes, for as long as its reader stays. For a program that shows the queue and would
+// otherwise poll (Claude Code's mod, plugin/hooks/queue.tsx): a poll costs every open session CPU
+// at rest; this costs nothing then. chokidar watches the sessions folder (inotify); the only
+// timer left is a check every PARENT_CHECK_MS that the process that started it is still there.
+import type { LsArgs } from '../cli/options.js'
+import { parseDuration } from '../duration.js'
+import { formatError } from '../errors.js'
+import { ensurePrivateDir } from '../fs/private-dir.js'
+import type { Io } from '../io.js'
+import { sessionsDir } from '../paths.js'
+import { filterAgents } from '../queue/filter.js'
+import { loadQueue } from '../queue/load.js'
+import { deriveListing } from './ls.js'
+
+/** A burst of events (a record, its temp file, a lock) makes one read. */
+export const FOLLOW_DEBOUNCE_MS = 25
+/**
+ * Reads are this far apart at least: with ten sessions each following a busy fleet, every
+ * record write would otherwise cost each of them a read.
+ */
+export const FOLLOW_GAP_MS = 1000
+/**
+ * A parent killed outright leaves no end of input to notice (a reader's standard input may be
+ * closed from the start), and a folder that does not change leaves nothing to write: so the
+ * parent's pid is looked at this often.
+ */
+export const PARENT_CHECK_MS = 10_000
+
+export interface FollowDeps {
+  /** The parent's pid now (process.ppid); it changes when the parent is gone. */
+  parentPid?: () => number
+}
+
+export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): Promise<number> => {
+  const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
+  const { watch } = await import('chokidar')
+  const dir = sessionsDir(io.env)
+  ensurePrivateDir(dir)
+  const parentPid = deps.parentPid ?? (() => process.ppid)
+  const parent = parentPid()
+  // Temp files, locks and the ended index change around every write; the record's rename is the news.
+  const ignored = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /[/\\]\.(tmp|ended)([/\\]|$)/.test(path)
+  const watcher = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored })
+
+  let last = ''
+  let timer: NodeJS.Timeout | undefined
+  let lastReadAt = Number.NEGATIVE_INFINITY
+  let reading = false
+  let again = false
+  let done: (code: number) => void = () => {}
+  const finished = new Promise<number>((resolve) => {
+    done = resolve
+  })
+  let closed = false
+  const stop = (): void => {
+    if (closed) return
+    closed = true
+    if (timer) clearTimeout(timer)
+    clearInterval(parentCheck)
+    void watcher.close().finally(() => done(0))
+  }
+
+  const read = async (): Promise<void> => {
+    if (reading) {
+      again = true
+      return
+    }
+    reading = true
+    try {
+      const view = filterAgents(await loadQueue(io, { skipEnded: !args.all }), args.agent)
+      const line = JSON.stringify(deriveListing(view, { ...args, olderThanMs }))
+      // Only a changed queue is news: a reader is woken for nothing else.
+      if (line !== last && !closed) {
+        last = line
+        io.stdout.write(`${line}\n`)
+        if ((io.stdout as { readerGone?: boolean }).readerGone) stop()
+      }
+    } catch (err) {
+      io.stderr.write(`${formatError(err)}\n`)
+    } finally {
+      reading = false
+      lastReadAt = io.now()
+      if (again) {
+        again = false
+        schedule()
+      }
+    }
+  }
+
+  function schedule(): void {
+    if (timer || closed) return
+    const delay = Math.max(FOLLOW_DEBOUNCE_MS, lastReadAt + FOLLOW_GAP_MS - io.now())
+    timer = setTimeout(() => {
+      timer = undefined
+      void read()
+    }, delay)
+  }
+
+  // Orphans go to pid 1 (or to a subreaper, which the pid's change tells).
+  const parentCheck = setInterval(() => {
+    const now = parentPid()
+    if (now !== parent || now === 1) stop()
+  }, PARENT_CHECK_MS)
+  watcher.on('all', schedule)
+  watcher.on('error', (err) => io.stderr.write(`${formatError(err)}\n`))
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+  await read()
+  return finished
+}

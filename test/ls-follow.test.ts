@@ -1,0 +1,86 @@
+// `ls --json --follow`: the document at start, then one line per change of the queue, nothing
+// while nothing changes, and an end when its reader or its parent goes.
+import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import t from 'tap'
+import { CLI } from './helpers/cli.js'
+import { baseEnv, payload, runEmitter, tempDir, waitFor } from './helpers/emitter.js'
+
+/** Running, not merely a zombie its new parent has not reaped (Linux: its state in /proc). */
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return !fs.existsSync('/proc/self/stat')
+  }
+}
+
+const follow = (env: Record<string, string | undefined>) => {
+  const child = spawn(process.execPath, [CLI, 'ls', '--json', '--follow'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  const lines: string[] = []
+  let buf = ''
+  let stderr = ''
+  child.stdout.on('data', (c: Buffer) => {
+    buf += c.toString('utf8')
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      lines.push(buf.slice(0, i))
+      buf = buf.slice(i + 1)
+    }
+  })
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, lines, stderr: () => stderr, exited }
+}
+
+const keysOf = (line: string | undefined): string[] => (line ? (JSON.parse(line) as { queue: { sessionId: string }[] }).queue.map((i) => i.sessionId) : [])
+
+t.test('the queue at start, then a line each time it changes, and none while it does not', async (t) => {
+  const env = baseEnv(tempDir(t))
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  const f = follow(env)
+  t.teardown(() => void f.child.kill('SIGKILL'))
+  t.ok(await waitFor(() => f.lines.length === 1, 20_000), `the first document (${f.stderr()})`)
+  const first = JSON.parse(f.lines[0] ?? '{}') as { version: number; queue: unknown[] }
+  t.equal(first.version, 1, "ls --json's contract")
+  t.same(keysOf(f.lines[0]), ['s-one'], 'the wait there at start')
+  await runEmitter(JSON.stringify(payload('s-two', 'Stop', { last_assistant_message: 'Which one?' })), env)
+  t.ok(await waitFor(() => f.lines.length === 2, 20_000), 'a new wait: a new line')
+  t.same(keysOf(f.lines[1]), ['s-one', 's-two'])
+  // A write that leaves the queue as it was (a working session's own events) prints nothing.
+  await runEmitter(JSON.stringify(payload('s-three', 'UserPromptSubmit', { prompt: 'go on' })), env)
+  await runEmitter(JSON.stringify(payload('s-two', 'UserPromptSubmit', { prompt: 'the second' })), env)
+  t.ok(await waitFor(() => f.lines.length === 3, 20_000), 'an answered wait: a new line')
+  t.same(keysOf(f.lines[2]), ['s-one'])
+  // The line for s-three's prompt (nothing changed) would have come before the one for s-two.
+  t.equal(f.lines.length, 3, 'no line for a change that left the queue as it was')
+})
+
+t.test('it ends when its reader goes, and when its parent is killed', async (t) => {
+  const env = baseEnv(tempDir(t))
+  const f = follow(env)
+  t.teardown(() => void f.child.kill('SIGKILL'))
+  t.ok(await waitFor(() => f.lines.length === 1, 20_000), 'started')
+  f.child.stdout.destroy()
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  t.equal(await f.exited, 0, 'its next line found no reader: it ended, exit 0')
+
+  // A parent killed outright: the follower, now another process's child, notices within its check.
+  const pidFile = `${env.TRAILBOSS_HOME}.pid`
+  const outFile = `${env.TRAILBOSS_HOME}.out`
+  const sh = spawn('/bin/sh', ['-c', `"$0" "$1" ls --json --follow > "$3" & echo $! > "$2"; wait`, process.execPath, CLI, pidFile, outFile], { env: env as NodeJS.ProcessEnv, stdio: 'ignore' })
+  const started = (f: string): boolean => fs.existsSync(f) && fs.readFileSync(f, 'utf8').trim() !== ''
+  t.ok(await waitFor(() => started(pidFile) && started(outFile), 20_000), 'the follower started under sh')
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').trim())
+  t.teardown(() => {
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+  })
+  t.ok(isAlive(pid), 'running')
+  sh.kill('SIGKILL')
+  t.ok(await waitFor(() => !isAlive(pid), 40_000, 100), 'gone after its parent was killed')
+})
