@@ -1,6 +1,7 @@
 import t from 'tap'
 import { hookTrustHash } from '../lib/agents/codex/hook-trust.js'
-import { CODEX_INSTALL_EVENTS, deriveCodexCommand, deriveTrustEntries, findTrustTables, isOurCodexHandler, mergeCodexHooks, shellQuote, unmergeCodexHooks, updateTrustTables } from '../lib/agents/codex/install.js'
+import { CODEX_INSTALL_EVENTS, deriveCodexCommand, deriveTrustEntries, findTrustTables, isOurCodexHandler, mergeCodexHooks, unmergeCodexHooks, updateTrustTables } from '../lib/agents/codex/install.js'
+import { shellQuote } from '../lib/settings/shell-line.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
 
 const SPOOL = '/usr/lib/node_modules/trailboss/dist/hooks/spool.sh'

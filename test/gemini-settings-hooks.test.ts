@@ -7,12 +7,11 @@ import {
   isOurGeminiHook,
   listOurGeminiHooks,
   mergeGeminiHooks,
-  shellQuote,
-  splitShellWords,
   unmergeGeminiHooks,
 } from '../lib/agents/gemini/settings-hooks.js'
 import { deriveGeminiChecks } from '../lib/agents/gemini/doctor.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
+import { shellQuote, splitShellWords } from '../lib/settings/shell-line.js'
 
 const EMITTER = '/home/u/.npm-global/lib/node_modules/trailboss/dist/hooks/emit.cjs'
 const CLONE = '/home/u/my clone/dist/hooks/emit.cjs'

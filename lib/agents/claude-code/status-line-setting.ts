@@ -3,9 +3,7 @@
 // and adds our segment), so uninstall gives back exactly the command it found.
 import { TrailbossError } from '../../errors.js'
 import { isJsonObject, type JsonObject } from '../../settings/json-value.js'
-
-/** One word for sh: single quotes, a quote inside as `'\''`. */
-export const shellQuote = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
+import { shellQuote } from '../../settings/shell-line.js'
 
 /** How `statusLine.command` runs the CLI: the Node and CLI files by absolute path, or `trailboss` from PATH. */
 export const statuslineCommand = (cli: readonly string[], wrapped: string | null): string =>

@@ -5,7 +5,8 @@
 // exactly as they are. The file I/O: lib/settings/settings-file.ts and the install command.
 import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
 import type { EmitterCommand } from '../../settings/package-root.js'
-import { isOurSpoolFile } from '../../settings/our-command.js'
+import { isOurCommand } from '../../settings/our-command.js'
+import { formatShellLine, splitShellWords } from '../../settings/shell-line.js'
 import type { CompanionFile } from '../types.js'
 import { type CodexHookEvent, hookStateKey, hookTrustHash } from './hook-trust.js'
 import { codexConfigFile } from './paths.js'
@@ -16,19 +17,12 @@ export const CODEX_INSTALL_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToo
 /** Seconds Codex gives our hook (it clamps SessionEnd and Interrupt to 3); spool.sh needs a few ms. */
 export const CODEX_HOOK_TIMEOUT_S = 5
 
-/** A word for `sh -c` (Codex runs the command string through a shell): single-quoted. */
-export const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
-
-/** The command line our hook runs: `/bin/sh <spool.sh> codex <node>`. */
-export const deriveCodexCommand = (spoolScript: string, node: string): string => ['/bin/sh', spoolScript, 'codex', node].map(shellQuote).join(' ')
+/** The command line our hook runs (Codex runs it through a shell): `/bin/sh <spool.sh> codex <node>`. */
+export const deriveCodexCommand = (spoolScript: string, node: string): string => formatShellLine(['/bin/sh', spoolScript, 'codex', node])
 
 /** The install command's spool runner (`{command: '/bin/sh', args: [spool.sh, 'codex', node]}`) as one line. */
-export const deriveCodexCommandFrom = (cmd: EmitterCommand): string => [cmd.command, ...(cmd.args ?? [])].map(shellQuote).join(' ')
+export const deriveCodexCommandFrom = (cmd: EmitterCommand): string => formatShellLine([cmd.command, ...(cmd.args ?? [])])
 
-/** One word as shellQuote writes it: bare, or single-quoted with `'\\''` for a quote. */
-const WORD = String.raw`(?:[A-Za-z0-9_./:@%+=,-]+|'(?:[^']|'\\'')*')`
-const OUR_SHAPE = new RegExp(`^/bin/sh (${WORD}) codex (${WORD})$`)
-const unquote = (w: string): string => (w.startsWith("'") ? w.slice(1, -1).replace(/'\\''/g, "'") : w)
 
 /**
  * Whether a hooks.json handler is ours: exactly the command our install writes (deriveCodexCommand),
@@ -37,10 +31,9 @@ const unquote = (w: string): string => (w.startsWith("'") ? w.slice(1, -1).repla
  */
 export const isOurCodexHandler = (h: Json, known: readonly string[] = []): boolean => {
   if (!isJsonObject(h) || typeof h.command !== 'string') return false
-  const m = OUR_SHAPE.exec(h.command)
-  if (!m) return false
-  const spool = unquote(m[1]!)
-  return isOurSpoolFile(spool, known)
+  // The spool form of lib/settings/our-command.ts, for Codex only.
+  const words = splitShellWords(h.command)
+  return words !== null && words[0] === '/bin/sh' && words[2] === 'codex' && isOurCommand(words[0], words.slice(1), known)
 }
 
 const withoutOurs = (groups: Json, known: readonly string[]): Json[] => {

@@ -8,6 +8,7 @@ import { EXIT_USAGE, TrailbossError } from '../../errors.js'
 import type { Env } from '../../paths.js'
 import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
 import { isOurCommand } from '../../settings/our-command.js'
+import { formatShellLine, splitShellWords } from '../../settings/shell-line.js'
 import type { EmitterCommand } from '../../settings/package-root.js'
 import { geminiSettingsFile } from './paths.js'
 
@@ -27,46 +28,13 @@ export const GEMINI_HOOK_TIMEOUT_MS = 10_000
 /** The name Gemini CLI shows for our hook (`/hooks`), and what `hooksConfig.disabled` would list. */
 export const GEMINI_HOOK_NAME = 'trailboss'
 
-/** Characters a word of our command may hold without quotes. */
-const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/
-
-/** POSIX single quotes, only where needed: Gemini CLI runs the command through a shell. */
-export const shellQuote = (word: string): string => (PLAIN_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
-
-/**
- * Pure: a command line split the way a POSIX shell splits plain words and quotes; null when it
- * holds anything else (expansions, operators), which is never a command of ours.
- */
-export const splitShellWords = (line: string): string[] | null => {
-  const words: string[] = []
-  let word: string | null = null
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!
-    if (c === ' ' || c === '\t') {
-      if (word !== null) words.push(word)
-      word = null
-    } else if (c === "'") {
-      const end = line.indexOf("'", i + 1)
-      if (end < 0) return null
-      word = (word ?? '') + line.slice(i + 1, end)
-      i = end
-    } else if (c === '\\' && i + 1 < line.length) {
-      word = (word ?? '') + line[++i]
-    } else if (/[A-Za-z0-9_@%+=:,./-]/.test(c)) {
-      word = (word ?? '') + c
-    } else return null
-  }
-  if (word !== null) words.push(word)
-  return words
-}
-
 export type GeminiHookEntry = JsonObject & { type: 'command'; name: string; command: string; timeout: number }
 
 /** The one hook entry we write: the emitter's command as one shell line. */
 export const deriveGeminiHookEntry = (cmd: EmitterCommand): GeminiHookEntry => ({
   type: 'command',
   name: GEMINI_HOOK_NAME,
-  command: [cmd.command, ...(cmd.args ?? [])].map(shellQuote).join(' '),
+  command: formatShellLine([cmd.command, ...(cmd.args ?? [])]),
   timeout: GEMINI_HOOK_TIMEOUT_MS,
 })
 
