@@ -19,7 +19,15 @@ export const lsItemSchema = z.object({
   project: z.nullable(z.string()),
   host: z.string(),
   headless: z.boolean(),
-  tmux: z.nullable(z.object({ pane: z.string(), socket: z.string(), alive: z.nullable(z.boolean()) })),
+  tmux: z.nullable(
+    z.object({
+      pane: z.string(),
+      socket: z.string(),
+      alive: z.nullable(z.boolean()),
+      /** Where the pane sits as tmux names it now; null when it is not live or tmux was not asked. */
+      place: z.nullable(z.object({ session: z.string(), window: z.number(), windowName: z.string() })),
+    }),
+  ),
   inferred: z.boolean(),
   reason: z.nullable(z.string()),
   ask: z.object({ tool: z.nullable(z.string()), input: z.unknown(), message: z.nullable(z.string()) }),

@@ -82,6 +82,12 @@ t.test('the queue, checked on read', async (t) => {
   t.same(b?.ask, { tool: 'Bash', input: { command: 'touch x' }, message: null })
   t.equal(b?.tmux?.pane, pB)
   t.equal(b?.tmux?.alive, true)
+  t.same((b?.tmux as { place?: unknown } | undefined)?.place, {
+    session: 'lab',
+    window: Number(lab.tmux('display-message', '-p', '-t', pB, '#{window_index}').trim()),
+    windowName: lab.tmux('display-message', '-p', '-t', pB, '#{window_name}').trim(),
+  }, '--json: where the pane sits, as tmux names it')
+  t.equal((byId(all.queue, 'dddddddd-1')?.tmux as { place?: unknown } | undefined)?.place, null, 'a gone pane has no place')
   t.equal(byId(all.queue, 'aaaaaaaa-1')?.ask.message, 'Done.\nShall I go on?')
   t.equal(byId(all.queue, 'aaaaaaaa-1')?.key, 'aaaaaaaa', 'keys are 8 characters when unique')
 

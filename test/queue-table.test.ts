@@ -46,7 +46,7 @@ t.test('table, plain and JSON', async (t) => {
   t.equal(formatPlain([item({ ask: { tool: null, input: null, message: 'a\tb' } })], 65_000), 'abcdefgh\t1\t1m\tdone\tweb\t%3\ta b\tclaude\t%3\n')
   const json = toJsonItem(item({}))
   t.equal(json.since, '1970-01-01T00:00:00.000Z')
-  t.same(json.tmux, { pane: '%3', socket: '/s', alive: true })
+  t.same(json.tmux, { pane: '%3', socket: '/s', alive: true, place: null })
   t.notOk('record' in json, 'the record stays internal')
 })
 

@@ -178,7 +178,7 @@ export interface JsonItem {
   project: string | null
   host: string
   headless: boolean
-  tmux: { pane: string; socket: string; alive: boolean | null } | null
+  tmux: { pane: string; socket: string; alive: boolean | null; place: { session: string; window: number; windowName: string } | null } | null
   inferred: boolean
   reason: string | null
   ask: Ask
@@ -199,7 +199,7 @@ export const toJsonItem = (i: QueueItem): JsonItem => ({
   project: i.project,
   host: i.host,
   headless: i.headless,
-  tmux: i.tmux ? { pane: i.tmux.pane, socket: i.tmux.socket, alive: i.tmux.alive } : null,
+  tmux: i.tmux ? { pane: i.tmux.pane, socket: i.tmux.socket, alive: i.tmux.alive, place: i.tmux.place ?? null } : null,
   inferred: i.inferred,
   reason: i.reason,
   ask: i.ask,
