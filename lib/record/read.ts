@@ -96,6 +96,12 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   // A home of another user may hold anything they planted: one line for it, no record read.
   const foreign = deriveHomeProblem(env)
   if (foreign) return { dir, records: [], endedIds: [], skipped: [{ file: foreign.folder, why: `${foreign.why} — ${FOREIGN_HOME_HINT}` }], setAside: [] }
+  // Events hooks/spool.sh stored that no fold has written yet (record/spool.ts): like pending
+  // events, they make a session read whole, and may be all there is of it. Read before the
+  // folder is listed: a fold removes a spool file only after writing its record, so an event
+  // gone from the spool by now is in a record file this listing sees (read twice, it changes
+  // nothing), where read after the listing a new session's first event could be in neither.
+  const spooled = readSpooledEvents(dir, env, () => process.getBuiltinModule('node:os').hostname())
   const entries = listDir(dir)
   const pendingIds = new Set<string>()
   const recordIds: string[] = []
@@ -115,9 +121,6 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   const endedIds: string[] = []
   const seen = new Set<string>()
   const skipEnded = opts.skipEnded === true
-  // Events hooks/spool.sh stored that no fold has written yet (record/spool.ts): like pending
-  // events, they make a session read whole, and may be all there is of it.
-  const spooled = readSpooledEvents(dir, env, () => process.getBuiltinModule('node:os').hostname())
   for (const id of spooled.keys()) pendingIds.add(id)
   const withSpooled = (id: string, rec: SessionRecord | null): SessionRecord | null => {
     const evs = spooled.get(id)
