@@ -220,7 +220,7 @@ export const run = (flags) => {
         rows,
         notes: [
           'Ratios are to `node -e 0` timed in the same interleaved rounds; the CPU ratio (user + system of the children) moves least when the machine is busy.',
-          `The hook-less row: a second server with the same panes plus ${HOOKLESS} running a process named \`claude\` (a copy of sleep) in projects of their own, each named by a transcript; what discovery learnt stays in discovery.json between runs, screens of hook-less panes are looked at again every 5 s.`,
+          `The hook-less row: a second server with the same panes plus ${HOOKLESS} running a process named \`claude\` (a copy of sleep) in projects of their own, each named by a transcript; what discovery learnt stays in discovery.json between runs, screens of hook-less panes (blank: a copy of sleep shows nothing) are looked at again every 10 s.`,
           'Every live session has been quiet for an hour. Screen verdicts are remembered for 20 s: the rows have them all remembered (as `status` every few seconds mostly does), except "screen checks due", where none is and the run captures 8 panes.',
         ],
       },

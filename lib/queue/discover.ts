@@ -5,7 +5,6 @@
 // screen) is always inferred, and they carry a hint to install the hooks. When hooks later fire
 // in one, its record has the same session id and takes its place: one session, one key.
 import { existsSync, statSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { AGENTS, agentFor } from '../agents/index.js'
 import type { AgentAdapter, FoundSession, ScreenVerdict } from '../agents/types.js'
@@ -26,8 +25,13 @@ export const NO_HOOKS_HINT = 'no hooks: trailboss install'
 export const SESSION_LOOKUP_AFTER_MS = 30_000
 /** A process whose session has no transcript yet (never prompted) is looked up again after this long. */
 export const UNNAMED_LOOKUP_AFTER_MS = 2_000
-/** A hook-less pane's screen is its only state: looked at again after this long, or when its transcript grows. */
-export const HOOKLESS_SCREEN_AFTER_MS = 5_000
+/**
+ * A hook-less pane's screen is its only state: looked at again when its transcript grew, after
+ * this long while it shows work (a dialog or the end of the turn comes next), else after
+ * HOOKLESS_SCREEN_AFTER_MS.
+ */
+export const HOOKLESS_WORKING_SCREEN_AFTER_MS = 3_000
+export const HOOKLESS_SCREEN_AFTER_MS = 10_000
 /** At most this many processes of one pane are looked at. */
 const MAX_PANE_PROCESSES = 32
 
@@ -170,7 +174,8 @@ export const readHooklessScreens = async (found: Hookless[], cache: DiscoveryCac
     const size = sizeOf(s.transcriptPath)
     sizes.set(s, size)
     const memo = cache.screens[key]
-    if (memo && memo.pid === s.pid && memo.size === size && now - memo.at < HOOKLESS_SCREEN_AFTER_MS) continue
+    const after = memo?.verdict === 'working' ? HOOKLESS_WORKING_SCREEN_AFTER_MS : HOOKLESS_SCREEN_AFTER_MS
+    if (memo && memo.pid === s.pid && memo.size === size && now - memo.at < after) continue
     due.set(s.tmux.socket, [...(due.get(s.tmux.socket) ?? []), s])
   }
   await Promise.all(
@@ -196,8 +201,8 @@ export const readHooklessScreens = async (found: Hookless[], cache: DiscoveryCac
   }
 }
 
-/** Pure: a found session as a record, for the queue's derivation (it has no file). */
-export const toHooklessRecord = (s: Hookless, env: Env, now: number, host: string = hostname()): SessionRecord => {
+/** Pure: a found session as a record, for the queue's derivation (it has no file); `host`: this machine. */
+export const toHooklessRecord = (s: Hookless, env: Env, now: number, host: string): SessionRecord => {
   const st = s.state ?? { state: 'idle' as const, kind: null, since: now, why: 'found' }
   return {
     v: 1,

@@ -184,7 +184,11 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
     if (opts.screens !== false) await readHooklessScreens(found, memo.cache, now, exec)
     writeDiscoveryCache(io.env, memo.cache, memo.text)
     for (const s of found) reasons.set(s.sessionId, hooklessReason(s))
-    if (found.length > 0) records = [...store.records, ...found.map((s) => toHooklessRecord(s, io.env, now))]
+    if (found.length > 0) {
+      // node:os only when there is a session to name the host of (it costs `ls` a little to load).
+      const host = process.getBuiltinModule('node:os').hostname()
+      records = [...store.records, ...found.map((s) => toHooklessRecord(s, io.env, now, host))]
+    }
   }
   const items = deriveQueue(records, { transcripts, servers, screens, liveWaits }, store.endedIds)
   for (const item of items) {
