@@ -1,10 +1,9 @@
 // The plugin's mod at rest: ten real Claude Code 2.1.332 sessions open in a private tmux, nothing
 // happening, a few other sessions' waits on disk. The CPU of all ten (their threads, the mod's
-// worker, every `trailboss` they ran, and the `trailboss ls --json --follow` each keeps running),
+// worker, every `trailboss` they ran, and any child of theirs still running),
 // over a window, with the plugin and without it, measured in the same window (the sets open at
 // once, so a busy machine weighs on all alike); the difference is what the mods cost. Target:
-// < 1% of one core for all ten. A third set has the plugin with a `trailboss` that refuses
-// --follow, as one from before it does: the mod's poll, for comparison. Then the latency: a new wait written by the real emitter, until
+// < 1% of one core for all ten. The mods' own share (their worker threads) is printed apart. Then the latency: a new wait written by the real emitter, until
 // it shows in a session's status entry on screen (the issue asks for 3 s).
 // Linux only (it reads /proc). `--quick` shortens the window to 20 s.
 import { execFileSync, spawn } from 'node:child_process'
@@ -87,7 +86,8 @@ const threadMs = (pids) => {
     for (const tid of tids) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+        // Claude Code runs a plugin's mod in a worker thread named `hooks-<hash>`: one name for all.
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/^hooks-[0-9a-f]+$/, 'hooks-*')
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
         out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10)
       } catch {
@@ -164,15 +164,6 @@ export const run = async (flags) => {
   fs.cpSync(join(ROOT, 'plugin'), plugin, { recursive: true, filter: (src) => !src.includes(join('.claude-plugin', 'types')) })
   // `trailboss` as npm installs it, counting its runs: at rest there should be none.
   fs.writeFileSync(join(bin, 'trailboss'), `#!/bin/sh\necho "$1" >> '${runs}'\nexec '${process.execPath}' '${CLI}' "$@"\n`, { mode: 0o755 })
-  // The same, as a `trailboss` from before --follow would answer it: the mod then polls.
-  const pollBin = join(dir, 'poll-bin')
-  const pollRuns = join(dir, 'poll-runs.log')
-  fs.mkdirSync(pollBin)
-  fs.writeFileSync(
-    join(pollBin, 'trailboss'),
-    `#!/bin/sh\nfor a; do [ "$a" = --follow ] && { echo 'trailboss: Unknown argument: follow' >&2; exit 2; }; done\necho "$1" >> '${pollRuns}'\nexec '${process.execPath}' '${CLI}' "$@"\n`,
-    { mode: 0o755 },
-  )
   fs.writeFileSync(join(bin, 'trailboss-emit'), `#!/bin/sh\nexec '${process.execPath}' '${EMIT}' "$@"\n`, { mode: 0o755 })
   const api = await startApi()
   fs.writeFileSync(
@@ -227,11 +218,9 @@ export const run = async (flags) => {
     const sets = {
       base: await open('base', []),
       mod: await open('mod', ['--plugin-dir', plugin]),
-      poll: await open('poll', ['--plugin-dir', plugin], `${pollBin}:${env.PATH}`),
     }
     await sleep(SETTLE_MS)
     const runsBefore = lsRuns()
-    const pollRunsBefore = lsRuns(pollRuns)
     const followers = sets.mod.flatMap((pid) => descendantsWith(pid, 'ls\0--json\0--follow'))
     const snapshot = () => {
       const tree = parents()
@@ -242,13 +231,15 @@ export const run = async (flags) => {
     const startedAt = performance.now()
     await sleep(windowMs)
     const after = snapshot()
-    const threads = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, topThreads(threadsBefore[k], threadMs(pids))]))
+    const threadsAfter = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, threadMs(pids)]))
+    const threads = Object.fromEntries(Object.keys(sets).map((k) => [k, topThreads(threadsBefore[k], threadsAfter[k])]))
+    // The mods' own share: their worker threads and their followers, apart from the sessions' noise.
+    const workerPct = (k) => (((threadsAfter[k].get('hooks-*') ?? 0) - (threadsBefore[k].get('hooks-*') ?? 0)) / windowMs) * 100
     const perSession = Object.fromEntries(Object.keys(sets).map((k) => [k, after[k].map((v, i) => fmt(v - before[k][i], 0)).join(' ')]))
     const elapsed = performance.now() - startedAt
     const pct = (k) => (after[k].reduce((s, v, i) => s + v - before[k][i], 0) / elapsed) * 100
     const base = { pct: pct('base'), runsDuring: 0 }
     const mod = { pct: pct('mod'), followersPct: pct('followers'), runsDuring: lsRuns() - runsBefore, statusShown: /trailboss: \d+ others? wait/.test(tmux('capture-pane', '-p', '-t', 'mod:1')) }
-    const poll = { pct: pct('poll'), runsDuring: lsRuns(pollRuns) - pollRunsBefore }
     const cost = mod.pct - base.pct
 
     // Latency: a new wait, written as its hook would, until a session's status entry shows it.
@@ -267,21 +258,20 @@ export const run = async (flags) => {
     const met = (ok) => (ok ? 'met' : 'NOT met')
     return [
       {
-        title: `mod: ${SESSIONS} idle Claude Code 2.1.332 sessions, without the plugin, with it, and with it polling`,
+        title: `mod: ${SESSIONS} idle Claude Code 2.1.332 sessions, with and without the plugin`,
         header: ['sessions', 'CPU % of one core (all ten together)', '`trailboss` runs in the window'],
         rows: [
           [`${SESSIONS} without the plugin`, fmt(base.pct, 2), String(base.runsDuring)],
           [`${SESSIONS} with the plugin (mod + command hooks)`, fmt(mod.pct, 2), String(mod.runsDuring)],
-          [`… of which their ${followers.length} \`trailboss ls --json --follow\``, fmt(mod.followersPct, 2), ''],
-          [`${SESSIONS} with the plugin, polling (a \`trailboss\` without --follow)`, fmt(poll.pct, 2), String(poll.runsDuring)],
+          ['… of which the mods\' worker threads (`hooks-*`)', fmt(workerPct('mod'), 2), ''],
         ],
         notes: [
-          `${OTHER_WAITS} other sessions wait, ${ENDED} ended records; the three sets open at once, settled ${SETTLE_MS / 1000} s, then measured together over ${fmt(elapsed / 1000, 1)} s (utime + stime of the claude processes, of the children they ran and of their running descendants, from /proc). The mod's status entry was ${mod.statusShown ? '' : 'NOT '}on screen. Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load} at start.`,
-          `Where it went (CPU ms per thread name over the window, all ten): without the plugin ${threads.base}; with it ${threads.mod}; polling ${threads.poll}. Per session (ms): without ${perSession.base}; with ${perSession.mod}; polling ${perSession.poll}.`,
-          `The mods' cost: ${fmt(cost, 2)}% of one core for ${SESSIONS} sessions (target < ${CPU_TARGET_PCT}%: ${met(cost < CPU_TARGET_PCT)}); polling instead, ${fmt(poll.pct - base.pct, 2)}%.`,
+          `${OTHER_WAITS} other sessions wait, ${ENDED} ended records; both sets open at once, settled ${SETTLE_MS / 1000} s, then measured together over ${fmt(elapsed / 1000, 1)} s (utime + stime of the claude processes, of the children they ran and of their running descendants, from /proc). The mod's status entry was ${mod.statusShown ? '' : 'NOT '}on screen. Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load} at start.`,
+          `Where it went (CPU ms per thread name over the window, all ten): without the plugin ${threads.base}; with it ${threads.mod}. Per session (ms): without ${perSession.base}; with ${perSession.mod}.`,
+          `The mods' cost: ${fmt(cost, 2)}% of one core for ${SESSIONS} sessions against the same number without the plugin (target < ${CPU_TARGET_PCT}%: ${met(cost < CPU_TARGET_PCT)}). Their own share, their worker threads and any child still running: ${fmt(workerPct('mod') + mod.followersPct, 2)}% (${met(workerPct('mod') + mod.followersPct < CPU_TARGET_PCT)}).`,
           `A new wait (the emitter's write) until a session's status entry shows it, ${LATENCY_SAMPLES} samples: ${latencies.map((v) => fmt(v, 0)).join(', ')} ms (max ${fmt(latencies[latencies.length - 1], 0)} ms; the issue asks for 3 s: ${met(latencies[latencies.length - 1] < LATENCY_TARGET_MS)}). Load ${(await machine()).load} at the end.`,
         ],
-        figures: { basePct: base.pct, modPct: mod.pct, pollPct: poll.pct, followersPct: mod.followersPct, costPct: cost, windowMs: elapsed, lsRunsAtRest: mod.runsDuring, followers: followers.length, latenciesMs: latencies },
+        figures: { basePct: base.pct, modPct: mod.pct, modWorkerPct: workerPct('mod'), followersPct: mod.followersPct, costPct: cost, windowMs: elapsed, lsRunsAtRest: mod.runsDuring, followers: followers.length, latenciesMs: latencies },
       },
     ]
   } finally {

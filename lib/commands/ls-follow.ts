@@ -1,8 +1,9 @@
 // `trailboss ls --json --follow`: the queue as `ls --json` gives it, on one line, then again each
-// time it changes, for as long as its reader stays. For a program that shows the queue and would
-// otherwise poll (Claude Code's mod, plugin/hooks/queue.tsx): a poll costs every open session CPU
-// at rest; this costs nothing then. chokidar watches the sessions folder (inotify); the only
-// timer left is a check every PARENT_CHECK_MS that the process that started it is still there.
+// time it changes, for as long as its reader stays: for a program that shows the queue and would
+// otherwise poll. At rest it does nothing: chokidar watches the sessions folder (inotify); the
+// only timer is a check every PARENT_CHECK_MS that the process that started it is still there.
+// (Claude Code's mod does not use it: holding a child's output open cost its host more than the
+// mod's poll, docs/benchmarks.md.)
 import type { LsArgs } from '../cli/options.js'
 import { parseDuration } from '../duration.js'
 import { formatError } from '../errors.js'

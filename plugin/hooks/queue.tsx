@@ -1,20 +1,15 @@
 // The Claude Code mod: the other sessions' waits inside this one — a status entry, a toast when
 // another session starts waiting, and `/trailboss`, a pane with a row per wait and a button that
 // runs `trailboss go <key>` (the command's environment holds this session's TMUX and TMUX_PANE,
-// so the person's own tmux client moves). The queue comes from `trailboss ls --json --follow`, a
-// child for the session's life that prints the queue again each time it changes: at rest nothing
-// runs here and nothing crosses into this worker (a poll's every period is a dispatch into it),
-// and a new wait shows without waiting out a period. Checked on read like every other view. Where the child
-// cannot run (a `trailboss` without --follow), the sessions folder is stat'ed every POLL_MS
-// instead (a record's atomic rename changes the folder's mtime; a mod has no file watch). This
-// session's own turn events refresh it too.
+// so the person's own tmux client moves). The queue comes from `trailboss ls --json`, checked on
+// read like every other view; it runs only when something changed: the sessions folder is
+// stat'ed every POLL_MS (a record's atomic rename changes the folder's mtime; Claude Code gives a
+// mod no file watch), and this session's own turn events refresh it too.
 import type { EngineInterface, Register, RenderInputOf, Timer } from 'claude-code'
 import { formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, waitId, type Wait } from './queue-view'
 
-/** Without the follower: how often the sessions folder is stat'ed (a wait shows within this plus one `ls`). */
+/** How often the sessions folder is stat'ed: a wait shows within this (plus one `ls`). */
 export const POLL_MS = 2000
-/** The follower's command: `ls --json`, then a line again on every change. */
-export const FOLLOW_ARGV = ['trailboss', 'ls', '--json', '--follow'] as const
 /** `trailboss ls` takes ~0.1 s; this bounds a hung one (a stuck tmux server). */
 const LS_TIMEOUT_MS = 15_000
 const GO_TIMEOUT_MS = 15_000
@@ -39,13 +34,6 @@ interface State {
   now: number
   changeAt: number
   timer: Timer | null
-  /** The age's next step while the follower runs (no poll to move it on). */
-  ageTimer: Timer | null
-  /** Bumped on each start: an old follower's lines and end are not this start's. */
-  generation: number
-  /** The follower's stream, ended on a new start (`/clear` starts the session anew). */
-  follower: { return: (value: never) => Promise<unknown> } | null
-  following: boolean
   running: Promise<void> | null
   again: boolean
   paneOpen: boolean
@@ -63,10 +51,6 @@ const state: State = {
   now: 0,
   changeAt: 0,
   timer: null,
-  ageTimer: null,
-  generation: 0,
-  follower: null,
-  following: false,
   running: null,
   again: false,
   paneOpen: false,
@@ -100,33 +84,24 @@ const othersChanged = async ($: EngineInterface): Promise<boolean> => {
   return true
 }
 
-/** A listing read: the waits kept, a new one toasted once. Throws when it is not the contract. */
-const takeListing = ($: EngineInterface, text: string): void => {
-  const others = othersOf(parseListing(text).waits, state.own)
-  if (state.seen) {
-    const fresh = newWaits(state.seen, others)
-    for (const w of fresh.slice(0, MAX_TOASTS)) $.ui.toast(formatToast(w), { timeoutMs: 8000 })
-    if (fresh.length > MAX_TOASTS) $.ui.toast(`and ${fresh.length - MAX_TOASTS} more wait`, { timeoutMs: 8000 })
-  }
-  state.seen = new Set(others.map(waitId))
-  state.waits = others
-  state.error = null
-}
-
-const takeError = (err: unknown): void => {
-  // Not installed, not on PATH, a foreign program: say so in the entry, once per change.
-  const message = err instanceof Error ? err.message : String(err)
-  state.error = /ENOENT|not found|No such file/i.test(message) ? '`trailboss` is not on PATH (npm install -g trailboss)' : message
-  state.waits = []
-}
-
 const readQueue = async ($: EngineInterface): Promise<void> => {
   try {
     const r = await $.process.run([COMMAND, 'ls', '--json'], { timeoutMs: LS_TIMEOUT_MS })
     if (r.exitCode !== 0) throw new Error(r.stderr.trim().split('\n')[0] || `\`trailboss ls --json\` exited ${r.exitCode}`)
-    takeListing($, r.stdout)
+    const others = othersOf(parseListing(r.stdout).waits, state.own)
+    if (state.seen) {
+      const fresh = newWaits(state.seen, others)
+      for (const w of fresh.slice(0, MAX_TOASTS)) $.ui.toast(formatToast(w), { timeoutMs: 8000 })
+      if (fresh.length > MAX_TOASTS) $.ui.toast(`and ${fresh.length - MAX_TOASTS} more wait`, { timeoutMs: 8000 })
+    }
+    state.seen = new Set(others.map(waitId))
+    state.waits = others
+    state.error = null
   } catch (err) {
-    takeError(err)
+    // Not installed, not on PATH, a foreign program: say so in the entry, once per change.
+    const message = err instanceof Error ? err.message : String(err)
+    state.error = /ENOENT|not found|No such file/i.test(message) ? '`trailboss` is not on PATH (npm install -g trailboss)' : message
+    state.waits = []
   }
 }
 
@@ -147,8 +122,7 @@ const refreshOnce = async ($: EngineInterface, force: boolean): Promise<void> =>
   }
   state.running = (async () => {
     try {
-      // The follower tells of every change; without it the folder's stat does.
-      const changed = state.following ? false : await othersChanged($).catch(() => true)
+      const changed = await othersChanged($).catch(() => true)
       if (changed || force || state.seen === null) await readQueue($)
       await draw($, changed || force)
     } finally {
@@ -175,102 +149,20 @@ const draw = async ($: EngineInterface, queueChanged: boolean): Promise<void> =>
   }
   // Ages in an open pane move too; redraw it on every look while it is open.
   if (state.paneOpen && (queueChanged || state.waits.length > 0)) $.ui.invalidate('ui.render')
-  if (state.following) scheduleAge($)
-}
-
-/** With the follower and no poll, the entry's age moves on by a timer of its own, set to its next step. */
-const scheduleAge = ($: EngineInterface): void => {
-  state.ageTimer?.cancel()
-  state.ageTimer = null
-  const wait = state.paneOpen && state.waits.length > 0 ? POLL_MS : state.changeAt - state.now
-  if (!Number.isFinite(wait)) return
-  state.ageTimer = $.clock.after(Math.max(wait, 250), () => {
-    state.ageTimer = null
-    state.now = Math.max(state.now, state.changeAt)
-    void drawSafely($)
-  })
-}
-
-const drawSafely = async ($: EngineInterface): Promise<void> => {
-  try {
-    await draw($, false)
-  } catch {
-    // The session is ending; nothing to draw on.
-  }
-}
-
-const startPoll = ($: EngineInterface): void => {
-  state.timer?.cancel()
-  state.timer = $.clock.every(POLL_MS, () => {
-    state.now += POLL_MS
-    void refresh($, false)
-  })
-}
-
-/**
- * Runs `trailboss ls --json --follow` for the session's life, taking each line it prints as the
- * queue. When it cannot start, or ends (a `trailboss` too old for --follow exits with a usage
- * error), the poll takes over.
- */
-const follow = async ($: EngineInterface, generation: number): Promise<void> => {
-  try {
-    const child = $.process.spawn({ argv: FOLLOW_ARGV })
-    state.follower = child
-    let buffer = ''
-    for await (const piece of child) {
-      if (generation !== state.generation) return
-      // What it says on stderr (a record it skipped) is in the document too.
-      if (piece.stream === 'stderr') continue
-      buffer += piece.text
-      for (let at = buffer.indexOf('\n'); at >= 0; at = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, at)
-        buffer = buffer.slice(at + 1)
-        try {
-          takeListing($, line)
-        } catch (err) {
-          takeError(err)
-        }
-        state.following = true
-        state.timer?.cancel()
-        state.timer = null
-        await draw($, true)
-      }
-    }
-  } catch {
-    // It could not start (no `trailboss` on PATH), or the session is ending.
-  }
-  if (generation !== state.generation || !state.following) return
-  // It ran and ended: the poll takes over, from a fresh look. (One that never printed a line,
-  // such as a `trailboss` without --follow, leaves the poll of the start running.)
-  state.following = false
-  state.ageTimer?.cancel()
-  state.ageTimer = null
-  try {
-    startPoll($)
-    await refresh($, true)
-  } catch {
-    // The session is ending.
-  }
 }
 
 const start = async ($: EngineInterface): Promise<void> => {
   state.timer?.cancel()
-  state.timer = null
-  state.ageTimer?.cancel()
-  state.ageTimer = null
-  state.generation++
-  state.following = false
-  void state.follower?.return(undefined as never).catch(() => {})
-  state.follower = null
   state.own = await $.session.id()
   state.stamp = Number.NaN
   state.signature = ''
   state.seen = null
   state.dir = await sessionsDir($)
   await $.command.register({ name: COMMAND, description: 'The other sessions waiting on you; a button takes you there' })
-  // The follower's first line is the queue; it ends the poll, which covers the time until then.
-  startPoll($)
-  void follow($, state.generation)
+  state.timer = $.clock.every(POLL_MS, () => {
+    state.now += POLL_MS
+    void refresh($, false)
+  })
   await refresh($, true)
 }
 

@@ -3,7 +3,7 @@
 // stat and listing, and `trailboss ls --json` / `trailboss go` — from memory.
 import type { On } from 'claude-code'
 import { expect, mock, test, type Engine } from 'claude-code/testing'
-import { FOLLOW_ARGV, POLL_MS } from '../hooks/queue'
+import { POLL_MS } from '../hooks/queue'
 
 const T0 = Date.parse('2026-12-01T10:00:00Z')
 const OWN = 'own-session'
@@ -40,14 +40,8 @@ const API: Wait = { key: 'aaaa1111', sessionId: 'aaaa1111-0000', kind: 'permissi
 const WEB: Wait = { key: 'bbbb2222', sessionId: 'bbbb2222-0000', kind: 'question', since: '2026-12-01T09:58:30Z', project: 'web', ask: { tool: null, input: null, message: 'Done.\nShould I also update the docs?' } }
 const SELF: Wait = { key: 'own-sess', sessionId: OWN, kind: 'done', since: '2026-12-01T09:50:00Z', project: 'here', ask: { tool: null, input: null, message: 'All done.' } }
 
-const listing = (waits: Wait[]) => JSON.stringify({ version: 1, queue: waits.map(item), tmux: 'ok', skipped: [] })
-
-/**
- * The world beneath the mod: a sessions folder whose files the test sets, and a `trailboss` that
- * reads them. With `follow`, `trailboss ls --json --follow` runs and prints what the test sends;
- * without, it is a `trailboss` that does not know --follow (exit 2), and the mod polls.
- */
-const world = (on: On, opts: { ls?: (argv: readonly string[]) => { exitCode: number; stdout: string; stderr: string }; follow?: boolean } = {}) => {
+/** The world beneath the mod: a sessions folder whose files the test sets, and a `trailboss` that reads them. */
+const world = (on: On, opts: { ls?: (argv: readonly string[]) => { exitCode: number; stdout: string; stderr: string } } = {}) => {
   const clock = mock.clock(on, { now: T0 })
   mock.env(on, { HOME: '/home/p', TRAILBOSS_HOME: '/tb' })
   const w = {
@@ -72,28 +66,7 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => { exitCode: num
     },
     lsCount: () => w.runs.filter((r) => r[1] === 'ls').length,
     status: () => w.statuses[w.statuses.length - 1],
-    spawned: [] as string[][],
-    /** What the follower prints next (a line, a piece of one), or null to end it. */
-    pending: [] as (string | null)[],
-    wake: () => {},
-    print(text: string | null) {
-      w.pending.push(text)
-      w.wake()
-    },
   }
-  on('process.spawn', async function* (_$, e) {
-    w.spawned.push([...e.argv])
-    if (!opts.follow) {
-      yield { stream: 'stderr' as const, text: 'trailboss: Unknown argument: follow\n' }
-      return { value: { code: 2, signal: null } }
-    }
-    for (;;) {
-      while (w.pending.length === 0) await new Promise<void>((resolve) => (w.wake = resolve))
-      const text = w.pending.shift()
-      if (text === null || text === undefined) return { value: { code: 0, signal: null } }
-      yield { stream: 'stdout' as const, text }
-    }
-  })
   on('session.start', (_$, e) => ({ cwd: e.cwd }))
   on('session.id', () => ({ value: OWN }))
   on('command.register', (_$, e) => ({ value: { name: e.name } as never }))
@@ -116,7 +89,7 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => { exitCode: num
   on('fs.list', () => ({ value: [...w.files].map(([name, mtimeMs]) => ({ name, kind: 'file' as const, size: 100, mtimeMs, isLink: false })) }))
   on('process.run', (_$, e) => {
     w.runs.push([...e.argv])
-    const out = opts.ls?.(e.argv) ?? { exitCode: 0, stdout: e.argv[1] === 'ls' ? listing(w.waits) : '', stderr: '' }
+    const out = opts.ls?.(e.argv) ?? { exitCode: 0, stdout: e.argv[1] === 'ls' ? JSON.stringify({ version: 1, queue: w.waits.map(item), tmux: 'ok', skipped: [] }) : '', stderr: '' }
     return { value: { ...out, isStdoutTruncated: false, isStderrTruncated: false } }
   })
   return w
@@ -268,55 +241,4 @@ test('an empty queue draws one line in the pane', async ($, on) => {
   })
   expect((await ui.find({ type: 'Text' }))?.text).toBe('Nobody else waits.')
   await ui.unmount()
-})
-
-test('with the follower, nothing runs at rest: no stat, no `ls`, no timer but the age\'s next step', async ($, on) => {
-  const w = world(on, { follow: true })
-  w.setWaits([API])
-  await startSession($)
-  expect(w.spawned).toEqual([[...FOLLOW_ARGV]])
-  w.print(`${listing([API])}\n`)
-  await w.clock.settle()
-  expect(w.status()).toBe('1 other waits · oldest 4m')
-  const stats = w.statted.length
-  const runs = w.runs.length
-  for (let i = 0; i < 10; i++) await w.clock.advance(POLL_MS)
-  expect(w.statted.length).toBe(stats)
-  expect(w.runs.length).toBe(runs)
-  // The age still moves on, by a timer set to its next step.
-  await w.clock.advance(60_000)
-  expect(w.status()).toBe('1 other waits · oldest 5m')
-  expect(w.runs.length).toBe(runs)
-})
-
-test('a line from the follower shows a new wait at once, toasted once; a line in pieces is one line', async ($, on) => {
-  const w = world(on, { follow: true })
-  await startSession($)
-  w.print(`${listing([])}\n`)
-  await w.clock.settle()
-  expect(w.statuses).toEqual([])
-  const line = `${listing([SELF, WEB])}\n`
-  w.print(line.slice(0, 40))
-  await w.clock.settle()
-  expect(w.statuses).toEqual([])
-  w.print(line.slice(40))
-  await w.clock.settle()
-  expect(w.status()).toBe('1 other waits · oldest 1m')
-  expect(w.toasts).toEqual(['web waits: Should I also update the docs?'])
-  w.print(`${listing([SELF, WEB, API])}\n${listing([SELF, API])}\n`)
-  await w.clock.settle()
-  expect(w.status()).toBe('1 other waits · oldest 4m')
-  expect(w.toasts).toEqual(['web waits: Should I also update the docs?', 'api waits: Bash: npm run migrate'])
-})
-
-test('when the follower ends, the poll takes over', async ($, on) => {
-  const w = world(on, { follow: true })
-  await startSession($)
-  w.print(`${listing([])}\n`)
-  await w.clock.settle()
-  w.print(null)
-  await w.clock.settle()
-  w.setWaits([WEB])
-  await w.clock.advance(POLL_MS)
-  expect(w.status()).toBe('1 other waits · oldest 1m')
 })
