@@ -30,6 +30,8 @@ export const lsItemSchema = z.object({
   ),
   inferred: z.boolean(),
   reason: z.nullable(z.string()),
+  needsYou: z.boolean(),
+  seen: z.boolean(),
   ask: z.object({ tool: z.nullable(z.string()), input: z.unknown(), message: z.nullable(z.string()) }),
   lastEventAt: z.iso.datetime(),
   denied: z.nullable(z.object({ tool: z.string(), reason: z.nullable(z.string()), at: z.iso.datetime() })),

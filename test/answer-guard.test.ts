@@ -62,6 +62,8 @@ const item = (over: Partial<QueueItem> = {}): QueueItem => ({
   tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: true },
   inferred: false,
   reason: null,
+  needsYou: true,
+  seen: false,
   ask: { tool: 'Bash', input: { command: 'touch /tmp/x2' }, message: null },
   record: { lastEventAt: 1000 } as SessionRecord,
   ...over,

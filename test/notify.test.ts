@@ -69,10 +69,12 @@ t.test('notify through a notify-send stand-in: twice in a row tells once', async
   await emitWait(home, { session: 'bbbb-n2', cwd: '/tmp/beta', event: 'PermissionRequest', tool: { name: 'Bash', input: { command: 'make' } } })
   await emitWait(home, { session: 'cccc-n3', cwd: '/tmp/gamma', message: 'Done.' })
   await runCli(['notify', '--via', 'desktop'], env)
+  t.equal(fake.calls().length, 2, 'one message for the new wait that needs you')
+  t.same(fake.calls()[1]?.slice(1), ['Trail Boss: 1 session waits', 'beta · permission: Bash: make'], 'not the finished turn')
+  await runCli(['notify', '--via', 'desktop', '--all'], env)
   const calls = fake.calls()
-  t.equal(calls.length, 2, 'one batched message for the two new waits')
-  t.equal(calls[1]?.[1], 'Trail Boss: 2 sessions wait')
-  t.match(calls[1]?.[2], /beta · permission: Bash: make\ngamma · done: Done\./)
+  t.equal(calls.length, 3, '--all tells of the finished turn too, once')
+  t.same(calls[2]?.slice(1), ['Trail Boss: 1 session waits', 'gamma · done: Done.'])
   const state = JSON.parse(fs.readFileSync(join(home.tb, 'notify.json'), 'utf8')) as { told: Record<string, string[]> }
   t.equal(state.told['']?.length, 3)
   t.equal(fs.statSync(join(home.tb, 'notify.json')).mode & 0o777, 0o600)
@@ -81,19 +83,19 @@ t.test('notify through a notify-send stand-in: twice in a row tells once', async
     await emitWait(home, { session: 'dddd-n4', cwd: '/tmp/delta', message: 'Ok?' })
     const r = await runCli(['notify', '--dry-run'], env)
     t.match(r.stdout, /^would notify: dddd-n4 delta question\n$/)
-    t.equal(fake.calls().length, 2)
+    t.equal(fake.calls().length, 3)
   })
 
   await t.test('--older-than waits until a wait is old enough, with its own memory', async (t) => {
     const r = await runCli(['notify', '--via', 'desktop', '--older-than', '1h'], env)
     t.equal(r.code, 0)
-    t.equal(fake.calls().length, 2, 'nothing is an hour old')
+    t.equal(fake.calls().length, 3, 'nothing is an hour old')
     const ls = JSON.parse((await runCli(['ls', '--json'], env)).stdout) as { queue: { since: string }[] }
     const newest = Math.max(...ls.queue.map((i) => Date.parse(i.since)))
     await waitFor(() => Date.now() - newest > 1001, 'every wait over a second old')
     await runCli(['notify', '--via', 'desktop', '--older-than', '1s'], env)
     const last = fake.calls().at(-1)
-    t.equal(last?.[1], 'Trail Boss: 4 sessions wait', 'the reminder tells every wait over a second old, even ones told before')
+    t.equal(last?.[1], 'Trail Boss: 3 sessions wait', 'the reminder tells every wait over a second old that needs you, even ones told before')
   })
 })
 
@@ -102,8 +104,8 @@ t.test('overlapping notify runs tell once', async (t) => {
   // A slow notifier keeps the first run inside its lock while the others start.
   const fake = fakeNotifier(home.root, 'notify-send', { sleepMs: 400 })
   const env = home.env({ PATH: `${fake.bin}:${process.env.PATH}`, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' })
-  await emitWait(home, { session: 'aaaa-o1', cwd: '/tmp/alpha' })
-  await emitWait(home, { session: 'bbbb-o2', cwd: '/tmp/beta' })
+  await emitWait(home, { session: 'aaaa-o1', cwd: '/tmp/alpha', message: 'Ready?' })
+  await emitWait(home, { session: 'bbbb-o2', cwd: '/tmp/beta', message: 'Ready?' })
   const runs = await Promise.all([1, 2, 3, 4].map(() => runCli(['notify', '--via', 'desktop'], env)))
   t.same(
     runs.map((r) => r.code),
@@ -121,22 +123,22 @@ t.test('--exec gets each new item as JSON on stdin, never in its command line', 
   await emitWait(home, { session: 'aaaa-x1', cwd: '/tmp/alpha', message: `Run $(touch ${pwned}) and \`touch ${pwned}\`; "quoted" 'too'` })
   await emitWait(home, { session: 'bbbb-x2', cwd: '/tmp/beta', event: 'PermissionRequest', tool: { name: 'Bash', input: { command: `touch ${pwned}` } } })
   const cmd = `cat > "${out}/$TRAILBOSS_KEY.json"`
-  const r = await runCli(['notify', '--exec', cmd], home.env())
+  const r = await runCli(['notify', '--all', '--exec', cmd], home.env())
   t.equal(r.code, 0, r.stderr)
   const files = fs.readdirSync(out).sort()
   t.same(files, ['aaaa-x1.json', 'bbbb-x2.json'], 'once per new wait')
   const a = JSON.parse(fs.readFileSync(join(out, 'aaaa-x1.json'), 'utf8')) as Record<string, unknown>
-  t.match(a, { n: 1, key: 'aaaa-x1', sessionId: 'aaaa-x1', state: 'waiting', kind: 'done', project: 'alpha', ask: { message: /\$\(touch/ } })
+  t.match(a, { n: 2, needsYou: false, key: 'aaaa-x1', sessionId: 'aaaa-x1', state: 'waiting', kind: 'done', project: 'alpha', ask: { message: /\$\(touch/ } })
   t.type(a.since, 'string')
   const b = JSON.parse(fs.readFileSync(join(out, 'bbbb-x2.json'), 'utf8')) as Record<string, unknown>
-  t.match(b, { kind: 'permission', ask: { tool: 'Bash', input: { command: `touch ${pwned}` } } })
+  t.match(b, { n: 1, needsYou: true, kind: 'permission', ask: { tool: 'Bash', input: { command: `touch ${pwned}` } } })
   t.notOk(fs.existsSync(pwned), 'payload text was never run')
-  const again = await runCli(['notify', '--exec', cmd], home.env())
+  const again = await runCli(['notify', '--all', '--exec', cmd], home.env())
   t.equal(again.code, 0)
   t.equal(fs.readdirSync(out).length, 2, 'told once')
 
   await emitWait(home, { session: 'cccc-x3', cwd: '/tmp/gamma' })
-  const failing = await runCli(['notify', '--exec', 'exit 7'], home.env())
+  const failing = await runCli(['notify', '--all', '--exec', 'exit 7'], home.env())
   t.equal(failing.code, 1)
   t.match(failing.stderr, /--exec for cccc-x3 exited 7/)
 })
@@ -146,7 +148,10 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
   const fake = fakeNotifier(home.root, 'notify-send')
   const server = startServer(t, 'agents')
   const pane = server.tmux('display-message', '-p', '-t', 'agents', '#{pane_id}').trim()
-  await emitWait(home, { session: 'aaaa-c1', cwd: '/tmp/alpha', message: 'Done.', tmux: { env: `${server.socket},${server.pid},0`, pane } })
+  await emitWait(home, { session: 'aaaa-c1', cwd: '/tmp/alpha', message: 'Merge it?', tmux: { env: `${server.socket},${server.pid},0`, pane } })
+  // The client that attaches below shows another window: a wait in front of it for a few
+  // seconds would count as seen (docs/queue.md).
+  server.tmux('new-window', '-t', 'agents')
   // Cron: a short PATH with no tmux on it is common; here tmux is found, but no desktop bus is.
   const env = home.env({ PATH: `${fake.bin}:${process.env.PATH}` })
 

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { applyEvent } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'
-import { applyTranscript, deriveKeys, deriveQueue, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, type QueueFacts, type ServerPanes } from '../lib/queue/derive.js'
+import { applyTranscript, deriveKeys, deriveNeedsYou, deriveQueue, deriveSeen, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, type QueueFacts, type ServerPanes } from '../lib/queue/derive.js'
 import type { ScreenVerdict, TranscriptVerdict } from '../lib/agents/types.js'
 import type { Pane } from '../lib/tmux/panes.js'
 import { hookEvent } from './helpers/hook-event.js'
@@ -33,6 +33,7 @@ const pane = (id: string, currentCommand = 'claude', extra: Partial<Pane> = {}):
   width: 80,
   height: 24,
   serverPid: 100,
+  inFront: false,
   ...extra,
 })
 
@@ -145,4 +146,58 @@ t.test('screen verdicts, marked inferred', async (t) => {
   const background = rec('bg', ['Stop', 10, { backgroundTasks: 2 }])
   t.equal(background.state, 'working')
   t.equal(wantsScreenCheck(background, 'working', 10 + SCREEN_CHECK_AFTER_MS), false, 'not while background tasks run')
+})
+
+t.test('needs you before finished: a finished turn is numbered after every wait that needs you', async (t) => {
+  const at = (p: string) => ({ tmux: { pane: p, socket: SOCK, serverPid: 100 } })
+  const items = deriveQueue(
+    [
+      rec('done-old', ['Stop', 1, at('%1')]),
+      rec('asks', ['PermissionRequest', 20, { tool: { name: 'Bash', input: { command: 'ls' }, useId: null }, ...at('%2') }]),
+      rec('done-new', ['Stop', 30, at('%3')]),
+      rec('asks-later', ['PermissionRequest', 40, { tool: { name: 'Bash', input: { command: 'make' }, useId: null }, ...at('%4') }]),
+    ],
+    facts({ panes: [pane('%1'), pane('%2'), pane('%3'), pane('%4')] }),
+  )
+  t.same(items.map((i) => [i.sessionId, i.n, i.needsYou]), [
+    ['asks', 1, true],
+    ['asks-later', 2, true],
+    ['done-old', 3, false],
+    ['done-new', 4, false],
+  ])
+})
+
+t.test('deriveNeedsYou: every wait kind but done; done with a refused tool too', async (t) => {
+  t.ok(deriveNeedsYou('permission', 'permission', {}))
+  t.ok(deriveNeedsYou('permission', 'question', {}))
+  t.ok(deriveNeedsYou('waiting', 'question', {}))
+  t.ok(deriveNeedsYou('waiting', 'error', {}))
+  t.ok(deriveNeedsYou('waiting', 'interrupted', {}))
+  t.notOk(deriveNeedsYou('waiting', 'done', {}))
+  t.notOk(deriveNeedsYou('waiting', 'done', { denied: null }))
+  t.ok(deriveNeedsYou('waiting', 'done', { denied: { tool: 'Bash', reason: 'auto mode', at: 1 } }), 'the turn ended without a tool it wanted')
+  t.notOk(deriveNeedsYou('working', null, {}))
+  t.notOk(deriveNeedsYou('gone', null, {}))
+})
+
+t.test('seen: a seen wait keeps its number and is marked; a later wait of the session is unseen', async (t) => {
+  t.ok(deriveSeen(10, 10))
+  t.ok(deriveSeen(12, 10), 'seen when the mark is of this wait or later (its since moved earlier once)')
+  t.notOk(deriveSeen(10, 11), 'a new wait began after the one seen')
+  t.notOk(deriveSeen(undefined, 10))
+  const at = (p: string) => ({ tmux: { pane: p, socket: SOCK, serverPid: 100 } })
+  const records = [rec('a', ['Stop', 10, { last_assistant_message: 'Shall I?', message: 'Shall I?', ...at('%1') } as Partial<HookEvent>]), rec('b', ['Stop', 20, at('%2')])]
+  const seenFacts = { ...facts(), seen: new Map([['a', 10]]) }
+  const items = deriveQueue(records, seenFacts)
+  t.same(items.map((i) => [i.sessionId, i.n, i.seen]), [
+    ['a', 1, true],
+    ['b', 2, false],
+  ])
+  const later = deriveQueue([rec('a', ['Stop', 50, at('%1')]), records[1] as SessionRecord], seenFacts)
+  t.same(later.map((i) => [i.sessionId, i.seen]), [
+    ['b', false],
+    ['a', false],
+  ], 'waits again after the mark: unseen')
+  const busy = deriveQueue([rec('a', ['UserPromptSubmit', 50, at('%1')])], seenFacts)
+  t.equal(busy[0]?.seen, false, 'only a wait is ever seen')
 })

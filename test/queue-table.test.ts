@@ -18,6 +18,8 @@ const item = (over: Partial<QueueItem>): QueueItem => ({
   tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: true },
   inferred: false,
   reason: null,
+  needsYou: false,
+  seen: false,
   ask: { tool: null, input: null, message: 'All done.\nAnything else?' },
   record: { lastEventAt: 5 } as SessionRecord,
   ...over,
@@ -78,5 +80,21 @@ t.test('the table names the place in tmux and fits the terminal', async (t) => {
   t.match(coloured, /\u001b\[32mdone/, 'the kind keeps its colour after the fit')
   t.ok(coloured.split('\n').every((l) => [...l.replace(/\u001b\[[0-9;]*m/g, '')].length <= 80), 'colour codes do not count as width')
   t.equal(formatPlain([long], 60_000).trimEnd().split('\t').slice(-2).join('|'), 'claude|work:2 (api)', '--plain adds agent and place at the end')
-  for (const mark of ['~', '✗', '?', 'headless', '…', '# -']) t.ok(TABLE_LEGEND.includes(mark), `the legend explains ${mark}`)
+  for (const mark of ['~', '✓', '✗', '?', 'headless', '…', '# -']) t.ok(TABLE_LEGEND.includes(mark), `the legend explains ${mark}`)
+})
+
+t.test('finished turns and seen waits are dimmed; a seen wait carries ✓', async (t) => {
+  const rows = [
+    item({ n: 1, kind: 'question', needsYou: true, sessionId: 'q1', ask: { tool: null, input: null, message: 'Which one?' } }),
+    item({ n: 2, kind: 'done', needsYou: false, sessionId: 'd1' }),
+    item({ n: 3, kind: 'error', needsYou: true, seen: true, sessionId: 'e1', ask: { tool: null, input: null, message: 'API error' } }),
+  ]
+  const text = formatTable(rows, { now: 10, colour: true, width: 100 })
+  const lines = text.trimEnd().split('\n')
+  t.notOk(lines[1]?.startsWith('\u001b[2m'), 'a wait that needs you is not dimmed')
+  t.ok(lines[2]?.startsWith('\u001b[2m'), 'a finished turn is dimmed')
+  t.ok(lines[3]?.startsWith('\u001b[2m'), 'a seen wait is dimmed')
+  t.match(lines[3], /error✓/)
+  t.match(formatPlain(rows, 10).split('\n')[2], /\terror✓\t/)
+  t.same([toJsonItem(rows[0]!).needsYou, toJsonItem(rows[1]!).needsYou, toJsonItem(rows[2]!).seen], [true, false, true])
 })

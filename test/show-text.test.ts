@@ -54,7 +54,7 @@ t.test('slash commands and long text', async (t) => {
 const item = (over: Partial<QueueItem>): QueueItem => ({
   n: 1, key: 'abcdefgh', sessionId: 'abcdefgh-1', agent: 'claude-code', state: 'waiting', kind: 'done', since: 0, cwd: '/w', project: 'web', host: 'h',
   headless: false, tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: true }, inferred: false, reason: null,
-  ask: { tool: null, input: null, message: null }, record: { lastEventAt: 0, denied: null, transcriptPath: null } as unknown as SessionRecord, ...over,
+  needsYou: false, seen: false, ask: { tool: null, input: null, message: null }, record: { lastEventAt: 0, denied: null, transcriptPath: null } as unknown as SessionRecord, ...over,
 })
 
 t.test('show words each kind right', async (t) => {

@@ -7,33 +7,57 @@ import { emitWait, makeHome, runCli } from './helpers/surfaces.js'
 
 const NOW = Date.parse('2026-01-01T12:00:00Z')
 
-const wait = (id: string, n: number | null, kind: QueueItem['kind'], ageMs: number): QueueItem =>
-  ({ n, sessionId: id, state: n === null ? 'working' : kind === 'permission' ? 'permission' : 'waiting', kind, since: NOW - ageMs }) as QueueItem
+const wait = (id: string, n: number | null, kind: QueueItem['kind'], ageMs: number, seen = false): QueueItem =>
+  ({
+    n: seen ? null : n,
+    sessionId: id,
+    state: n === null ? 'working' : kind === 'permission' ? 'permission' : 'waiting',
+    kind,
+    since: NOW - ageMs,
+    headless: false,
+    needsYou: n !== null && kind !== 'done',
+    seen,
+  }) as QueueItem
 
-t.test('deriveSummary counts waits by kind and finds the oldest', async (t) => {
-  const q = [wait('a', 1, 'done', 600_000), wait('b', 2, 'permission', 30_000), wait('c', 3, 'question', 5_000), wait('d', null, null, 1e9)]
+t.test('deriveSummary counts the waits that need you by kind and finds the oldest', async (t) => {
+  const q = [wait('a', 1, 'done', 600_000), wait('b', 2, 'permission', 30_000), wait('c', 3, 'question', 5_000), wait('d', null, null, 1e9), wait('e', 4, 'error', 900_000, true)]
   const s = deriveSummary(q, NOW)
-  t.equal(s.count, 3)
-  t.equal(s.oldestMs, 600_000)
-  t.same(s.byKind, { permission: 1, question: 1, error: 0, interrupted: 0, done: 1 })
+  t.equal(s.count, 2, 'neither the finished turn nor the seen wait counts')
+  t.equal(s.oldestMs, 30_000)
+  t.same(s.byKind, { permission: 1, question: 1, error: 0, interrupted: 0, done: 0 })
   t.equal(s.urgent, 'permission')
-  t.equal(formatKinds(s), '1p 1q 1d')
-  const others = deriveSummary(q, NOW, { excludeSessionId: 'a' })
-  t.equal(others.count, 2, 'a statusline inside session a counts the others')
-  t.equal(others.oldestMs, 30_000)
+  t.equal(formatKinds(s), '1 permission, 1 question')
+  const all = deriveSummary(q, NOW, { all: true })
+  t.equal(all.count, 4, '--all: the finished turn and the seen wait count too')
+  t.equal(all.oldestMs, 900_000)
+  t.same(all.byKind, { permission: 1, question: 1, error: 1, interrupted: 0, done: 1 })
+  t.equal(formatKinds(all), '1 permission, 1 question, 1 error, 1 done')
+  const others = deriveSummary(q, NOW, { excludeSessionId: 'b' })
+  t.equal(others.count, 1, 'a statusline inside session b counts the others')
+  t.equal(others.oldestMs, 5_000)
   t.same(deriveSummary([], NOW), { count: 0, oldestMs: 0, byKind: { permission: 0, question: 0, error: 0, interrupted: 0, done: 0 }, urgent: null })
+  t.same(deriveSummary([wait('a', 1, 'done', 1000)], NOW).count, 0, 'only finished turns: nothing needs you')
+})
+
+t.test('formatKinds: words, plural where English has one', async (t) => {
+  const many = deriveSummary(
+    [wait('a', 1, 'permission', 1), wait('b', 2, 'permission', 1), wait('c', 3, 'question', 1), wait('d', 4, 'question', 1), wait('e', 5, 'interrupted', 1), wait('f', 6, 'interrupted', 1), wait('g', 7, 'error', 1), wait('h', 8, 'error', 1), wait('i', 9, 'done', 1), wait('j', 10, 'done', 1)],
+    NOW,
+    { all: true },
+  )
+  t.equal(formatKinds(many), '2 permissions, 2 questions, 2 errors, 2 interrupted, 2 done')
 })
 
 t.test('formatSegment: empty for none; default, custom and tmux formats', async (t) => {
   const none = deriveSummary([], NOW)
   const one = deriveSummary([wait('a', 1, 'question', 42_000)], NOW)
-  const many = deriveSummary([wait('a', 1, 'done', 3_600_000), wait('b', 2, 'error', 60_000), wait('c', 3, 'error', 1_000)], NOW)
+  const many = deriveSummary([wait('a', 1, 'done', 3_600_000), wait('b', 2, 'error', 60_000), wait('c', 3, 'error', 1_000)], NOW, { all: true })
   t.equal(DEFAULT_STATUS_FORMAT, '{count} waiting · {oldest}')
   t.equal(formatSegment(none), '')
   t.equal(formatSegment(none, '{count}', { tmux: true }), '', 'nothing waits: nothing at all, not even colour codes')
   t.equal(formatSegment(one), '1 waiting · 42s')
   t.equal(formatSegment(many), '3 waiting · 1h')
-  t.equal(formatSegment(many, '{count} wait{s} ({kinds})'), '3 waits (2e 1d)')
+  t.equal(formatSegment(many, '{count} wait{s} ({kinds})'), '3 waits (2 errors, 1 done)')
   t.equal(formatSegment(one, '{count} wait{s}'), '1 wait')
   t.equal(formatSegment(many, 'E{error} D{done} P{permission} {nope}'), 'E2 D1 P0 {nope}', 'an unknown name stays visible')
   t.equal(formatSegment(one, undefined, { tmux: true }), '#[fg=cyan,bold]1 waiting · 42s#[default]')
@@ -54,9 +78,11 @@ t.test('trailboss status, built, for 0, 1 and many waits', async (t) => {
   await emitWait(home, { session: 'bbbb-two', event: 'PermissionRequest' })
   await emitWait(home, { session: 'cccc-three', message: 'Done.' })
   const many = await runCli(['status', '--format', '{count}:{kinds}'], home.env())
-  t.equal(many.stdout, '3:1p 1q 1d\n')
+  t.equal(many.stdout, '2:1 permission, 1 question\n', 'the finished turn is not counted')
+  const all = await runCli(['status', '--all', '--format', '{count}:{kinds}'], home.env())
+  t.equal(all.stdout, '3:1 permission, 1 question, 1 done\n', '--all counts it')
   const tmux = await runCli(['status', '--tmux'], home.env())
-  t.match(tmux.stdout, /^#\[fg=yellow,bold\]3 waiting · \d+s#\[default\]\n$/)
+  t.match(tmux.stdout, /^#\[fg=yellow,bold\]2 waiting · \d+s#\[default\]\n$/)
 })
 
 t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, watch or notify', async (t) => {

@@ -16,7 +16,8 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/claude-code-2.1.332/default/st
 const capturedInput = (): { stdin: Record<string, unknown>; env: Record<string, string> } => JSON.parse(fs.readFileSync(FIXTURE, 'utf8').split('\n')[0]!) as never
 
 const NOW = Date.parse('2026-01-01T12:00:00Z')
-const wait = (id: string, ageMs: number): QueueItem => ({ n: 1, sessionId: id, state: 'waiting', kind: 'done', since: NOW - ageMs }) as QueueItem
+const wait = (id: string, ageMs: number): QueueItem =>
+  ({ n: 1, sessionId: id, state: 'waiting', kind: 'question', since: NOW - ageMs, headless: false, needsYou: true, seen: false }) as QueueItem
 
 t.test('formatOthers: the other sessions that wait, in words the mod uses too', async (t) => {
   t.equal(formatOthers(deriveSummary([], NOW)), '')
@@ -77,7 +78,7 @@ t.test('trailboss statusline with the captured input: the other sessions, never 
   t.match(one.stdout, /^1 other waits · oldest \d+s\n$/)
   await emitWait(home, { session: 'bbbb-other', message: 'Shall I?' })
   t.match((await runCli(['statusline'], home.env(), input)).stdout, /^2 others wait · oldest \d+s\n$/)
-  t.match((await runCli(['statusline', '--format', '{count}:{kinds}'], home.env(), input)).stdout, /^2:1p 1q\n$/)
+  t.match((await runCli(['statusline', '--format', '{count}:{kinds}'], home.env(), input)).stdout, /^2:1 permission, 1 question\n$/)
   // Wrapping the person's own command: it gets the same input, and its output comes first.
   const mine = join(home.root, 'mine.sh')
   fs.writeFileSync(mine, '#!/bin/sh\nsed -n \'s/.*"session_id":"\\([^"]*\\)".*/mine:\\1/p\'\n', { mode: 0o755 })
@@ -86,9 +87,11 @@ t.test('trailboss statusline with the captured input: the other sessions, never 
   const broken = await runCli(['statusline', '--wrap', 'exit 3'], home.env(), input)
   t.match(broken.stdout, /^2 others wait/, 'a failing command of theirs leaves ours')
   // Run by hand, without Claude Code's input, the environment names the session: of the three
-  // waits, the two that are not aaaa-other's.
-  t.match((await runCli(['statusline'], home.env({ CLAUDE_CODE_SESSION_ID: 'aaaa-other' }))).stdout, /^2 others wait/)
-  t.match((await runCli(['statusline'], home.env())).stdout, /^3 others wait/, 'no session named: every wait counts')
+  // waits, the two that are not aaaa-other's, of which one is a finished turn (counted with --all).
+  t.match((await runCli(['statusline'], home.env({ CLAUDE_CODE_SESSION_ID: 'aaaa-other' }))).stdout, /^1 other waits/)
+  t.match((await runCli(['statusline', '--all'], home.env({ CLAUDE_CODE_SESSION_ID: 'aaaa-other' }))).stdout, /^2 others wait/)
+  t.match((await runCli(['statusline'], home.env())).stdout, /^2 others wait/, 'no session named: every wait that needs you counts')
+  t.match((await runCli(['statusline', '-a'], home.env())).stdout, /^3 others wait/, 'and with --all the finished turn too')
 })
 
 t.test('install --statusline wraps the person\'s status line; uninstall gives it back byte for byte', async (t) => {

@@ -27,9 +27,19 @@ t.test('capturePanes reads several panes in one tmux run', async (t) => {
 
 t.test('parsers', async (t) => {
   t.same(parseCaptures('one\nMARK', 1), [null], 'no mark: not a capture')
-  const line = ['%3', '$1', 'work', '@2', '1', '0', '42', 'claude', '0', '1', '80', '24', '900', 'odd|~|name'].join('|~|')
+  const line = ['%3', '$1', 'work', '@2', '1', '0', '42', 'claude', '0', '1', '80', '24', '900', '1', '2', 'odd|~|name'].join('|~|')
   t.same(parsePanes(`${line}\n`), [
-    { paneId: '%3', sessionId: '$1', sessionName: 'work', windowId: '@2', windowIndex: 1, paneIndex: 0, panePid: 42, currentCommand: 'claude', dead: false, active: true, width: 80, height: 24, serverPid: 900, windowName: 'odd|~|name' },
+    { paneId: '%3', sessionId: '$1', sessionName: 'work', windowId: '@2', windowIndex: 1, paneIndex: 0, panePid: 42, currentCommand: 'claude', dead: false, active: true, width: 80, height: 24, serverPid: 900, inFront: true, windowName: 'odd|~|name' },
   ])
+  // In front only when the pane, its window and a client on its session all say so.
+  const inFront = (active: string, windowActive: string, attached: string): boolean | undefined => {
+    const f = ['%3', '$1', 'work', '@2', '1', '0', '42', 'claude', '0', active, '80', '24', '900', windowActive, attached, 'w'].join('|~|')
+    const [p] = parsePanes(`${f}\n`)
+    return p?.inFront
+  }
+  t.equal(inFront('1', '1', '1'), true)
+  t.equal(inFront('0', '1', '1'), false, 'not the active pane')
+  t.equal(inFront('1', '0', '1'), false, 'not the active window')
+  t.equal(inFront('1', '1', '0'), false, 'no client on the session')
   t.ok(PANE_FORMAT.endsWith('#{window_name}'), 'the free-text field comes last')
 })

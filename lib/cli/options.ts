@@ -24,7 +24,7 @@ export const NOTIFY_CHANNELS = ['desktop', 'tmux', 'bell', 'exec'] as const
 const AGENT_FILTER = { type: 'string', array: true, describe: 'only sessions of these agents' } as const satisfies OptionSpec
 
 export const LS_OPTIONS = {
-  all: { type: 'boolean', alias: 'a', default: false, describe: 'also list working, idle, ended and gone sessions' },
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also list seen waits and working, idle, ended and gone sessions' },
   plain: { type: 'boolean', default: false, describe: 'tab-separated lines, key first, no colour (for fzf)' },
   json: { type: 'boolean', default: false, describe: 'the versioned JSON contract (docs/ls.schema.json)' },
   kind: { type: 'string', array: true, choices: KINDS, describe: 'only these kinds of wait' },
@@ -40,11 +40,13 @@ export const STATUS_OPTIONS = {
   format: { type: 'string', describe: 'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted}' },
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
   agent: AGENT_FILTER,
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done) and seen waits' },
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUSLINE_OPTIONS = {
   format: { type: 'string', describe: "a template as for status; default '{count} others wait · oldest {oldest}'" },
   wrap: { type: 'string', describe: 'your own status-line command: run through sh with the same input; our segment follows its output' },
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done) and seen waits' },
 } as const satisfies Record<string, OptionSpec>
 
 export const SHOW_OPTIONS = {
@@ -62,7 +64,7 @@ export const GO_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>
 
 export const WATCH_OPTIONS = {
-  all: { type: 'boolean', alias: 'a', default: false, describe: 'also show sessions that are not waiting' },
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also show seen waits and sessions that are not waiting' },
   once: { type: 'boolean', default: false, describe: 'render once and exit (for tests and logs)' },
   agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>
@@ -73,6 +75,7 @@ export const NOTIFY_OPTIONS = {
   via: { type: 'string', array: true, choices: NOTIFY_CHANNELS, describe: 'channels to use (default: all that work here)' },
   'dry-run': { type: 'boolean', default: false, describe: 'say what would be notified; remember nothing' },
   agent: AGENT_FILTER,
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also tell of finished turns (done)' },
 } as const satisfies Record<string, OptionSpec>
 
 /** `agent`'s choices are the registered agents (lib/agents/index.ts); the wiring adds them. */

@@ -4,7 +4,7 @@ import { parseDuration } from '../duration.js'
 import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
 import { formatPlain, formatTable, JSON_VERSION, toJsonItem } from '../render/queue-table.js'
 import { useColour, type Io } from '../io.js'
-import type { QueueItem } from '../queue/derive.js'
+import { isQueued, type QueueItem } from '../queue/derive.js'
 import { type LoadOptions, loadQueue, type QueueView } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
 import { reportSkipped } from '../render/skipped.js'
@@ -20,8 +20,8 @@ export interface LsFilter {
 export const filterItems = (items: readonly QueueItem[], f: LsFilter, now: number): QueueItem[] =>
   items.filter(
     (i) =>
-      (f.all || i.n !== null) &&
-      (!f.kinds?.length || (i.kind !== null && i.n !== null && f.kinds.includes(i.kind))) &&
+      (f.all || (i.n !== null && !i.seen)) &&
+      (!f.kinds?.length || (i.kind !== null && isQueued(i) && f.kinds.includes(i.kind))) &&
       (!f.projects?.length || f.projects.includes(i.project ?? '')) &&
       (f.olderThanMs === undefined || now - i.since >= f.olderThanMs),
   )
@@ -33,12 +33,15 @@ const SORT_KEYS: Record<LsArgs['sort'], (i: QueueItem) => string | number> = {
   pane: (i) => i.tmux?.pane.slice(1).padStart(8, '0') ?? '~',
 }
 
-/** Pure: waits before the others; within each, by the chosen key, then oldest first. */
+/** The groups, in order: waits that need you, finished turns, other sessions. */
+const group = (i: QueueItem): number => (i.n !== null ? (i.needsYou ? 0 : 1) : 2)
+
+/** Pure: the groups in order; within each, by the chosen key, then oldest first. */
 export const sortItems = (items: readonly QueueItem[], sort: LsArgs['sort']): QueueItem[] => {
   if (sort === 'age') return [...items]
   const key = SORT_KEYS[sort]
   return [...items].sort((a, b) => {
-    if ((a.n === null) !== (b.n === null)) return a.n === null ? 1 : -1
+    if (group(a) !== group(b)) return group(a) - group(b)
     const ka = key(a)
     const kb = key(b)
     return ka < kb ? -1 : ka > kb ? 1 : a.since - b.since
@@ -72,5 +75,7 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
     io.stdout.write(view.queue.length === 0 ? 'Nothing waits on you.\n' : 'No wait matches those filters.\n')
   }
   if (!view.tmuxAvailable && !args.json && io.stdout.isTTY) io.stderr.write('trailboss: tmux could not be run; panes are unknown (marked ?)\n')
-  return args.exitStatus && shown.every((i) => i.n === null) ? EXIT_EMPTY_QUEUE : EXIT_OK
+  // Exit 3 when nothing shown needs you (with --all: when no wait is shown at all).
+  const counts = (i: QueueItem): boolean => isQueued(i) && (args.all || (i.needsYou && !i.seen))
+  return args.exitStatus && !shown.some(counts) ? EXIT_EMPTY_QUEUE : EXIT_OK
 }

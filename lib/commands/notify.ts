@@ -52,7 +52,8 @@ export const runNotify = async (args: NotifyArgs, io: Io, opts: LoadOptions = {}
   return withNotifyState(io.env, async (state) => {
     // Read under the lock: a second call sees the queue and the set the first one left.
     const view = filterAgents(await loadQueue(io, { exec: deps.exec, ...opts }), args.agent)
-    const due = view.queue.filter((i) => view.now - i.since >= olderThanMs)
+    // Finished turns do not block anyone: told of only when asked (--all).
+    const due = view.queue.filter((i) => (args.all || i.needsYou) && view.now - i.since >= olderThanMs)
     const byId = new Map(due.map((i) => [waitId(i), i]))
     const { fresh } = deriveNew(state, profile, [...byId.keys()], [])
     const items = fresh.map((id) => byId.get(id)).filter((i): i is QueueItem => i !== undefined)

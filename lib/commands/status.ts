@@ -12,7 +12,7 @@ import { deriveSummary, formatSegment } from '../render/status-segment.js'
 export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const view = filterAgents(await loadQueue(io, { skipEnded: true, ...opts }), args.agent)
   // Skipped files are `ls`'s and `doctor`'s to report: a status line has no room for them.
-  const text = formatSegment(deriveSummary(view.queue, view.now), args.format, { tmux: args.tmux })
+  const text = formatSegment(deriveSummary(view.items, view.now, { all: args.all }), args.format, { tmux: args.tmux })
   if (text) io.stdout.write(`${text}\n`)
   return EXIT_OK
 }

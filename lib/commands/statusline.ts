@@ -74,7 +74,7 @@ export const runStatusline = async (args: StatuslineArgs, io: Io, opts: LoadOpti
   const input = await readInput(io)
   const sessionId = parseSessionId(input, io.env)
   const [theirs, view] = await Promise.all([args.wrap ? runWrapped(args.wrap, input, io) : Promise.resolve(''), loadQueue(io, { skipEnded: true, ...opts })])
-  const summary = deriveSummary(view.queue, view.now, sessionId === undefined ? {} : { excludeSessionId: sessionId })
+  const summary = deriveSummary(view.items, view.now, { all: args.all, ...(sessionId === undefined ? {} : { excludeSessionId: sessionId }) })
   const ours = args.format === undefined ? formatOthers(summary) : formatSegment(summary, args.format)
   const text = joinStatus(theirs, ours)
   if (text) io.stdout.write(`${text}\n`)

@@ -26,6 +26,8 @@ export interface QueueFacts {
   screens: ReadonlyMap<string, ScreenVerdict>
   /** Waits an agent publishes itself (lib/agents/types.ts LiveWait), by session id. */
   liveWaits?: ReadonlyMap<string, LiveWait>
+  /** The `since` of the last wait the person saw, by session id (queue/seen.ts). */
+  seen?: ReadonlyMap<string, number>
 }
 
 export interface Ask {
@@ -58,6 +60,10 @@ export interface QueueItem {
   inferred: boolean
   /** Why the state differs from the record's, when a check on read changed it. */
   reason: string | null
+  /** A wait that blocks on the person (docs/queue.md): every kind but a finished turn. */
+  needsYou: boolean
+  /** A wait the person has seen (went there, or looked at its pane): out of the default queue. */
+  seen: boolean
   ask: Ask
   record: SessionRecord
 }
@@ -66,6 +72,20 @@ const isLive = (s: LiveState): boolean => s === 'working' || s === 'permission' 
 
 export const isQueued = (item: Pick<QueueItem, 'state' | 'headless'>): boolean =>
   !item.headless && (item.state === 'permission' || item.state === 'waiting')
+
+/**
+ * Whether a wait blocks on the person. A finished turn ("done") does not: the agent has nothing
+ * more to do, but nothing stops either. A turn that finished after the agent's own check refused
+ * a tool (auto mode's denial) does: the work it wanted is undone until the person allows it.
+ */
+export const deriveNeedsYou = (state: DerivedState, kind: WaitKind | null, rec: Pick<SessionRecord, 'denied'>): boolean =>
+  (state === 'permission' || state === 'waiting') && (kind !== 'done' || (rec.denied !== null && rec.denied !== undefined))
+
+/**
+ * Seen when the person saw this very wait or a later one: a new wait of the session begins
+ * after the one they saw, so it is unseen again.
+ */
+export const deriveSeen = (seenSince: number | undefined, since: number): boolean => seenSince !== undefined && seenSince >= since
 
 /**
  * Shortest prefix of each id, at least `min` long, that no other id shares (docs/design.md §4.5); for
@@ -224,6 +244,8 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
       tmux: rec.tmux && !rec.headless ? { ...rec.tmux, alive: d.alive, place: d.place ?? null } : null,
       inferred: d.inferred,
       reason: d.reason,
+      needsYou: !rec.headless && deriveNeedsYou(d.state, d.kind, rec),
+      seen: !rec.headless && (d.state === 'permission' || d.state === 'waiting') && deriveSeen(facts.seen?.get(rec.sessionId), d.since),
       ask: {
         tool: pendingTool?.name ?? null,
         input: pendingTool ? pendingTool.input : null,
@@ -233,7 +255,12 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
     }
   })
   // Plain code-unit order for ties: localeCompare would load ICU's collator (~8 ms) on every run.
-  const queued = items.filter(isQueued).sort((a, b) => a.since - b.since || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0))
+  const byAge = (a: QueueItem, b: QueueItem): number => a.since - b.since || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
+  // Numbered: the waits that need the person, oldest first, then the finished turns. A seen wait
+  // keeps its number (so `go 2` after `go 1` is still the wait the person read as 2); views
+  // leave it out unless asked (--all).
+  const waits = items.filter(isQueued)
+  const queued = [...waits.filter((i) => i.needsYou).sort(byAge), ...waits.filter((i) => !i.needsYou).sort(byAge)]
   queued.forEach((item, i) => {
     item.n = i + 1
   })

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../record/types.js'
 import type { Io } from '../io.js'
 import type { Env } from '../paths.js'
+import { readSeenMarks, deriveSeenUpdate, writeSeenMark, type SeenMark } from './seen.js'
 import { deriveQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, applyTranscript, type QueueItem, type ServerPanes } from './derive.js'
 import { agentFor } from '../agents/index.js'
 import type { AgentAdapter, LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
@@ -15,9 +16,9 @@ import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePanes, listPanes, type Pane } from '../tmux/panes.js'
 
 export interface QueueView {
-  /** The waits, oldest first, numbered 1..n. */
+  /** The unseen waits; every wait is numbered, those that need the person oldest first, then the finished turns. */
   queue: QueueItem[]
-  /** Every session: the waits first, then the others (n null), most recent first. */
+  /** Every session: the numbered waits first (seen ones too), then the others (n null), most recent first. */
   items: QueueItem[]
   skipped: SkippedFile[]
   /** False when tmux could not be run at all (cron's PATH): panes are unknown. */
@@ -35,7 +36,13 @@ export interface LoadOptions {
   skipEnded?: boolean
   /** Sessions without a record (no hooks ran in them) are found too, unless a caller only cleans records. */
   discover?: boolean
+  /** Note waits whose pane is in front of the person, and mark them seen after a while (default on). */
+  autoSeen?: boolean
 }
+
+/** The seen `since` of each session whose mark says seen: deriveQueue's `seen` fact. */
+const seenSinces = (marks: ReadonlyMap<string, SeenMark>): Map<string, number> =>
+  new Map([...marks].flatMap(([id, m]) => (m.seenAt !== null ? [[id, m.since] as const] : [])))
 
 /** The agents' transcript checks (lib/agents/): what the person did since each wait began. */
 const checkTranscripts = (records: readonly SessionRecord[], env: Env, now: number): Map<string, TranscriptVerdict> => {
@@ -161,6 +168,13 @@ const checkScreens = async (
   return out
 }
 
+/** The wait's pane is the one a client shows (tmux's word, from the same list-panes). */
+const inFront = (item: QueueItem, servers: ReadonlyMap<string, ServerPanes>): boolean => {
+  if (!item.tmux || item.tmux.alive !== true) return false
+  const server = servers.get(item.tmux.socket)
+  return server?.status === 'ok' && server.panes.get(item.tmux.pane)?.inFront === true
+}
+
 export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions = {}): Promise<QueueView> => {
   const exec = opts.exec ?? execTmux
   const now = io.now()
@@ -190,11 +204,27 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
       records = [...store.records, ...found.map((s) => toHooklessRecord(s, io.env, now, host))]
     }
   }
-  const items = deriveQueue(records, { transcripts, servers, screens, liveWaits }, store.endedIds)
-  for (const item of items) {
-    const reason = reasons.get(item.sessionId)
-    // A found session's state is never a hook's word; a pane check (gone) keeps its own reason.
-    if (reason !== undefined && item.state !== 'gone') Object.assign(item, { inferred: true, reason })
+  const marks = readSeenMarks(io.env, records.filter((r) => r.state !== 'ended').map((r) => r.sessionId))
+  const facts = { transcripts, servers, screens, liveWaits }
+  const derive = (): QueueItem[] => {
+    const derived = deriveQueue(records, { ...facts, seen: seenSinces(marks) }, store.endedIds)
+    for (const item of derived) {
+      const reason = reasons.get(item.sessionId)
+      // A found session's state is never a hook's word; a pane check (gone) keeps its own reason.
+      if (reason !== undefined && item.state !== 'gone') Object.assign(item, { inferred: true, reason })
+    }
+    return derived
   }
-  return { queue: items.filter(isQueued), items, skipped: store.skipped, tmuxAvailable: available, now, hookless: found }
+  let items = derive()
+  if (opts.autoSeen !== false) {
+    const update = deriveSeenUpdate(items.filter(isQueued).map((i) => ({ sessionId: i.sessionId, since: i.since, inFront: inFront(i, servers) })), marks, now)
+    let newlySeen = false
+    for (const [id, mark] of update) {
+      if (!writeSeenMark(io.env, id, mark)) continue
+      marks.set(id, mark)
+      newlySeen ||= mark.seenAt !== null
+    }
+    if (newlySeen) items = derive()
+  }
+  return { queue: items.filter((i) => i.n !== null && !i.seen), items, skipped: store.skipped, tmuxAvailable: available, now, hookless: found }
 }

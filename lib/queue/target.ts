@@ -18,10 +18,12 @@ export const resolveTarget = (view: QueueView, target: string, io: Pick<Io, 'env
   if (t === '') throw new TrailbossError('no session named', 'give a number, a key or a pane id from trailboss ls', EXIT_USAGE)
   if (/^\d{1,4}$/.test(t)) {
     const n = Number(t)
-    const item = view.queue.find((i) => i.n === n)
+    // A seen wait keeps its number: it is still there, only out of the default view.
+    const numbered = view.items.filter((i) => i.n !== null)
+    const item = numbered.find((i) => i.n === n)
     if (item) return item
     throw new TrailbossError(
-      view.queue.length === 0 ? `nothing waits, so there is no number ${n}` : `no wait number ${n}; the queue has 1–${view.queue.length}`,
+      numbered.length === 0 ? `nothing waits, so there is no number ${n}` : `no wait number ${n}; the queue has 1–${numbered.length}`,
       'see trailboss ls',
     )
   }

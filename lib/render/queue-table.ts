@@ -55,6 +55,9 @@ const padEnd = (text: string, width: number): string => text + ' '.repeat(Math.m
 
 export const kindLabel = (item: Pick<QueueItem, 'state' | 'kind'>): string => (item.state === 'permission' || item.state === 'waiting' ? item.kind ?? item.state : item.state)
 
+/** The kind with its marks: `~` inferred, `✓` seen (listed with --all). */
+export const kindCell = (item: Pick<QueueItem, 'state' | 'kind' | 'inferred' | 'seen'>): string => `${kindLabel(item)}${item.inferred ? '~' : ''}${item.seen ? '✓' : ''}`
+
 const PALETTE: Readonly<Record<string, string>> = {
   permission: '\u001b[33m',
   question: '\u001b[36m',
@@ -90,7 +93,8 @@ export const placeLabel = (item: Pick<QueueItem, 'tmux' | 'headless'>): string =
 /** What every mark of the table means: `ls --help`, the README and `watch` say the same. */
 export const TABLE_LEGEND = [
   'KIND: permission (a dialog waits for your yes or no), question, error, interrupted, done (the turn finished); with --all also working, idle, ended, gone.',
-  "~ after a kind: inferred from the pane's screen or process, not said by the agent's hooks.",
+  'Waits that need you come first; finished turns (done) follow, dimmed.',
+  "~ after a kind: inferred from the pane's screen or process, not said by the agent's hooks. ✓: seen (shown with --all).",
   'WHERE: tmux session:window (window name), or the pane id; ✗ the pane is gone, ? tmux could not be asked; headless: no terminal (claude -p).',
   '# - : not waiting (shown with --all). A cut cell ends in …',
 ].join('\n')
@@ -107,7 +111,7 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
   const rows = items.map((i) => ({
     n: i.n === null ? '-' : String(i.n),
     age: formatAge(opts.now - i.since),
-    kind: `${kindLabel(i)}${i.inferred ? '~' : ''}`,
+    kind: kindCell(i),
     agent: formatVisible(agentLabel(i.agent)),
     project: formatVisible(i.project ?? '?'),
     place: formatVisible(placeLabel(i)),
@@ -144,7 +148,8 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
     // Colour goes in after the cut, so escape codes never count as width; # and AGE are ASCII.
     const at = w.n + w.age + 4
     if (opts.colour && colourOf && text.slice(at, at + kindCell.length) === kindCell) text = `${text.slice(0, at)}${colourOf}${kindCell}${RESET}${text.slice(at + kindCell.length)}`
-    out.push(opts.colour && r.item.n === null ? `${DIM}${text}${RESET}` : text)
+    // Finished turns, seen waits and other sessions are dimmed: they do not block on the person.
+    out.push(opts.colour && (r.item.n === null || !r.item.needsYou || r.item.seen) ? `${DIM}${text}${RESET}` : text)
   }
   return `${out.join('\n')}\n`
 }
@@ -159,7 +164,7 @@ const field = (text: string): string => formatVisible(text)
 export const formatPlain = (items: readonly QueueItem[], now: number): string =>
   items
     .map((i) =>
-      [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), `${kindLabel(i)}${i.inferred ? '~' : ''}`, i.project ?? '?', i.tmux?.pane ?? '-', summarizeAsk(i.ask, 200), agentLabel(i.agent), placeLabel(i)]
+      [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), kindCell(i), i.project ?? '?', i.tmux?.pane ?? '-', summarizeAsk(i.ask, 200), agentLabel(i.agent), placeLabel(i)]
         .map(field)
         .join('\t'),
     )
@@ -181,6 +186,10 @@ export interface JsonItem {
   tmux: { pane: string; socket: string; alive: boolean | null; place: { session: string; window: number; windowName: string } | null } | null
   inferred: boolean
   reason: string | null
+  /** A wait that blocks on the person; false for a finished turn (done) and for every other session. */
+  needsYou: boolean
+  /** A wait the person has seen (listed with --all only). */
+  seen: boolean
   ask: Ask
   lastEventAt: string
   /** A tool call the agent's own check refused in this turn (auto mode), or null. */
@@ -202,6 +211,8 @@ export const toJsonItem = (i: QueueItem): JsonItem => ({
   tmux: i.tmux ? { pane: i.tmux.pane, socket: i.tmux.socket, alive: i.tmux.alive, place: i.tmux.place ?? null } : null,
   inferred: i.inferred,
   reason: i.reason,
+  needsYou: i.needsYou,
+  seen: i.seen,
   ask: i.ask,
   lastEventAt: new Date(i.record.lastEventAt).toISOString(),
   denied: i.record.denied ? { tool: i.record.denied.tool, reason: i.record.denied.reason, at: new Date(i.record.denied.at).toISOString() } : null,

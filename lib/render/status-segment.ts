@@ -2,7 +2,7 @@
 // Claude Code statusline segment later is one more caller of deriveSummary + formatSegment).
 import { formatAge } from '../duration.js'
 import { kindLabel } from './queue-table.js'
-import type { QueueItem } from '../queue/derive.js'
+import { isQueued, type QueueItem } from '../queue/derive.js'
 import type { WaitKind } from '../record/types.js'
 
 /** Every wait kind (lib/record/types.ts WAIT_KINDS), most urgent first. */
@@ -27,14 +27,18 @@ export interface QueueSummary {
 export interface SummaryOptions {
   /** Leave this session out (a statusline segment inside one session counts the others). */
   excludeSessionId?: string
+  /** Also count finished turns and seen waits (`--all`); else only the unseen waits that need the person. */
+  all?: boolean
 }
 
-export const deriveSummary = (queue: readonly QueueItem[], now: number, opts: SummaryOptions = {}): QueueSummary => {
+/** Counts the waits among `items` (any list of queue items: others are passed over). */
+export const deriveSummary = (items: readonly QueueItem[], now: number, opts: SummaryOptions = {}): QueueSummary => {
   const byKind: Record<SummaryKind, number> = { permission: 0, question: 0, error: 0, interrupted: 0, done: 0 }
   let count = 0
   let oldest = now
-  for (const item of queue) {
-    if (item.n === null || item.sessionId === opts.excludeSessionId) continue
+  for (const item of items) {
+    if (!isQueued(item) || item.sessionId === opts.excludeSessionId) continue
+    if (!opts.all && (item.seen || !item.needsYou)) continue
     count++
     oldest = Math.min(oldest, item.since)
     const kind = kindLabel(item)
@@ -43,11 +47,20 @@ export const deriveSummary = (queue: readonly QueueItem[], now: number, opts: Su
   return { count, oldestMs: count > 0 ? Math.max(0, now - oldest) : 0, byKind, urgent: SUMMARY_KINDS.find((k) => byKind[k] > 0) ?? null }
 }
 
-/** `2p 1q 1d`: the non-zero kinds, most urgent first. */
+/** Each kind's word for a count: `1 question`, `2 questions`, `1 interrupted`, `3 done`. */
+export const KIND_WORDS: Record<SummaryKind, readonly [one: string, many: string]> = {
+  permission: ['permission', 'permissions'],
+  question: ['question', 'questions'],
+  error: ['error', 'errors'],
+  interrupted: ['interrupted', 'interrupted'],
+  done: ['done', 'done'],
+}
+
+/** `2 permissions, 1 question, 1 done`: the non-zero kinds in words, most urgent first. */
 export const formatKinds = (s: QueueSummary): string =>
   SUMMARY_KINDS.filter((k) => s.byKind[k] > 0)
-    .map((k) => `${s.byKind[k]}${k[0]}`)
-    .join(' ')
+    .map((k) => `${s.byKind[k]} ${KIND_WORDS[k][s.byKind[k] === 1 ? 0 : 1]}`)
+    .join(', ')
 
 /** tmux colours per most urgent kind (`#[fg=…]`), matching the table's palette. */
 export const TMUX_COLOURS: Record<SummaryKind, string> = {

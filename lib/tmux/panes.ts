@@ -18,6 +18,8 @@ export interface Pane {
   height: number
   /** The server's pid: with the socket, it tells a restarted server's reused pane ids apart. */
   serverPid: number
+  /** The active pane of its window, its window the active one of a session a client shows. */
+  inFront: boolean
 }
 
 /**
@@ -42,6 +44,8 @@ export const PANE_FORMAT = [
   '#{pane_width}',
   '#{pane_height}',
   '#{pid}',
+  '#{window_active}',
+  '#{session_attached}',
   '#{window_name}',
 ].join(SEP)
 
@@ -65,7 +69,8 @@ export const parsePanes = (text: string): Pane[] =>
         width: Number(f[10]),
         height: Number(f[11]),
         serverPid: Number(f[12]),
-        windowName: f.slice(13).join(SEP),
+        inFront: f[9] === '1' && f[13] === '1' && Number(f[14]) > 0,
+        windowName: f.slice(15).join(SEP),
       }
     })
 

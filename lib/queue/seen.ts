@@ -1,0 +1,115 @@
+// Seen marks ($TRAILBOSS_HOME/seen/<session id>.json): which wait of a session the person has
+// seen, so it leaves the default queue until the session waits again (docs/queue.md). One
+// small file per session, replaced atomically: writers of different sessions never touch the
+// same file, and two writers of one session write the same fact, so no lock is needed.
+// A mark also carries when a reader first found the wait's pane in front of the person
+// (the active pane of an attached session's active window): with no daemon, the readers that run
+// often (status, watch) note it, and a later reader marks the wait seen once it has been so
+// for SEEN_AFTER_ACTIVE_MS.
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { writeFileAtomic } from '../fs/atomic-write.js'
+import { deriveHomeProblem } from '../fs/home-check.js'
+import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
+import { readDirIfExists } from '../fs/read-optional.js'
+import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
+import { type Env, isValidSessionId, trailbossHome } from '../paths.js'
+
+/** How long a wait's pane must be in front of the person before the wait counts as seen. */
+export const SEEN_AFTER_ACTIVE_MS = 4000
+
+export interface SeenMark {
+  /** The `since` of the wait this mark is about. */
+  since: number
+  /** When the person saw it (went there, acknowledged it, or looked long enough); null: not yet. */
+  seenAt: number | null
+  /** When a reader first found its pane in front of the person; null: it was not, last time. */
+  activeAt: number | null
+}
+
+export const seenDir = (env: Env): string => join(trailbossHome(env), 'seen')
+
+const markFile = (env: Env, sessionId: string): string => {
+  // Session ids name files: never anything else (docs/design.md §2.8).
+  if (!isValidSessionId(sessionId)) throw new Error(`not a session id: ${JSON.stringify(sessionId)}`)
+  return join(seenDir(env), `${sessionId}.json`)
+}
+
+/** Pure: a mark's text, or null when it is not one of ours (skipped, as a foreign file is). */
+export const parseSeenMark = (text: string): SeenMark | null => {
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>
+    const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
+    if (typeof v !== 'object' || v === null || !num(v.since)) return null
+    return { since: v.since, seenAt: num(v.seenAt) ? v.seenAt : null, activeAt: num(v.activeAt) ? v.activeAt : null }
+  } catch {
+    return null
+  }
+}
+
+/** The marks of these sessions (those that have one): one readdir, then only their files. */
+export const readSeenMarks = (env: Env, sessionIds: Iterable<string>): Map<string, SeenMark> => {
+  const out = new Map<string, SeenMark>()
+  let names: Set<string>
+  try {
+    names = new Set(readDirIfExists(seenDir(env)))
+  } catch {
+    return out
+  }
+  if (names.size === 0) return out
+  for (const id of sessionIds) {
+    if (!names.has(`${id}.json`) || !isValidSessionId(id)) continue
+    const got = readRegularFile(markFile(env, id), { cap: READ_CAP.state, ownOnly: true })
+    const mark = got.ok ? parseSeenMark(got.text) : null
+    if (mark) out.set(id, mark)
+  }
+  return out
+}
+
+/** Writes a mark; false when it could not be (a foreign or read-only home): nothing else breaks. */
+export const writeSeenMark = (env: Env, sessionId: string, mark: SeenMark): boolean => {
+  if (deriveHomeProblem(env) !== null) return false
+  try {
+    const dir = seenDir(env)
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+    writeFileAtomic(markFile(env, sessionId), JSON.stringify(mark), dir, '.seen')
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Forgets a session's mark (gc, when the session is retired). */
+export const removeSeenMark = (env: Env, sessionId: string): void => {
+  if (!isValidSessionId(sessionId)) return
+  rmSync(markFile(env, sessionId), { force: true })
+}
+
+/** What the person sees of a wait right now, for deriveSeenUpdate. */
+export interface SeenCandidate {
+  sessionId: string
+  since: number
+  /** Its pane is the active pane of an attached session's active window. */
+  inFront: boolean
+}
+
+/**
+ * Pure: the marks to write after one look at the waits. A wait in front of the person gets a
+ * note of when that was first seen; once it has been in front SEEN_AFTER_ACTIVE_MS, it is seen.
+ * A wait no longer in front loses its note (the time must be one stretch).
+ */
+export const deriveSeenUpdate = (waits: readonly SeenCandidate[], marks: ReadonlyMap<string, SeenMark>, now: number, afterMs = SEEN_AFTER_ACTIVE_MS): Map<string, SeenMark> => {
+  const out = new Map<string, SeenMark>()
+  for (const w of waits) {
+    const mark = marks.get(w.sessionId)
+    const current = mark && mark.since >= w.since ? mark : null
+    if (current?.seenAt !== null && current?.seenAt !== undefined) continue
+    if (!w.inFront) {
+      if (current?.activeAt !== null && current?.activeAt !== undefined) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: null })
+      continue
+    }
+    if (current?.activeAt === null || current?.activeAt === undefined) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: now })
+    else if (now - current.activeAt >= afterMs) out.set(w.sessionId, { since: w.since, seenAt: now, activeAt: current.activeAt })
+  }
+  return out
+}
