@@ -63,6 +63,11 @@ export const GO_OPTIONS = {
   agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>
 
+export const BACK_OPTIONS = {
+  client: GO_OPTIONS.client,
+  print: { type: 'boolean', default: false, describe: 'print the tmux command instead of running it' },
+} as const satisfies Record<string, OptionSpec>
+
 export const WATCH_OPTIONS = {
   all: { type: 'boolean', alias: 'a', default: false, describe: 'also show seen waits and sessions that are not waiting' },
   once: { type: 'boolean', default: false, describe: 'render once and exit (for tests and logs)' },
@@ -135,6 +140,9 @@ export type StatusArgs = ArgsOf<typeof STATUS_OPTIONS>
 export type StatuslineArgs = ArgsOf<typeof STATUSLINE_OPTIONS>
 export type ShowArgs = ArgsOf<typeof SHOW_OPTIONS> & { target: string }
 export type GoArgs = ArgsOf<typeof GO_OPTIONS> & { target: string | undefined }
+export type BackArgs = ArgsOf<typeof BACK_OPTIONS>
+/** `ack`'s targets: numbers, keys or pane ids. */
+export type AckArgs = { targets: (string | number)[] }
 export type WatchArgs = ArgsOf<typeof WATCH_OPTIONS>
 export type NotifyArgs = ArgsOf<typeof NOTIFY_OPTIONS>
 export type InstallArgs = ArgsOf<typeof INSTALL_OPTIONS>

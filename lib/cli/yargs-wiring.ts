@@ -4,6 +4,7 @@ import type { Argv } from 'yargs'
 import { AGENT_IDS } from '../agents/index.js'
 import {
   ANSWER_OPTIONS,
+  BACK_OPTIONS,
   DOCTOR_OPTIONS,
   GC_OPTIONS,
   GO_OPTIONS,
@@ -18,6 +19,8 @@ import {
   UNINSTALL_OPTIONS,
   WATCH_OPTIONS,
   type AnswerArgs,
+  type AckArgs,
+  type BackArgs,
   type DoctorArgs,
   type GcArgs,
   type GoArgs,
@@ -89,6 +92,34 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
           .options(toYargsOptions(GO_OPTIONS))
           .choices('agent', AGENT_IDS),
       run<GoArgs>(async () => (await import('../commands/go.js')).runGo),
+    )
+    .command(
+      'next',
+      'go to the next wait after the one you are in (those that need you first, wrapping)',
+      (y) =>
+        y
+          .options(toYargsOptions(GO_OPTIONS))
+          .example(`$0 next`, 'from a pane: the wait after this one')
+          .example(`tmux bind-key N run-shell "trailboss next --client '#{client_name}' || true"`, 'one key through the queue'),
+      run<GoArgs>(async () => (await import('../commands/next.js')).runNext),
+    )
+    .command(
+      'back',
+      'return your tmux client to where it was before the last go or next',
+      (y) =>
+        y
+          .options(toYargsOptions(BACK_OPTIONS))
+          .example(`tmux bind-key B run-shell "trailboss back --client '#{client_name}' || true"`, 'a key back'),
+      run<BackArgs>(async () => (await import('../commands/next.js')).runBack),
+    )
+    .command(
+      'ack <targets..>',
+      'mark waits seen without going there: they leave the queue until their session waits again',
+      (y) =>
+        y
+          .positional('targets', { type: 'string', array: true, demandOption: true, describe: 'queue numbers, keys or pane ids' })
+          .example('$0 ack 2 3', 'waits 2 and 3 are seen'),
+      run<AckArgs>(async () => (await import('../commands/next.js')).runAck),
     )
     .command(
       'watch',

@@ -12,7 +12,9 @@ import { formatVisible } from '../render/visible-text.js'
 import { type AttachFn, attachTmux, runPlan } from '../tmux/attach.js'
 import { type Client, listClients, readPane } from '../tmux/clients.js'
 import { formatStep, planGo } from '../tmux/go-plan.js'
-import type { QueueItem } from '../queue/derive.js'
+import { isQueued, type QueueItem } from '../queue/derive.js'
+import { writeOrigin } from '../queue/origin.js'
+import { writeSeenMark } from '../queue/seen.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
 import { resolveTarget } from '../queue/target.js'
@@ -67,7 +69,7 @@ export const goneError = (item: QueueItem, view: Pick<QueueView, 'queue'>, why: 
   )
 }
 
-const withTmux = async <T>(fn: () => Promise<T>): Promise<T> => {
+export const withTmux = async <T>(fn: () => Promise<T>): Promise<T> => {
   try {
     return await fn()
   } catch (err) {
@@ -80,11 +82,15 @@ const withTmux = async <T>(fn: () => Promise<T>): Promise<T> => {
  * A key binding's `run-shell` drops stderr and shows only "returned 1" on failure, so with
  * `--client` and no terminal for stderr the outcome also goes to that client's message line.
  */
-const tellClient = async (args: GoArgs, io: Io, socket: string | null, text: string, exec: TmuxExec): Promise<void> => {
+export const tellClient = async (args: GoArgs, io: Io, socket: string | null, text: string, exec: TmuxExec): Promise<void> => {
   if (args.client === undefined || io.stderr.isTTY === true || socket === null) return
   // Messages are format-expanded by tmux: a literal # is written ##.
   await exec(['display-message', '-c', args.client, text.replace(/#/g, '##')], { socket }).catch(() => undefined)
 }
+
+/** Going to a wait is seeing it (docs/queue.md): it leaves the default queue until the session waits again. */
+export const markSeen = (item: QueueItem, io: Pick<Io, 'env' | 'now'>): boolean =>
+  isQueued(item) && writeSeenMark(io.env, item.sessionId, { since: item.since, seenAt: io.now(), activeAt: null })
 
 /** Takes a client to `item`'s pane (or prints how); returns the exit code. */
 export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, args: GoArgs, io: Io, deps: GoDeps): Promise<number> => {
@@ -122,8 +128,15 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, args
     for (const step of plan.steps) io.stdout.write(`${formatStep(step)}\n`)
     return 0
   }
+  // `tmux attach` returns only when the person detaches: they saw it when it opened.
+  if (plan.how === 'attach') markSeen(item, io)
   const code = await withTmux(() => runPlan(plan.steps, { exec: deps.exec, attach: deps.attach, env: { ...io.env } }))
-  if (plan.how === 'switch') await tellClient(args, io, target.socket, `trailboss: went to ${describeItem(item)}`, deps.exec)
+  if (plan.how === 'switch') {
+    markSeen(item, io)
+    // Where the client was, for `trailboss back` (not when it was there already).
+    if (plan.client.paneId && plan.client.paneId !== target.pane) writeOrigin(io.env, { socket: target.socket, client: plan.client.name, pane: plan.client.paneId, at: io.now() })
+    await tellClient(args, io, target.socket, `trailboss: went to ${describeItem(item)}`, deps.exec)
+  }
   return code
 }
 

@@ -5,7 +5,8 @@ import type { AnswerArgs, GoArgs, WatchArgs } from '../cli/options.js'
 import type { Answer } from '../queue/answer-guard.js'
 import { EXIT_OK, formatError } from '../errors.js'
 import { useColour, type Io, type OutStream } from '../io.js'
-import type { QueueItem } from '../queue/derive.js'
+import { isQueued, type QueueItem } from '../queue/derive.js'
+import { writeSeenMark } from '../queue/seen.js'
 import { type Live, startLive } from '../queue/live.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
@@ -165,7 +166,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     digits = ''
     if (digitTimer) clearTimeout(digitTimer)
     const n = Number(text)
-    const item = view?.queue.find((i) => i.n === n)
+    const item = shown().find((i) => i.n === n)
     if (!item) {
       message = `no wait number ${n}`
       draw()
@@ -178,7 +179,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     if (key === 'q' || key === '\u0003' || key === '\u001b') return finish(EXIT_OK)
     if (/^[0-9]$/.test(key)) {
       digits += key
-      const count = view?.queue.length ?? 0
+      const count = Math.max(0, ...shown().map((i) => i.n ?? 0))
       // Go at once unless a longer number could still be meant.
       if (Number(digits) * 10 > count) return goNumber(digits)
       if (digitTimer) clearTimeout(digitTimer)
@@ -195,6 +196,15 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     else if (key === 'y') return void answerSelected('allow')
     else if (key === 'n') return void answerSelected('deny')
     else if (key === 's') details = !details
+    else if (key === 'a') {
+      // Acknowledge: the selected wait is seen, and leaves the view until its session waits again.
+      const items = shown()
+      const item = items[deriveSelectedIndex(items, selected)]
+      if (item && isQueued(item)) {
+        message = writeSeenMark(io.env, item.sessionId, { since: item.since, seenAt: io.now(), activeAt: null }) ? `seen: ${item.n ?? item.key}` : 'could not mark it seen'
+        live?.rescanNow()
+      }
+    }
     else if (key === 'r') live?.rescanNow()
     draw()
   }

@@ -22,7 +22,7 @@ export interface WatchScreen {
   digits: string
 }
 
-export const WATCH_KEYS_HELP = '1-9/Enter go · j/k move · y/n answer · s details · q quit'
+export const WATCH_KEYS_HELP = '1-9/Enter go · j/k move · y/n answer · a seen · s details · q quit'
 
 const DIM = '\u001b[2m'
 const BOLD = '\u001b[1m'
