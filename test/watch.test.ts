@@ -192,10 +192,13 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
     await waitFor(() => views() === agentA, 'the client moved to wait 1', 5000)
     t.equal(views(), agentA)
     t.match(server.capture(watchPane), /going to 1 · alpha/, 'the view says where it went')
-    // Back to the view, then j + Enter: the second row.
+    // Going there made wait 1 seen: it leaves the view (docs/queue.md).
+    await waitFor(() => !/question\s+claude\s+alpha/.test(server.capture(watchPane)), 'the seen wait leaves the view', 10_000)
+    // Back to the view, then k (stays on the first row) + j + k + Enter: the first row, now wait 2.
     server.tmux('select-window', '-t', 'main:watch')
     server.tmux('switch-client', '-c', server.tmux('list-clients', '-F', '#{client_name}').trim(), '-t', watchPane)
     server.tmux('send-keys', '-t', watchPane, 'j')
+    server.tmux('send-keys', '-t', watchPane, 'k')
     server.tmux('send-keys', '-t', watchPane, 'Enter')
     await waitFor(() => views() === agentB, 'the client moved to wait 2', 5000)
     t.equal(views(), agentB)
@@ -312,7 +315,8 @@ t.test('watch outside tmux: a jump attaches in this terminal, and the view retur
   t.same(clients(), [agent], 'this terminal now shows the waiting pane')
   t.notMatch(outer.capture(term), /Trail Boss ·/)
   inner.tmux('detach-client')
-  await waitFor(() => outer.capture(term).includes('Trail Boss · 1 waiting'), 'the view is back after detaching', 5000)
+  // Going there made the wait seen: the view is back, and the wait has left it (docs/queue.md).
+  await waitFor(() => outer.capture(term).includes('Trail Boss · nothing waits on you'), 'the view is back after detaching', 5000)
   t.match(outer.capture(term), /going to 1 · outproj/)
   outer.tmux('send-keys', '-t', term, 'q')
   await waitFor(() => !outer.capture(term).includes('Trail Boss ·'), 'quit', 5000)
