@@ -14,8 +14,10 @@ import { chmod, copyFile, readFile, rename, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+// The version goes into the bundles: installed, they are far from a package.json yargs could find.
+const { version } = JSON.parse(await readFile('package.json', 'utf8'))
 // Minified: parsing is a visible part of a short command's start-up.
-const common = { bundle: true, minify: true, platform: 'node', target: 'node20', logLevel: 'warning', legalComments: 'none' }
+const common = { bundle: true, minify: true, platform: 'node', target: 'node20', logLevel: 'warning', legalComments: 'none', define: { __TRAILBOSS_VERSION__: JSON.stringify(version) } }
 /** Keeps the yargs wiring out of the entry bundle: the entry imports it from ./full/ at run time. */
 const fullCliExternal = {
   name: 'full-cli-external',

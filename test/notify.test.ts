@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { deriveChannels } from '../lib/commands/notify.js'
 import { checkDesktop, escapeTmuxFormat, formatNotice } from '../lib/notify/channels.js'
-import { deriveNew, parseNotifyState, waitId } from '../lib/notify/state.js'
+import { deriveNew, deriveNotes, parseNotifyState, waitId } from '../lib/notify/state.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { attachControlClient, startServer } from './helpers/navigate-tmux.js'
 import { emitWait, fakeNotifier, makeHome, runCli, type CliResult } from './helpers/surfaces.js'
@@ -11,6 +11,19 @@ import { waitFor } from './helpers/wait-for.js'
 
 const item = (id: string, over: Partial<QueueItem> = {}): QueueItem =>
   ({ n: 1, key: id, sessionId: id, state: 'waiting', kind: 'done', since: 1000, project: `proj-${id}`, ask: { tool: null, input: null, message: 'All done.' }, ...over }) as QueueItem
+
+t.test('deriveNotes: a note about an unusable channel is said once, again only after it stopped', async (t) => {
+  const empty = parseNotifyState(null)
+  const first = deriveNotes(empty, ['no desktop session here'])
+  t.same(first.say, ['no desktop session here'])
+  const second = deriveNotes(first.next, ['no desktop session here'])
+  t.same(second.say, [], 'the same note: quiet')
+  const gone = deriveNotes(second.next, [])
+  t.same(gone.next.said, undefined, 'the desktop works again: forgotten')
+  t.same(deriveNotes(gone.next, ['no desktop session here']).say, ['no desktop session here'], 'said again when it comes back')
+  t.same(parseNotifyState(JSON.stringify(second.next)).said, ['no desktop session here'], 'kept in notify.json')
+  t.same(deriveNew(second.next, '', ['a@1'], ['a@1']).next.said, ['no desktop session here'], 'telling waits keeps the notes')
+})
 
 t.test('deriveNew: new waits only, and only current ones remembered', async (t) => {
   const empty = parseNotifyState(null)
@@ -163,6 +176,8 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
   t.equal(nobody.code, 1, 'no client attached and no desktop: nobody to tell')
   t.match(nobody.stderr, /could not notify \(no desktop session here \(run from cron\?\); no tmux client is attached; no terminal to ring\)/)
   t.notOk(fs.existsSync(join(home.tb, 'notify.json')) && /aaaa-c1/.test(fs.readFileSync(join(home.tb, 'notify.json'), 'utf8')), 'nothing remembered, so a later call tells')
+  const again = await runCli(['notify'], env)
+  t.same([again.code, again.stderr], [1, ''], 'the same reason is said once, not on every cron run (each line is a mail)')
 
   await attachControlClient(t, server, 'agents')
   const r = await runCli(['notify'], env)
@@ -171,6 +186,13 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
   t.same(fake.calls(), [], 'notify-send was not run without a session bus')
   const twice = await runCli(['notify'], env)
   t.same([twice.code, twice.stderr], [0, ''], 'told once')
+  // A new wait later: told by tmux again, and no desktop line this time (it was said).
+  const other = server.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'agents', 'sleep', '1000').trim()
+  await emitWait(home, { session: 'bbbb-c2', cwd: '/tmp/beta', message: 'Ship it?', tmux: { env: `${server.socket},${server.pid},0`, pane: other } })
+  const later = await runCli(['notify'], env)
+  t.same([later.code, later.stderr], [0, ''], 'no desktop: said once, not again')
+  const state = JSON.parse(fs.readFileSync(join(home.tb, 'notify.json'), 'utf8')) as { told: Record<string, string[]> }
+  t.ok(state.told['']?.some((id) => id.startsWith('bbbb-c2@')), 'and it was told')
 })
 
 t.test('notify --via exec without --exec is a usage error', async (t) => {

@@ -230,6 +230,8 @@ export interface AgentAdapter extends AgentHooks {
  */
 export interface AgentSetup {
   id: string
+  /** The agent's program on PATH (`doctor` looks for it). */
+  command: string
   install: InstallTarget
   /**
    * `doctor`'s checks of what only this agent has (Codex: trust entries, the spool). `known`:

@@ -1,6 +1,10 @@
 // yargs wiring of every command, with help and usage errors. Each command's module is imported
 // only when that command runs.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Argv } from 'yargs'
+import { findPackageRoot } from '../settings/package-root.js'
 import { AGENT_IDS } from '../agents/index.js'
 import {
   ANSWER_OPTIONS,
@@ -38,6 +42,19 @@ import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from '../errors
 import type { Io } from '../io.js'
 
 type Handler<A> = (args: A, io: Io) => Promise<number>
+
+/** Put in by the build (scripts/build.mjs): a bundle cannot find package.json the way yargs looks for it. */
+declare const __TRAILBOSS_VERSION__: string | undefined
+/** From source (tests that import the wiring), the package.json of this checkout. */
+const version = (): string => {
+  if (typeof __TRAILBOSS_VERSION__ === 'string') return __TRAILBOSS_VERSION__
+  const root = findPackageRoot(fileURLToPath(import.meta.url))
+  try {
+    return root ? String((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown }).version ?? 'unknown') : 'unknown'
+  } catch {
+    return 'unknown'
+  }
+}
 
 
 const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing waits.
@@ -218,7 +235,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     .epilog(EPILOG)
     .help()
     .alias('help', 'h')
-    .version()
+    .version(version())
     .wrap(Math.min(110, io.stdout.columns ?? 100))
 }
 

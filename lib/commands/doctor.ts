@@ -8,6 +8,7 @@ import * as fs from 'node:fs'
 import { type DoctorArgs, SCOPES } from '../cli/options.js'
 import { codeCacheState } from '../cli/code-cache-state.js'
 import {
+  checkAgentsInstalled,
   checkClaudeVersion,
   checkCodeCache,
   checkEmitterRun,
@@ -202,6 +203,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
       : checkEmitterRun(pathRun, ''),
   )
 
+  checks.push(checkAgentsInstalled(SETUPS.map((a) => ({ label: a.install.label, command: a.command, path: findOnPath(a.command, env.PATH) }))))
   checks.push(checkClaudeVersion(claudeRun))
 
   const facts: HookFacts = { exists, which: (name) => findOnPath(name, env.PATH), known: ownEmitter ? [ownEmitter] : [] }

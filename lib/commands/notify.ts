@@ -7,7 +7,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { formatVisible } from '../render/visible-text.js'
 import { checkDesktop, formatNotice, listTmuxClients, notifyDesktop, notifyTmux, ringBell, runExec, type Channel, type Outcome } from '../notify/channels.js'
-import { deriveNew, waitId, withNotifyState } from '../notify/state.js'
+import { deriveNew, deriveNotes, waitId, withNotifyState } from '../notify/state.js'
 import type { QueueItem } from '../queue/derive.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
@@ -66,15 +66,21 @@ export const runNotify = async (args: NotifyArgs, io: Io, opts: LoadOptions = {}
     const failed = outcomes.filter((o) => !o.ok)
     const delivered = outcomes.filter((o) => o.ok)
     if (delivered.length === 0) {
-      // Nothing reached the person: remember nothing, so the next call (from a desktop, say) tells them.
-      io.stderr.write(`trailboss: could not notify (${failed.map((o) => o.detail).join('; ')}) — use --exec <command>, or run notify where a desktop or tmux client is\n`)
-      return { next: null, result: EXIT_FAILURE }
+      // Nothing reached the person: remember no wait, so the next call (from a desktop, say)
+      // tells them; the reason is said once, not on every cron run (each line is a mail).
+      const why = `could not notify (${failed.map((o) => o.detail).join('; ')})`
+      const notes = deriveNotes(state, [why])
+      if (notes.say.length > 0) io.stderr.write(`trailboss: ${why} — use --exec <command>, or run notify where a desktop or tmux client is\n`)
+      return { next: notes.next, result: EXIT_FAILURE }
     }
     // Say what failed, and which asked-for or desktop channel could not be used here (cron has
-    // no desktop session), with what was used instead; a default tmux or bell without a client is no news.
+    // no desktop session), with what was used instead; a default tmux or bell without a client is
+    // no news. A channel that cannot work here is said once, until that changes.
     const worth = failed.filter((o) => !o.unavailable || args.via !== undefined || o.channel === 'desktop')
-    if (worth.length > 0) io.stderr.write(`trailboss: ${worth.map((o) => o.detail).join('; ')}; notified by ${delivered.map((o) => o.detail).join(', ')}\n`)
+    const notes = deriveNotes(state, worth.filter((o) => o.unavailable).map((o) => o.detail))
+    const say = [...notes.say, ...worth.filter((o) => !o.unavailable).map((o) => o.detail)]
+    if (say.length > 0) io.stderr.write(`trailboss: ${say.join('; ')}; notified by ${delivered.map((o) => o.detail).join(', ')}\n`)
     const toldIds = items.map(waitId)
-    return { next: deriveNew(state, profile, [...byId.keys()], toldIds).next, result: failed.some((o) => o.channel === 'exec') ? EXIT_FAILURE : EXIT_OK }
+    return { next: deriveNew(notes.next, profile, [...byId.keys()], toldIds).next, result: failed.some((o) => o.channel === 'exec') ? EXIT_FAILURE : EXIT_OK }
   })
 }

@@ -280,6 +280,26 @@ export const checkClaudeVersion = (run: ClaudeVersionRun): Check => {
   return { id, status: 'ok', summary: `Claude Code ${version} (${run.path}; ${range})`, fix: null }
 }
 
+/** An agent Trail Boss supports, and where PATH found its program (null: nowhere). */
+export interface AgentOnPath {
+  label: string
+  command: string
+  path: string | null
+}
+
+/**
+ * Pure: whether any supported agent is installed. None is a problem, not "all good": with no
+ * agent, no hook ever runs and the queue stays empty whatever waits.
+ */
+export const checkAgentsInstalled = (agents: readonly AgentOnPath[]): Check => {
+  const found = agents.filter((a) => a.path !== null)
+  const names = agents.map((a) => `${a.label} (${a.command})`).join(', ')
+  if (found.length === 0) {
+    return { id: 'agents', status: 'fail', summary: `no supported agent is installed: none of ${names} is on PATH`, fix: 'install one (or put its folder on PATH), then: trailboss install --agent <claude-code|codex|gemini>' }
+  }
+  return { id: 'agents', status: 'ok', summary: `agents on PATH: ${found.map((a) => `${a.label} (${a.path})`).join(', ')}`, fix: null }
+}
+
 /** What a tmux server said about its panes: the pane ids, or why there are none. */
 export type ServerAnswer = { status: 'ok'; panes: ReadonlySet<string> } | { status: 'no-server' } | { status: 'unknown'; why: string }
 

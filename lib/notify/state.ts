@@ -26,6 +26,11 @@ export interface NotifyState {
    * so a 5-minute reminder still fires for a wait an immediate call already announced.
    */
   told: Record<string, string[]>
+  /**
+   * The notes about channels that cannot work here (no desktop session under cron) said last
+   * time: said once, not on every run (each stderr line from cron is a mail).
+   */
+  said?: string[]
 }
 
 export const notifyStateFile = (env: Env): string => join(trailbossHome(env), 'notify.json')
@@ -37,7 +42,8 @@ export const parseNotifyState = (text: string | null): NotifyState => {
     if (v.v !== NOTIFY_STATE_VERSION || typeof v.told !== 'object' || v.told === null) throw new Error('unknown shape')
     const told: Record<string, string[]> = {}
     for (const [k, ids] of Object.entries(v.told)) if (Array.isArray(ids)) told[k] = ids.filter((i): i is string => typeof i === 'string')
-    return { v: NOTIFY_STATE_VERSION, told }
+    const said = Array.isArray(v.said) ? v.said.filter((i): i is string => typeof i === 'string') : []
+    return { v: NOTIFY_STATE_VERSION, told, ...(said.length > 0 ? { said } : {}) }
   } catch {
     // A damaged file costs at most one repeated notification; refusing would cost all of them.
     return { v: NOTIFY_STATE_VERSION, told: {} }
@@ -52,7 +58,18 @@ export const deriveNew = (state: NotifyState, profile: string, currentIds: reado
   const before = new Set(state.told[profile] ?? [])
   const fresh = currentIds.filter((id) => !before.has(id))
   const keep = new Set([...currentIds.filter((id) => before.has(id)), ...toldNow])
-  return { fresh, next: { v: NOTIFY_STATE_VERSION, told: { ...state.told, [profile]: [...keep].sort() } } }
+  return { fresh, next: { ...state, v: NOTIFY_STATE_VERSION, told: { ...state.told, [profile]: [...keep].sort() } } }
+}
+
+/**
+ * Pure: which notes about this run's unusable channels to say (those not said last time), and
+ * the state that remembers them. A note that no longer applies is forgotten, so it is said
+ * again the next time it does.
+ */
+export const deriveNotes = (state: NotifyState, notes: readonly string[]): { say: string[]; next: NotifyState } => {
+  const before = new Set(state.said ?? [])
+  const { said: _said, ...rest } = state
+  return { say: notes.filter((n) => !before.has(n)), next: notes.length > 0 ? { ...rest, said: [...new Set(notes)].sort() } : rest }
 }
 
 /**

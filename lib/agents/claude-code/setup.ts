@@ -5,6 +5,7 @@ import { deriveHookEntry, FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, merge
 
 export const claudeCodeSetup: AgentSetup = {
   id: 'claude-code',
+  command: 'claude',
   install: {
     label: 'Claude Code',
     settingsFile,

@@ -8,6 +8,7 @@ import { codexHooksFile } from './paths.js'
 
 export const codexSetup: AgentSetup = {
   id: 'codex',
+  command: 'codex',
   doctor: codexDoctor,
   install: {
     label: 'Codex',

@@ -6,6 +6,7 @@ import { deriveGeminiHookEntry, GEMINI_HOOK_EVENTS, geminiSettingsFileFor, merge
 
 export const geminiSetup: AgentSetup = {
   id: 'gemini',
+  command: 'gemini',
   doctor: geminiDoctor,
   install: {
     label: 'Gemini CLI',

@@ -1,0 +1,44 @@
+// Found in issue #18: `doctor` said "all good" with no Claude Code installed. With no supported
+// agent on PATH it now says so, as a problem. Run `npm run build` first.
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { checkAgentsInstalled } from '../lib/doctor/checks.js'
+import { findOnPath } from '../lib/fs/find-on-path.js'
+import { runCli } from './helpers/cli.js'
+import { baseEnv, tempDir } from './helpers/emitter.js'
+
+const agents = (claude: string | null, codex: string | null, gemini: string | null) => [
+  { label: 'Claude Code', command: 'claude', path: claude },
+  { label: 'Codex', command: 'codex', path: codex },
+  { label: 'Gemini CLI', command: 'gemini', path: gemini },
+]
+
+t.test('checkAgentsInstalled: none is a failure that names them all; any one is enough', async (t) => {
+  const none = checkAgentsInstalled(agents(null, null, null))
+  t.equal(none.status, 'fail')
+  t.match(none.summary, /no supported agent is installed: none of Claude Code \(claude\), Codex \(codex\), Gemini CLI \(gemini\) is on PATH/)
+  t.match(none.fix, /trailboss install --agent/)
+  const one = checkAgentsInstalled(agents(null, '/bin/codex', null))
+  t.equal(one.status, 'ok')
+  t.match(one.summary, /Codex \(\/bin\/codex\)/)
+})
+
+t.test('doctor with no agent on PATH: not "all good"', async (t) => {
+  const root = tempDir(t)
+  // A PATH with tmux but no agent: only that is missing.
+  const bin = join(root, 'bin')
+  fs.mkdirSync(bin)
+  const tmux = findOnPath('tmux', process.env.PATH)
+  if (tmux) fs.symlinkSync(tmux, join(bin, 'tmux'))
+  const env = { ...baseEnv(root), PATH: bin }
+  fs.mkdirSync(join(root, 'home'), { recursive: true })
+  const r = await runCli(['doctor'], env)
+  t.equal(r.code, 1, r.stdout + r.stderr)
+  t.match(r.stdout, /✗ no supported agent is installed/)
+  t.notMatch(r.stdout, /all good/)
+  t.match(r.stdout, /\n\d+ problems?[^\n]*\n$/, 'the verdict counts it')
+  const json = JSON.parse((await runCli(['doctor', '--json'], env)).stdout) as { ok: boolean; checks: { id: string; status: string }[] }
+  t.equal(json.ok, false)
+  t.equal(json.checks.find((c) => c.id === 'agents')?.status, 'fail')
+})
