@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { deriveSeenUpdate, parseSeenMark, readSeenMarks, removeSeenMark, SEEN_AFTER_ACTIVE_MS, seenDir, writeSeenMark, type SeenMark } from '../lib/queue/seen.js'
 import { tempDir } from './helpers/emitter.js'
+import { emitWait, makeHome, runCli } from './helpers/surfaces.js'
 
 t.test('parseSeenMark takes ours and skips anything else', async (t) => {
   t.same(parseSeenMark('{"since":5,"seenAt":9,"activeAt":null}'), { since: 5, seenAt: 9, activeAt: null })
@@ -55,4 +56,17 @@ t.test('deriveSeenUpdate: in front for a while means seen; a break starts over',
   t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: false }], seen, 9000)], [], 'seen stays seen')
   t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 200, inFront: true }], seen, 9000)], [['a', { since: 200, seenAt: null, activeAt: 9000 }]], 'a new wait starts over')
   t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 200, inFront: true }], noted, 9000)], [['a', { since: 200, seenAt: null, activeAt: 9000 }]], "an old wait's note does not count for a new wait")
+})
+
+t.test('gc removes the seen mark of a session it retires', async (t) => {
+  const home = makeHome(tempDir(t))
+  // A pane on a server whose socket is gone: the session is gone, and gc retires it.
+  await emitWait(home, { session: 'gone-1', message: 'Shall I?', tmux: { env: `${join(home.root, 'no-socket')},1,0`, pane: '%1' } })
+  const env = home.env()
+  t.ok(writeSeenMark(env, 'gone-1', { since: 1, seenAt: 2, activeAt: null }))
+  t.ok(writeSeenMark(env, 'other-1', { since: 1, seenAt: 2, activeAt: null }))
+  const r = await runCli(['gc', '--older-than', '0s'], env)
+  t.equal(r.code, 0, r.stderr)
+  t.match(r.stdout, /removed gone-1/)
+  t.same(fs.readdirSync(seenDir(env)), ['other-1.json'], "only the retired session's mark is removed")
 })

@@ -1,6 +1,7 @@
 // trailboss gc: retire ended and gone sessions whose last event is older than a threshold, and
 // clear our own leftovers (stale temp files, folded pending files, stale locks). It says what
 // it removes, on stdout and in the log; nothing else is ever deleted (docs/design.md §2.7).
+import { removeSeenMark } from '../queue/seen.js'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import type { GcArgs } from '../cli/options.js'
@@ -99,7 +100,15 @@ export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promi
     const what = `${item.key} (${item.state}, ${item.project ?? '?'}, last event ${formatAge(view.now - item.record.lastEventAt)} ago)`
     if (args.dryRun || (await retire(dir, item))) {
       io.stdout.write(`${formatVisible(`${verb} ${what}`)}\n`)
-      if (!args.dryRun) appendLog(io, `removed session ${item.sessionId} (${item.state})`)
+      if (!args.dryRun) {
+        appendLog(io, `removed session ${item.sessionId} (${item.state})`)
+        // Its seen mark goes with it (a link there is removed, never followed).
+        try {
+          removeSeenMark(io.env, item.sessionId)
+        } catch {
+          // A mark left behind is harmless: it names a session that no longer waits.
+        }
+      }
       count++
     }
   }
