@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { forgetRunnerEnv } from './harness.js'
 import { startCodexMock, type CodexMockApi } from './mock-openai.js'
 
 export const CODEX_VERSION = '0.171.0'
@@ -126,6 +127,7 @@ export const startCodexLab = async (): Promise<CodexLab> => {
   const tmux = (...args: string[]): Promise<Run> => run('tmux', ['-S', socket, '-f', '/dev/null', ...args], env)
   const started = await tmux('new-session', '-d', '-s', 'home', '-x', '160', '-y', '45', '-c', project, 'sh')
   if (started.code !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`)
+  await forgetRunnerEnv(tmux)
   return {
     root,
     home,

@@ -66,6 +66,20 @@ export const run = (cmd: string, args: readonly string[], env: NodeJS.ProcessEnv
     else child.stdin?.end()
   })
 
+/**
+ * tap adds its own preload (`NODE_OPTIONS=--import …/@tapjs/processinfo/…`, `_TAPJS_*`) to every
+ * child it sees spawned, whatever env it is given: the tmux server too, and from its global
+ * environment every agent and every hook emitter started in a pane. An emitter then runs tap's
+ * module-loader thread before its own code, and one was seen parked in that loader's wait for 28
+ * minutes, none of its deadlines armed yet (docs/reliability.md). Taken out of the server's global
+ * environment before any agent starts, so panes run as a person's do.
+ */
+export const forgetRunnerEnv = async (tmux: (...args: string[]) => Promise<Run>): Promise<void> => {
+  const names = ['NODE_OPTIONS', ...Object.keys(process.env).filter((k) => k.startsWith('_TAPJS_'))]
+  const r = await tmux(...names.flatMap((n, i) => [...(i > 0 ? [';'] : []), 'set-environment', '-g', '-u', n]))
+  if (r.code !== 0) throw new Error(`tmux set-environment -u failed: ${r.stderr}`)
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
 export class Timeout extends Error {}
@@ -195,6 +209,7 @@ export const startE2e = async (opts: StartOptions = {}): Promise<E2e> => {
   const started = await tmux('new-session', '-d', '-s', 'home', '-x', '160', '-y', '45', '-c', project, 'sh')
   if (started.code !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`)
   await tmux('set-option', '-g', 'remain-on-exit', 'off')
+  await forgetRunnerEnv(tmux)
   const e2e: E2e = {
     root,
     home,

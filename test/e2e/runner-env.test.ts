@@ -1,0 +1,35 @@
+// The agents under test, and so their hooks' emitters, must not inherit the test runner's own
+// preload. tap adds `NODE_OPTIONS=--import …/@tapjs/processinfo/…` (and `_TAPJS_*`) to every
+// child it sees spawned, tmux included; Claude Code passes its environment on to its hooks, so
+// every emitter ran tap's module-loader thread first. One such emitter, started as its session
+// ended, stayed parked in that loader's wait (Atomics.wait, no timeout, the loader thread gone)
+// before it read its stdin: none of its own deadlines had started, and it outlived its tmux
+// server by 28 minutes. A person's agents run without that preload; the harness matches them.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { run, startE2e, waitFor } from './harness.js'
+
+t.setTimeout(60_000)
+
+t.test('a pane the harness opens runs without the test runner’s NODE_OPTIONS', async (t) => {
+  const e2e = await startE2e({ noHooks: true })
+  t.teardown(() => e2e.close())
+  // What tap gives a child it spawns: the fault the harness removes (the test means nothing without it).
+  const direct = await run('sh', ['-c', 'printf "%s" "${NODE_OPTIONS-}"'], e2e.env)
+  t.match(direct.stdout, /processinfo/, 'the runner adds its preload to a child it spawns')
+  const out = join(e2e.scratch, 'env.txt')
+  const opened = await e2e.tmux('new-window', '-d', '-t', 'home:', 'sh', '-c', `env > ${out}.tmp && mv ${out}.tmp ${out}`)
+  t.equal(opened.code, 0, opened.stderr)
+  const { value: text } = await waitFor('the pane’s environment', () => {
+    try {
+      return readFileSync(out, 'utf8')
+    } catch {
+      return undefined
+    }
+  }, 20_000)
+  const names = text.split('\n').map((l) => l.slice(0, l.indexOf('=')))
+  t.notOk(names.includes('NODE_OPTIONS'), 'no NODE_OPTIONS in the pane')
+  t.same(names.filter((n) => n.startsWith('_TAPJS_')), [], 'no _TAPJS_ variables in the pane')
+  t.ok(names.includes('TRAILBOSS_HOME'), 'the harness’s own environment is there')
+})
