@@ -84,6 +84,8 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
 
   // Sessions expected in the queue, oldest first; the early one only if it showed up.
   const waiting: { sessionId: string; pane: string }[] = []
+  /** How many of them need the person (the others are finished turns). */
+  let needYou = 0
   await step('a session started before install', async () => {
     t.equal((await lsJson(e2e)).queue.length, 0, 'before install nothing is recorded')
     // Claude Code 2.1.197 re-reads settings.json while it runs (a file watcher, so not at once,
@@ -120,10 +122,16 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     lat.add('c: finished turn → waiting/done', second)
     waiting.push({ sessionId: b.sessionId, pane: b.pane }, { sessionId: c.sessionId, pane: c.pane })
     const queue = (await lsJson(e2e)).queue.filter((i) => i.n !== null)
+    t.equal(queue.find((i) => i.sessionId === b.sessionId)?.needsYou, true, 'a permission needs you')
+    t.equal(queue.find((i) => i.sessionId === c.sessionId)?.needsYou, false, 'a finished turn does not')
+    // The waits that need you first, then the finished turns, each oldest first.
+    const needs = new Set(queue.filter((i) => i.needsYou).map((i) => i.sessionId))
+    waiting.splice(0, waiting.length, ...waiting.filter((w) => needs.has(w.sessionId)), ...waiting.filter((w) => !needs.has(w.sessionId)))
+    needYou = needs.size
     t.same(
       queue.map((i) => [i.n, i.sessionId, i.tmux?.pane]),
       waiting.map((w, i) => [i + 1, w.sessionId, w.pane]),
-      'oldest wait first',
+      'the waits that need you first, oldest first',
     )
     const plain = await trailboss(e2e, ['ls', '--plain'])
     t.equal(plain.code, 0)
@@ -136,7 +144,9 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     t.match(doctor.stdout, /user scope: hooks for (\d+)\/\1 events/, 'doctor finds every hook that install wrote')
     const status = await trailboss(e2e, ['status'])
     t.equal(status.code, 0)
-    t.match(status.stdout, new RegExp(`^${waiting.length} waiting\\b`), 'status counts the waits')
+    t.match(status.stdout, new RegExp(`^${needYou} waiting\\b`), 'status counts the waits that need you')
+    const all = await trailboss(e2e, ['status', '--all'])
+    t.match(all.stdout, new RegExp(`^${waiting.length} waiting\\b`), 'status --all counts the finished turns too')
     const table = await trailboss(e2e, ['ls'])
     t.equal(table.code, 0)
     t.match(table.stdout, /permission/, 'the table shows the permission wait')
