@@ -44,6 +44,24 @@ t.test('the emitter on a FIFO record keeps its deadline, leaves no lock, and kee
   t.match(ls.stdout, /"sessionId":"fifo0000-2"|"sessionId": "fifo0000-2"/, 'the event is recorded')
 })
 
+t.test('the emitter on a FIFO where the ended mark goes keeps its deadline and records the end', async (t) => {
+  const home = tempDir(t)
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude') }
+  const dir = join(home, 'tb', 'sessions')
+  fs.mkdirSync(join(dir, '.ended'), { recursive: true, mode: 0o700 })
+  fs.chmodSync(join(home, 'tb'), 0o700)
+  const start = await emitBounded(JSON.stringify(payload('fifoend0-1', 'UserPromptSubmit', { prompt_id: 'p1' })), env)
+  finished(t, start, 'the emitter on the first event')
+  // Planted after the first event, which clears a stale mark of a new session.
+  mkfifo(join(dir, '.ended', 'fifoend0-1'))
+  const end = await emitBounded(JSON.stringify(payload('fifoend0-1', 'SessionEnd', { reason: 'exit' })), env)
+  finished(t, end, 'the emitter marking the end')
+  t.equal(end.code, 0)
+  t.notOk(fs.existsSync(join(dir, 'fifoend0-1.json.lock')), 'no lock left behind')
+  const rec = JSON.parse(fs.readFileSync(join(dir, 'fifoend0-1.json'), 'utf8')) as { state: string }
+  t.equal(rec.state, 'ended', 'the end is recorded')
+})
+
 t.test('the emitter with a FIFO as its log stays within its deadline', async (t) => {
   const home = tempDir(t)
   const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude') }

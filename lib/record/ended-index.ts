@@ -18,7 +18,9 @@ export const markEnded = (dir: string, sessionId: string): void => {
   mkdirSync(index, { recursive: true, mode: PRIVATE_DIR_MODE })
   // Never into a folder elsewhere that a link in its place points to, nor through a link.
   if (!isRealDir(index)) throw new Error(`${index} is not a folder of ours`)
-  closeSync(openSync(join(index, sessionId), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE))
+  // O_NONBLOCK: a FIFO planted in a mark's place fails at once (ENXIO) instead of holding the
+  // lock holder until a reader comes; a mark that cannot be made only costs readers a read.
+  closeSync(openSync(join(index, sessionId), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, PRIVATE_FILE_MODE))
 }
 
 /** Removes a session's mark, if any (no index folder, or something else in its place: none). */
