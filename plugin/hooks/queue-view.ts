@@ -58,7 +58,8 @@ export const askLine = (ask: unknown, max = 80): string => {
 }
 
 /**
- * The waits in `ls --json` output, oldest first as the CLI ordered them. Throws when the text is
+ * The waits that need the person (not finished turns, not seen ones) in `ls --json` output,
+ * in the CLI's order. Throws when the text is
  * not the contract at all (another program named `trailboss`, a newer major version); an item
  * that lacks a field is skipped and counted, never guessed at.
  */
@@ -79,6 +80,9 @@ export const parseListing = (text: string): Listing => {
       skipped++
       continue
     }
+    // As `trailboss statusline` counts: a finished turn, or a wait the person has seen, does not
+    // nag. A CLI older than these fields lists only waits, each of which counts.
+    if (item.needsYou === false || item.seen === true) continue
     const key = str(item.key)
     const sessionId = str(item.sessionId)
     const since = Date.parse(str(item.since) ?? '')

@@ -29,6 +29,11 @@ test('parseListing keeps the queue\'s items, skips what lacks a field, refuses w
     { key: 'aaaa1111', sessionId: 'aaaa1111-x', kind: 'permission', since: Date.parse('2026-12-01T10:00:00Z'), project: 'api', ask: 'Bash: ls', pane: '%3' },
     { key: 'bbbb2222', sessionId: 'aaaa1111-x', kind: 'waiting', since: Date.parse('2026-12-01T10:00:00Z'), project: '?', ask: 'Bash: ls', pane: null },
   ])
+  const finished = parseListing(
+    JSON.stringify({ version: 1, queue: [{ ...good, needsYou: true, seen: false }, { ...good, key: 'cccc3333', kind: 'done', needsYou: false }, { ...good, key: 'dddd4444', seen: true }] }),
+  )
+  expect(finished.waits.map((w) => w.key)).toEqual(['aaaa1111'])
+  expect(finished.skipped).toBe(0)
   expect(() => parseListing('trailboss 0.0.1')).toThrow(/not JSON/)
   expect(() => parseListing('{"version": 2, "queue": []}')).toThrow(/not version 1/)
   expect(() => parseListing('[]')).toThrow(/not version 1/)
