@@ -35,12 +35,31 @@ const pause = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
+// Read at load, before any write can stall: a parent that has gone since then leaves the
+// process orphaned (Node reads process.ppid afresh from the kernel on each access).
+const parentAtStart = process.ppid
+
+export interface StallLimits {
+  /** How long a full non-blocking output may take no byte before its reader counts as gone. */
+  stallMs: number
+  /** The parent at start: once another process is the parent, nobody waits for this output. */
+  parentPid: number
+}
+
+// A minute: far longer than any reader that still reads needs to drain a socket's buffer.
+const defaultLimits: StallLimits = { stallMs: 60_000, parentPid: parentAtStart }
+const firstBackoffMs = 1
+const longestBackoffMs = 50
+
 /**
  * Output to a pipe or a file, written straight to its descriptor: Node's stream for it costs a
  * few ms of a 30 ms start-up, and reports a reader that went away (`trailboss ls | head -1`)
  * as an unhandled error. Here that reader ends the output quietly, as with any Unix filter.
+ * A non-blocking output that stays full is waited on with a growing pause, and given up as
+ * gone once the process is orphaned or no byte went through for `stallMs`: a socket whose
+ * reader stopped reading while another process holds its end open never reports EPIPE.
  */
-export const descriptorOut = (fd: number): OutStream => {
+export const descriptorOut = (fd: number, limits: StallLimits = defaultLimits): OutStream => {
   let readerGone = false
   return {
     isTTY: false,
@@ -50,17 +69,26 @@ export const descriptorOut = (fd: number): OutStream => {
     write(text: string): boolean {
       if (readerGone) return false
       const bytes = Buffer.from(text)
+      let backoffMs = firstBackoffMs
+      let lastProgress = performance.now()
       for (let done = 0; done < bytes.length; ) {
         try {
           done += writeSync(fd, bytes, done)
+          backoffMs = firstBackoffMs
+          lastProgress = performance.now()
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code
-          // A pipe another process set non-blocking is full: wait for its reader.
-          if (code === 'EAGAIN') pause(1)
-          else if (code === 'EPIPE') {
+          const stalled =
+            code === 'EAGAIN' &&
+            (process.ppid !== limits.parentPid || performance.now() - lastProgress >= limits.stallMs)
+          if (code === 'EPIPE' || stalled) {
             readerGone = true
             return false
-          } else throw err
+          }
+          if (code !== 'EAGAIN') throw err
+          // A non-blocking output is full: give its reader time, waking less the longer it takes.
+          pause(backoffMs)
+          backoffMs = Math.min(backoffMs * 2, longestBackoffMs)
         }
       }
       return true
