@@ -60,6 +60,13 @@ const script = async (t: Test, build: ClaudeBuild): Promise<void> => {
   const third = await askPermission(e2e, a.pane, id, 'PERM once more')
   const dialog = await capture(e2e, a.pane)
   await press(e2e, a.pane, dialog.match(/(\d)\. No\b/)?.[1] ?? 'Escape')
+  // A key that reaches the dialog before it takes input is lost (seen once on 2.1.332 in CI): the
+  // person would press again. Esc denies as well, and on an empty prompt it types nothing.
+  const answered = await waitForScreen(e2e, a.pane, /❯\s*$/m, 4000, 'the dialog answered').then(
+    () => true,
+    () => false,
+  )
+  if (!answered && /Do you want to proceed\?/.test(await capture(e2e, a.pane))) await press(e2e, a.pane, 'Escape')
   await waitForItem(e2e, id, (i) => i.state !== 'permission', Date.now(), BOUND_MS)
   const late = await trailboss(e2e, ['ok', third.key], ALLOW)
   t.not(late.code, 0, `${tag}ok after the person answered: refused`)
