@@ -194,7 +194,8 @@ export const run = async (flags) => {
   const tmux = (...args) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { env, encoding: 'utf8' })
   // Other sessions' waits (no pane: they stay queued) and a history of ended sessions to read past.
   for (let i = 0; i < OTHER_WAITS; i++) {
-    await emit(env, { session_id: `other-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: `/tmp/other-${i}`, hook_event_name: 'Stop', last_assistant_message: 'Done.', prompt_id: 'p1' })
+    // Permissions: finished turns are not counted by the mod (nor by statusline) since #18.
+    await emit(env, { session_id: `other-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: `/tmp/other-${i}`, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'make' }, prompt_id: 'p1' })
   }
   for (let i = 0; i < ENDED; i++) await emit(env, { session_id: `ended-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: '/tmp/old', hook_event_name: 'SessionEnd', reason: 'exit' })
 
@@ -247,7 +248,7 @@ export const run = async (flags) => {
     for (let i = 0; i < LATENCY_SAMPLES; i++) {
       const want = new RegExp(`trailboss: ${OTHER_WAITS + i + 1} others wait`)
       const t0 = performance.now()
-      await emit(env, { session_id: `late-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: `/tmp/late-${i}`, hook_event_name: 'Stop', last_assistant_message: 'Done?', prompt_id: 'p1' })
+      await emit(env, { session_id: `late-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: `/tmp/late-${i}`, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'make' }, prompt_id: 'p1' })
       for (const end = Date.now() + 30_000; !want.test(tmux('capture-pane', '-p', '-t', `mod:${1 + (i % SESSIONS)}`)); await sleep(25)) {
         if (Date.now() > end) throw new Error(`wait ${i} did not show in 30 s`)
       }
