@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { CANCELLED_TEXT, deriveChatVerdict, deriveGeminiConversation, isTypedPrompt, liveRecords, parseChatLines, readChatTail, type ChatLine } from '../lib/agents/gemini/chat.js'
@@ -122,4 +123,13 @@ t.test('paths: the chat file by projects.json when transcript_path is of no use'
   const id = chatNames[0]!.slice(-14, -6)
   t.equal(findChatFile({ HOME: home }, '/w/proj', `${id}-0000`), join(chats, chatNames[0]!))
   t.equal(findChatFile({ HOME: home }, '/w/other', `${id}-0000`), null)
+
+  // projects.json as a FIFO: refused at once. A blocking read would wait for this writer and
+  // then find the chat file through what it writes.
+  const projects = join(home, '.gemini', 'projects.json')
+  rmSync(projects)
+  execFileSync('mkfifo', ['-m', '600', projects])
+  const writer = spawn('sh', ['-c', `sleep 1; printf '%s' '${JSON.stringify({ projects: { '/w/proj': 'proj' } })}' > '${projects}'`], { stdio: 'ignore' })
+  t.teardown(() => writer.kill('SIGKILL'))
+  t.equal(findChatFile({ HOME: home }, '/w/proj', `${id}-0000`), null, 'a FIFO in place of projects.json is not read')
 })

@@ -117,6 +117,10 @@ export const readRegularIfExists = (path: string, opts: ReadOptions): string | n
   return got.missing ? null : got
 }
 
+/** The first `bytes` bytes of a regular file (all of a shorter one), or why it was not read. */
+export const readRegularHead = (path: string, bytes: number, opts: OpenOptions = {}): string | Refusal =>
+  withRegularFile(path, opts, (fd, st) => readRange(fd, 0, Math.min(bytes, st.size)).toString('utf8'))
+
 /**
  * Appends `text` to `path` (created 0600), never through a symlink and never into anything but
  * a regular file of our own: a planted `log` link must not carry our lines into another file.

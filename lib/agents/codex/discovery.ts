@@ -1,8 +1,8 @@
 // Codex sessions that have no record of ours (no hooks.json, hooks not trusted): a `codex`
 // process in a pane, its session found by its rollout (the newest one written since the
 // process started, in the process's folder). Codex lists no sessions itself.
-import { closeSync, openSync, readSync } from 'node:fs'
 import { basename } from 'node:path'
+import { readRegularHead } from '../../fs/safe-file.js'
 import type { Env } from '../../paths.js'
 import type { AgentDiscovery, AgentProcessInfo, FoundSession } from '../types.js'
 import { codexSessionsDir } from './paths.js'
@@ -21,19 +21,6 @@ export const parseRolloutCwd = (head: string): string | null => {
     return typeof cwd === 'string' ? cwd : null
   } catch {
     return null
-  }
-}
-
-const readHead = (path: string): string => {
-  let fd: number | undefined
-  try {
-    fd = openSync(path, 'r')
-    const buf = Buffer.alloc(HEAD_BYTES)
-    return buf.toString('utf8', 0, readSync(fd, buf, 0, HEAD_BYTES, 0))
-  } catch {
-    return ''
-  } finally {
-    if (fd !== undefined) closeSync(fd)
   }
 }
 
@@ -60,8 +47,9 @@ const findRollout = async (env: Env, proc: AgentProcessInfo): Promise<Pick<Found
   const patterns = rolloutDayFolders(from, now).map((day) => `${day}/rollout-*.jsonl`)
   for (const f of await findRecentFiles(codexSessionsDir(env), patterns, from - 2000)) {
     const id = ROLLOUT_ID.exec(basename(f.path))?.[1]
-    if (!id || parseRolloutCwd(readHead(f.path)) !== proc.cwd) continue
-    const head = readHead(f.path)
+    if (!id) continue
+    const head = readRegularHead(f.path, HEAD_BYTES)
+    if (typeof head !== 'string' || parseRolloutCwd(head) !== proc.cwd) continue
     const firstLine = head.indexOf('\n')
     return { sessionId: id, transcriptPath: f.path, hadTurn: firstLine < 0 || f.size > firstLine + 1 }
   }

@@ -1,11 +1,11 @@
 // Gemini CLI sessions that have no record of ours (hooks removed or turned off): a Gemini CLI
 // process in a pane, its session found by its chat file (the newest in its project's chats
 // folder written since the process started; the header line names the session).
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { readRegularHead } from '../../fs/safe-file.js'
 import type { Env } from '../../paths.js'
 import type { AgentDiscovery, AgentProcessInfo, FoundSession } from '../types.js'
-import { geminiTmpDir, parseProjectShortName, projectsFile } from './paths.js'
+import { geminiTmpDir, readProjectShortName } from './paths.js'
 
 const HEAD_BYTES = 4096
 
@@ -20,31 +20,14 @@ export const parseChatHeaderId = (head: string): string | null => {
   }
 }
 
-const readHead = (path: string): string => {
-  let fd: number | undefined
-  try {
-    fd = openSync(path, 'r')
-    const buf = Buffer.alloc(HEAD_BYTES)
-    return buf.toString('utf8', 0, readSync(fd, buf, 0, HEAD_BYTES, 0))
-  } catch {
-    return ''
-  } finally {
-    if (fd !== undefined) closeSync(fd)
-  }
-}
-
 const findChat = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null> => {
   if (!proc.cwd) return null
-  let short: string | null = null
-  try {
-    short = parseProjectShortName(readFileSync(projectsFile(env), 'utf8'), proc.cwd)
-  } catch {
-    return null
-  }
+  const short = readProjectShortName(env, proc.cwd)
   if (!short) return null
   const { findRecentFiles } = await import('../../fs/find-recent.js')
   for (const f of await findRecentFiles(join(geminiTmpDir(env), short, 'chats'), ['session-*.jsonl'], (proc.startedAt ?? 0) - 2000, 1)) {
-    const id = parseChatHeaderId(readHead(f.path))
+    const head = readRegularHead(f.path, HEAD_BYTES)
+    const id = typeof head === 'string' ? parseChatHeaderId(head) : null
     if (id) return { sessionId: id, transcriptPath: f.path, hadTurn: true }
   }
   return null

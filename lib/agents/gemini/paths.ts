@@ -1,7 +1,8 @@
 // Where Gemini CLI keeps its settings and chat files. Read from the environment when called.
 // Gemini CLI 0.61.0 puts `.gemini` under `$GEMINI_CLI_HOME` when set, else the home folder.
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
+import { READ_CAP, readRegularFile } from '../../fs/safe-file.js'
 import { type Env, homeDir } from '../../paths.js'
 
 export const geminiDir = (env: Env = process.env): string => resolve(env.GEMINI_CLI_HOME || homeDir(env), '.gemini')
@@ -44,6 +45,16 @@ export const parseProjectShortName = (json: string, cwd: string): string | null 
   }
 }
 
+/**
+ * The short name projects.json gives `cwd`, or null. Read like every file we did not write: a
+ * FIFO or a device in its place is refused at once, a huge file unread (lib/fs/safe-file.ts).
+ */
+export const readProjectShortName = (env: Env, cwd: string): string | null => {
+  // follow: a dotfiles repository often links ~/.gemini's files.
+  const got = readRegularFile(projectsFile(env), { cap: READ_CAP.settings, follow: true })
+  return got.ok ? parseProjectShortName(got.text, cwd) : null
+}
+
 /** Pure: among chat file names, the newest of this session (`session-<start>-<first 8 of id>.jsonl`). */
 export const pickChatFile = (names: readonly string[], sessionId: string): string | null => {
   const suffix = `-${sessionId.slice(0, 8)}.jsonl`
@@ -57,13 +68,7 @@ export const pickChatFile = (names: readonly string[], sessionId: string): strin
  */
 export const findChatFile = (env: Env, cwd: string | null, sessionId: string): string | null => {
   if (!cwd) return null
-  let json: string
-  try {
-    json = readFileSync(projectsFile(env), 'utf8')
-  } catch {
-    return null
-  }
-  const short = parseProjectShortName(json, cwd)
+  const short = readProjectShortName(env, cwd)
   if (!short) return null
   const dir = join(geminiTmpDir(env), short, 'chats')
   try {
