@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path'
 import type { Scope } from '../../cli/options.js'
 import { EXIT_USAGE, TrailbossError } from '../../errors.js'
 import type { Env } from '../../paths.js'
+import { unmergeHookGroups } from '../../settings/hook-groups.js'
 import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
 import { isOurCommand } from '../../settings/our-command.js'
 import { formatShellLine, splitShellWords } from '../../settings/shell-line.js'
@@ -106,29 +107,7 @@ export const unmergeGeminiHooks = (
   keepEvents: readonly string[] = [],
   keepHooks: boolean = keepEvents.length > 0,
 ): JsonObject => {
-  const hooks = settings.hooks
-  if (!isJsonObject(hooks)) return settings
-  let touched = false
-  const next: [string, Json][] = []
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) {
-      next.push([event, groups])
-      continue
-    }
-    const kept = groups.map((g) => withoutOurs(g, known))
-    if (kept.every((g, i) => g === groups[i])) {
-      next.push([event, groups])
-      continue
-    }
-    touched = true
-    const rest = kept.filter((g): g is Json => g !== null)
-    if (rest.length > 0 || keepEvents.includes(event)) next.push([event, rest])
-  }
-  if (!touched) return settings
-  const out: JsonObject = { ...settings }
-  if (next.length > 0 || keepHooks) out.hooks = Object.fromEntries(next) as JsonObject
-  else delete out.hooks
-  return out
+  return unmergeHookGroups(settings, (g) => withoutOurs(g, known), keepEvents, keepHooks)
 }
 
 /**
