@@ -9,6 +9,7 @@ import { dialogShows, parseOptions } from '../lib/agents/dialog.js'
 import { readGeminiPermissionDialog } from '../lib/agents/gemini/screen.js'
 import { deriveAnswerRefusal, toolNeedle, type AnswerScreen } from '../lib/queue/answer-guard.js'
 import type { QueueItem } from '../lib/queue/derive.js'
+import { queueItem } from './helpers/queue-item.js'
 import type { SessionRecord } from '../lib/record/types.js'
 
 const FIX = join(import.meta.dirname, 'fixtures')
@@ -47,27 +48,16 @@ t.test('Codex and Gemini CLI: keys named by their own dialogs', async (t) => {
   t.same(parseOptions(['│ ● 1. Allow once   │', '  3. No, suggest changes (esc)']).map((o) => [o.number, o.selected, o.hint]), [['1', true, null], ['3', false, 'esc']])
 })
 
-const item = (over: Partial<QueueItem> = {}): QueueItem => ({
-  n: 1,
-  key: 'abcdefgh',
-  sessionId: 'abcdefgh-1',
-  agent: 'claude-code',
-  state: 'permission',
-  kind: 'permission',
-  since: 1000,
-  cwd: '/w',
-  project: 'web',
-  host: 'h',
-  headless: false,
-  tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: true },
-  inferred: false,
-  reason: null,
-  needsYou: true,
-  seen: false,
-  ask: { tool: 'Bash', input: { command: 'touch /tmp/x2' }, message: null },
-  record: { lastEventAt: 1000 } as SessionRecord,
-  ...over,
-})
+const item = (over: Partial<QueueItem> = {}): QueueItem =>
+  queueItem({
+    state: 'permission',
+    kind: 'permission',
+    since: 1000,
+    needsYou: true,
+    ask: { tool: 'Bash', input: { command: 'touch /tmp/x2' }, message: null },
+    record: { lastEventAt: 1000 } as SessionRecord,
+    ...over,
+  })
 
 t.test('deriveAnswerRefusal: only that very dialog, in that very process', async (t) => {
   const dialog = (text: string): AnswerScreen => ({ verdict: 'permission', dialog: { text, allow: ['1'], deny: ['3'] } })

@@ -1,29 +1,11 @@
 import t from 'tap'
 import { formatPlain, formatTable, placeLabel, summarizeAsk, TABLE_LEGEND, toJsonItem, truncate } from '../lib/render/queue-table.js'
 import type { QueueItem } from '../lib/queue/derive.js'
+import { queueItem } from './helpers/queue-item.js'
 import type { SessionRecord } from '../lib/record/types.js'
 
-const item = (over: Partial<QueueItem>): QueueItem => ({
-  n: 1,
-  key: 'abcdefgh',
-  sessionId: 'abcdefgh-1234',
-  agent: 'claude-code',
-  state: 'waiting',
-  kind: 'done',
-  since: 0,
-  cwd: '/w',
-  project: 'web',
-  host: 'h',
-  headless: false,
-  tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: true },
-  inferred: false,
-  reason: null,
-  needsYou: false,
-  seen: false,
-  ask: { tool: null, input: null, message: 'All done.\nAnything else?' },
-  record: { lastEventAt: 5 } as SessionRecord,
-  ...over,
-})
+const item = (over: Partial<QueueItem>): QueueItem =>
+  queueItem({ sessionId: 'abcdefgh-1234', ask: { tool: null, input: null, message: 'All done.\nAnything else?' }, record: { lastEventAt: 5 } as SessionRecord, ...over })
 
 t.test('summarizeAsk', async (t) => {
   t.equal(summarizeAsk({ tool: 'Bash', input: { command: 'npm\ttest' }, message: null }), 'Bash: npm test')

@@ -3,6 +3,7 @@ import { deriveConversation } from '../lib/agents/claude-code/conversation.js'
 import { cutLines, formatCommandTags, formatConversation, renderToolCall } from '../lib/render/show-text.js'
 import { askHeading, formatShow } from '../lib/commands/show.js'
 import type { QueueItem } from '../lib/queue/derive.js'
+import { queueItem } from './helpers/queue-item.js'
 import type { SessionRecord } from '../lib/record/types.js'
 
 t.test('tool calls as a person reads them', async (t) => {
@@ -51,11 +52,8 @@ t.test('slash commands and long text', async (t) => {
   t.equal(formatConversation(long, true).length, 21, '--full: every line')
 })
 
-const item = (over: Partial<QueueItem>): QueueItem => ({
-  n: 1, key: 'abcdefgh', sessionId: 'abcdefgh-1', agent: 'claude-code', state: 'waiting', kind: 'done', since: 0, cwd: '/w', project: 'web', host: 'h',
-  headless: false, tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: true }, inferred: false, reason: null,
-  needsYou: false, seen: false, ask: { tool: null, input: null, message: null }, record: { lastEventAt: 0, denied: null, transcriptPath: null } as unknown as SessionRecord, ...over,
-})
+const item = (over: Partial<QueueItem>): QueueItem =>
+  queueItem({ record: { lastEventAt: 0, denied: null, transcriptPath: null } as unknown as SessionRecord, ...over })
 
 t.test('show words each kind right', async (t) => {
   const bash = { tool: 'Bash', input: { command: 'rm -rf build' }, message: null }
