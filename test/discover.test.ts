@@ -14,6 +14,7 @@ import { runCli } from './helpers/cli.js'
 import { baseEnv, payload, runEmitter, tempDir } from './helpers/emitter.js'
 import { startTmuxServer } from './helpers/tmux-server.js'
 import { waitFor } from './helpers/wait-for.js'
+import type { JsonItem } from '../lib/render/queue-table.js'
 
 const REGISTRY_ID = 'aaaaaaaa-1111-4222-8333-444444444444'
 const CLAUDE_OLD_ID = 'bbbbbbbb-1111-4222-8333-444444444444'
@@ -59,17 +60,6 @@ t.test('pure parts: processes, registry states, transcripts', async (t) => {
   t.same(deriveHookless([found('a'), found('b'), found('a')], new Set(['b'])).map((s) => s.sessionId), ['a'], 'a record wins; one row per session')
 })
 
-interface JsonItem {
-  key: string
-  sessionId: string
-  agent: string
-  state: string
-  kind: string | null
-  inferred: boolean
-  reason: string | null
-  tmux: { pane: string; socket: string } | null
-  ask: { message: string | null }
-}
 
 t.test('ls finds sessions that have no record: registry, pane processes and transcripts; a hook merges; an exit removes', async (t) => {
   const root = tempDir(t)

@@ -8,20 +8,10 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { checkClaude, type E2e, installHooks, NEWEST, run, startClaude, startE2e, submit, TRAILBOSS_BIN, waitFor, waitForScreen } from './harness.js'
 import { checkCodex, type CodexLab, startCodex, startCodexLab, submit as codexSubmit, waitForScreen as codexScreen } from './codex-env.js'
+import type { JsonItem as Item } from '../../lib/render/queue-table.js'
 
 t.setTimeout(240_000)
 
-interface Item {
-  key: string
-  sessionId: string
-  agent: string
-  state: string
-  kind: string | null
-  inferred: boolean
-  reason: string | null
-  tmux: { pane: string } | null
-  ask: { message: string | null }
-}
 
 const HINT = /no hooks: trailboss install/
 
