@@ -10,7 +10,7 @@ import { captureIo } from './helpers/io.js'
 import { describeItem, pickDefault, runGo } from '../lib/commands/go.js'
 import { loadQueue } from '../lib/queue/load.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
-import { attachControlClient, cleanEnv, newPane, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
+import { attachControlClient, attachTerminalClient, cleanEnv, newPane, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
 
 t.setTimeout(150_000)
 const { cli: CLI } = await copyBuilt(t)
@@ -219,21 +219,12 @@ t.test('the README key bindings, pressed in a real terminal client', async (t) =
   server.tmux('bind-key', '-n', 'M-w', 'run-shell', "trailboss go --client '#{client_name}' || true")
   server.tmux('bind-key', '-n', 'M-p', 'display-popup', '-E', '-w', '90%', '-h', '60%', "trailboss ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go")
 
-  const term = spawn('script', ['-qfc', `tmux -S '${server.socket}' attach-session -t alpha`, '/dev/null'], {
-    env: cleanEnv({ TERM: 'xterm', COLUMNS: '160', LINES: '40' }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
-  let screen = ''
-  term.stdout.on('data', (d: Buffer) => (screen += d.toString()))
-  t.teardown(() => {
-    term.kill()
-  })
-  await waitFor(() => server.clientViews().length === 1, 'a terminal client')
+  const term = await attachTerminalClient(t, server, 'alpha')
   t.same(server.clientViews(), [`alpha ${caller}`])
 
   await t.test('next waiting, with nothing waiting: a message, no move', async (t) => {
-    term.stdin.write('\u001bw')
-    await waitFor(() => screen.includes('nothing is waiting'), 'the message on the status line', 10_000)
+    term.write('\u001bw')
+    await waitFor(() => term.screen.includes('nothing is waiting'), 'the message on the status line', 10_000)
     t.same(server.clientViews(), [`alpha ${caller}`])
     t.equal(server.tmux('display-message', '-p', '-t', caller, '#{pane_in_mode}').trim(), '0', 'no view mode with "returned 1"')
   })
@@ -241,9 +232,9 @@ t.test('the README key bindings, pressed in a real terminal client', async (t) =
   await emit({ home, cwd, sessionId: '90000000-bbbb-4000-8000-000000000009', server, pane: target })
 
   await t.test('next waiting: the client moves', async (t) => {
-    term.stdin.write('\u001bw')
+    term.write('\u001bw')
     await waitFor(() => server.clientViews()[0] === `beta ${target}`, 'the client to move', 10_000)
-    await waitFor(() => screen.includes('trailboss: went to 1'), 'the message on the status line', 10_000)
+    await waitFor(() => term.screen.includes('trailboss: went to 1'), 'the message on the status line', 10_000)
     server.tmux('switch-client', '-t', caller)
   })
 
@@ -251,13 +242,13 @@ t.test('the README key bindings, pressed in a real terminal client', async (t) =
   await emit({ home, cwd, sessionId: '91000000-bbbb-4000-8000-000000000010', server, pane: target })
   const fzf = spawnSync('fzf', ['--version']).status === 0
   await t.test('the fzf popup', { skip: fzf ? false : 'fzf is not installed' }, async (t) => {
-    screen = ''
+    term.clear()
     // The binding runs exactly as documented; fzf is told (through its own environment
     // variable, set on the tmux server) to accept the first line once the list is in. Typing
     // Enter into it was flaky in the full suite: fzf in the popup sometimes failed to read
     // /dev/tty on a loaded machine.
     server.tmux('set-environment', '-g', 'FZF_DEFAULT_OPTS', '--bind=load:accept')
-    term.stdin.write('\u001bp')
+    term.write('\u001bp')
     await waitFor(() => server.clientViews()[0] === `beta ${target}`, 'the client to move', 15_000)
     t.pass('picked in fzf, moved there')
   })

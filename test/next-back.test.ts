@@ -2,7 +2,6 @@
 // real emitter, a real tmux server on a private socket, a real terminal client (`script`
 // running `tmux attach`) pressing the documented key bindings, and the built CLI as child
 // processes. Run `npm run build` first.
-import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
@@ -10,7 +9,7 @@ import { pickClient, pickNext } from '../lib/commands/next.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import type { Client } from '../lib/tmux/clients.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
-import { cleanEnv, newPane, startServer, waitFor } from './helpers/navigate-tmux.js'
+import { attachTerminalClient, cleanEnv, newPane, startServer, waitFor } from './helpers/navigate-tmux.js'
 import { runCli } from './helpers/cli.js'
 
 t.setTimeout(150_000)
@@ -81,19 +80,10 @@ t.test('next, back and ack in a real tmux with a real terminal client', async (t
   // The README's recipes, on keys that need no prefix here.
   server.tmux('bind-key', '-n', 'M-n', 'run-shell', "trailboss next --client '#{client_name}' || true")
   server.tmux('bind-key', '-n', 'M-b', 'run-shell', "trailboss back --client '#{client_name}' || true")
-  const term = spawn('script', ['-qfc', `tmux -S '${server.socket}' attach-session -t home`, '/dev/null'], {
-    env: cleanEnv({ TERM: 'xterm', COLUMNS: '160', LINES: '40' }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
-  let screen = ''
-  term.stdout.on('data', (b: Buffer) => (screen += b.toString()))
-  t.teardown(() => {
-    term.kill()
-  })
-  await waitFor(() => server.clientViews().length === 1, 'a terminal client')
+  const term = await attachTerminalClient(t, server, 'home')
   t.same(server.clientViews(), [`home ${start}`])
   const press = async (key: string, view: string, what: string): Promise<void> => {
-    term.stdin.write(`\u001b${key}`)
+    term.write(`\u001b${key}`)
     await waitFor(() => server.clientViews()[0] === view, what, 15_000)
   }
 
@@ -107,9 +97,9 @@ t.test('next, back and ack in a real tmux with a real terminal client', async (t
     ], '--all keeps them, seen, with their numbers')
     t.equal((await runCli(['status'], env)).stdout, '', 'nothing needs you now')
     await press('n', `web ${d}`, 'next: the finished turn, when nothing else needs you')
-    screen = ''
-    term.stdin.write('\u001bn')
-    await waitFor(() => screen.includes('nothing else'), 'the message line says nothing else waits', 15_000)
+    term.clear()
+    term.write('\u001bn')
+    await waitFor(() => term.screen.includes('nothing else'), 'the message line says nothing else waits', 15_000)
     t.same(server.clientViews(), [`web ${d}`], 'no move')
   })
 

@@ -31,3 +31,36 @@ export const attachControlClient = async (t: Teardown, server: Pick<TmuxServer, 
   await waitFor(() => server.clientViews().length > before, 'control client attached')
   return child
 }
+
+/** A terminal client (tmux attach under `script`, 160×40), as a person's, and what it has drawn. */
+export interface TerminalClient {
+  /** Types into the terminal: `\u001bw` is Alt-w. */
+  write(text: string): void
+  /** Everything drawn since start (or since clear()). */
+  readonly screen: string
+  clear(): void
+}
+
+/** A terminal client attached to `session`; killed at teardown. */
+export const attachTerminalClient = async (t: Teardown, server: Pick<TmuxServer, 'socket' | 'clientViews'>, session: string): Promise<TerminalClient> => {
+  const before = server.clientViews().length
+  const term = spawn('script', ['-qfc', `tmux -S '${server.socket}' attach-session -t ${session}`, '/dev/null'], {
+    env: cleanEnv({ TERM: 'xterm', COLUMNS: '160', LINES: '40' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let screen = ''
+  term.stdout.on('data', (b: Buffer) => (screen += b.toString()))
+  t.teardown(() => {
+    term.kill()
+  })
+  await waitFor(() => server.clientViews().length > before, 'a terminal client')
+  return {
+    write: (text) => void term.stdin.write(text),
+    get screen() {
+      return screen
+    },
+    clear: () => {
+      screen = ''
+    },
+  }
+}
