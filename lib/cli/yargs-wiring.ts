@@ -57,7 +57,7 @@ const version = (): string => {
 }
 
 
-const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing waits.
+const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing needs you.
 Environment: TRAILBOSS_HOME (default ~/.trailboss), CLAUDE_CONFIG_DIR (default ~/.claude), NO_COLOR, TRAILBOSS_ALLOW_SEND=1.`
 
 const buildParser = async (argv: string[], io: Io, setCode: (code: number) => void): Promise<Argv> => {
@@ -140,7 +140,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     )
     .command(
       'watch',
-      'a live view of the queue; a number or Enter jumps there, y/n answer a permission dialog, q quits',
+      'a live view of the queue; a number or Enter jumps there, y/n answer a permission dialog, a marks a wait seen, q quits',
       (y) =>
         y
           .options(toYargsOptions(WATCH_OPTIONS))
