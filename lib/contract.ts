@@ -42,6 +42,8 @@ export const lsOutputSchema = z.object({
   queue: z.array(lsItemSchema),
   tmux: z.enum(['ok', 'unavailable']),
   skipped: z.array(z.object({ file: z.string(), why: z.string() })),
+  /** A short hash of the rest of the document: the same queue gives the same digest (`ls --until-change`). */
+  digest: z.string().check(z.regex(/^[0-9a-f]{16}$/)),
 })
 
 export const SCHEMAS = {

@@ -1,8 +1,14 @@
 // `ls --json --follow`: the document at start, then one line per change of the queue, nothing
-// while nothing changes, and an end when its reader or its parent goes.
+// while nothing changes, and an end when its reader or its parent goes. `ls --json
+// --until-change <digest>`: one document, once the queue differs from the digest's.
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import t from 'tap'
+import { parseFast } from '../lib/cli/fast-args.js'
+import { LS_OPTIONS } from '../lib/cli/options.js'
+import { runLsFollow } from '../lib/commands/ls-follow.js'
+import type { Env } from '../lib/paths.js'
+import { captureIo } from './helpers/io.js'
 import { CLI } from './helpers/cli.js'
 import { baseEnv, payload, runEmitter, tempDir, waitFor } from './helpers/emitter.js'
 
@@ -83,4 +89,96 @@ t.test('it ends when its reader goes, and when its parent is killed', async (t) 
   t.ok(isAlive(pid), 'running')
   sh.kill('SIGKILL')
   t.ok(await waitFor(() => !isAlive(pid), 40_000, 100), 'gone after its parent was killed')
+})
+
+/** One `ls --json --until-change <digest>` run: its output and exit code once it ends. */
+const untilChange = (env: Record<string, string | undefined>, digest: string) => {
+  const child = spawn(process.execPath, [CLI, 'ls', '--json', '--until-change', digest], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
+  let ended = false
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code))).finally(() => (ended = true))
+  return { child, stdout: () => stdout, stderr: () => stderr, exited, ended: () => ended }
+}
+
+interface Doc {
+  version: number
+  queue: { sessionId: string }[]
+  digest: string
+}
+
+const lsJson = async (env: Record<string, string | undefined>): Promise<Doc> => {
+  const child = spawn(process.execPath, [CLI, 'ls', '--json'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')))
+  await new Promise((resolve) => child.on('close', resolve))
+  return JSON.parse(out) as Doc
+}
+
+t.test('ls --json carries a digest of the queue: the same queue, the same digest, in --follow lines too', async (t) => {
+  const env = baseEnv(tempDir(t))
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  const a = await lsJson(env)
+  t.match(a.digest, /^[0-9a-f]{16}$/)
+  t.equal((await lsJson(env)).digest, a.digest, 'read again: the same digest')
+  const f = follow(env)
+  t.teardown(() => void f.child.kill('SIGKILL'))
+  t.ok(await waitFor(() => f.lines.length === 1, 20_000), 'the follower\'s first line')
+  t.equal((JSON.parse(f.lines[0] ?? '{}') as Doc).digest, a.digest, 'the one-line document has the same digest')
+  await runEmitter(JSON.stringify(payload('s-two', 'Stop', { last_assistant_message: 'Which one?' })), env)
+  t.ok(await waitFor(() => f.lines.length === 2, 20_000), 'a new wait')
+  t.not((JSON.parse(f.lines[1] ?? '{}') as Doc).digest, a.digest, 'another queue, another digest')
+})
+
+t.test('ls --json --until-change: waits while the queue is the one it was given, prints the changed one once and exits', async (t) => {
+  const env = baseEnv(tempDir(t))
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  const before = await lsJson(env)
+
+  // A digest that is not the queue's (an older queue): the answer comes at once.
+  const stale = untilChange(env, '0000000000000000')
+  t.equal(await stale.exited, 0, stale.stderr())
+  t.same(JSON.parse(stale.stdout()), before, 'the current document, as ls --json prints it')
+
+  const u = untilChange(env, before.digest)
+  t.teardown(() => void u.child.kill('SIGKILL'))
+  // A write that leaves the queue as it was (a working session's prompt) ends nothing: had it
+  // ended the wait, the document printed would be the old queue.
+  await runEmitter(JSON.stringify(payload('s-three', 'UserPromptSubmit', { prompt: 'go on' })), env)
+  const other = untilChange(env, before.digest)
+  t.teardown(() => void other.child.kill('SIGKILL'))
+  await runEmitter(JSON.stringify(payload('s-three', 'Stop', { last_assistant_message: 'Ready?' })), env)
+  t.equal(await u.exited, 0, u.stderr())
+  const after = JSON.parse(u.stdout()) as Doc
+  t.same(after.queue.map((i) => i.sessionId).sort(), ['s-one', 's-three'], 'the changed queue, in one document')
+  t.not(after.digest, before.digest)
+  t.same(after, await lsJson(env), 'what ls --json prints now')
+  t.equal(await other.exited, 0, 'a second waiter ends as well')
+  t.equal(other.stdout(), u.stdout())
+})
+
+t.test('ls --json --until-change: the unchanged document after its longest wait', async (t) => {
+  const env = baseEnv(tempDir(t))
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  const before = await lsJson(env)
+  const io = captureIo(env as Env)
+  const args = parseFast(['--json', '--until-change', before.digest], LS_OPTIONS)
+  if (!args) throw new Error('the arguments did not parse')
+  const code = await runLsFollow(args, io, { maxWaitMs: 500 })
+  t.equal(code, 0, io.err())
+  t.same(JSON.parse(io.out()), before, 'the same document, printed once')
+})
+
+t.test('--until-change goes with --json only', async (t) => {
+  const env = baseEnv(tempDir(t))
+  for (const args of [['ls', '--until-change', 'abc'], ['ls', '--json', '--follow', '--until-change', 'abc'], ['ls', '--json', '--exit-status', '--until-change', 'abc']]) {
+    const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] })
+    let err = ''
+    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')))
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    t.equal(code, 2, `${args.join(' ')}: a usage error`)
+    t.match(err, /--until-change goes with --json/)
+  }
 })

@@ -19,8 +19,8 @@ const runFast = async (argv: string[], io: Io): Promise<number | null> => {
   const [command, ...rest] = argv
   if (command === 'ls' || command === 'list') {
     const args = parseFast(rest, LS_OPTIONS)
-    // --follow stays running: it goes through yargs, whose bundle has the file watcher.
-    if (!args || (args.plain && args.json) || args.follow || !(await knownAgents(args.agent))) return null
+    // --follow and --until-change stay running: they go through yargs, whose bundle has the file watcher.
+    if (!args || (args.plain && args.json) || args.follow || args.untilChange !== undefined || !(await knownAgents(args.agent))) return null
     return (await import('../commands/ls.js')).runLs(args, io)
   }
   if (command === 'status') {

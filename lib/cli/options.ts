@@ -34,6 +34,10 @@ export const LS_OPTIONS = {
   'exit-status': { type: 'boolean', default: false, describe: 'exit 3 when nothing needs you (with --all: when nothing waits at all)' },
   agent: AGENT_FILTER,
   follow: { type: 'boolean', default: false, describe: 'with --json: stay, and print the document again (one line) each time the queue changes' },
+  'until-change': {
+    type: 'string',
+    describe: "with --json: wait until the document's digest differs from this one (a digest of an earlier ls --json), print it and exit; after 9 minutes, print it unchanged",
+  },
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUS_OPTIONS = {

@@ -80,14 +80,17 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
           .choices('agent', AGENT_IDS)
           .check((a) => !(a.plain && a.json) || 'choose one of --plain and --json')
           .check((a) => !a.follow || (a.json && !a.exitStatus) || '--follow goes with --json (and not --exit-status)')
+          .check((a) => a.untilChange === undefined || (a.json && !a.follow && !a.exitStatus) || '--until-change goes with --json (and not --follow or --exit-status)')
           .example('$0 ls', 'the queue as a table')
           .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
           .example('$0 ls --json --exit-status', 'for scripts and cron')
           .example('$0 ls --json --follow', 'the queue, then again on each change (one JSON document a line)')
+          .example('$0 ls --json --until-change 3f9c0a1b2c3d4e5f', 'wait until the queue differs from the one with that digest, print it, exit')
           .epilog(`The table:\n${TABLE_LEGEND}`),
       run<LsArgs>(async () => {
         const ls = await import('../commands/ls.js')
-        return (args, io) => (args.follow ? import('../commands/ls-follow.js').then((f) => f.runLsFollow(args, io)) : ls.runLs(args, io))
+        return (args, io) =>
+          args.follow || args.untilChange !== undefined ? import('../commands/ls-follow.js').then((f) => f.runLsFollow(args, io)) : ls.runLs(args, io)
       }),
     )
     .command(

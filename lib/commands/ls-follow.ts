@@ -1,9 +1,11 @@
 // `trailboss ls --json --follow`: the queue as `ls --json` gives it, on one line, then again each
 // time it changes, for as long as its reader stays: for a program that shows the queue and would
-// otherwise poll. At rest it does nothing: chokidar watches the sessions folder (inotify); the
-// only timer is a check every PARENT_CHECK_MS that the process that started it is still there.
-// (Claude Code's mod does not use it: holding a child's output open cost its host more than the
-// mod's poll, docs/benchmarks.md.)
+// otherwise poll. `ls --json --until-change <digest>`: the same watch, but it prints once, the
+// first document whose digest differs, and exits: a one-shot run that a caller keeps pending
+// (Claude Code's mod: holding a child's output stream open cost its host more than a pending
+// run, docs/benchmarks.md). At rest both do nothing: chokidar watches the sessions folder
+// (inotify); the only timer is a check every PARENT_CHECK_MS that the process that started it is
+// still there.
 import type { LsArgs } from '../cli/options.js'
 import { parseDuration } from '../duration.js'
 import { formatError } from '../errors.js'
@@ -27,10 +29,17 @@ export const FOLLOW_GAP_MS = 1000
  * parent's pid is looked at this often.
  */
 export const PARENT_CHECK_MS = 10_000
+/**
+ * `--until-change` prints the document unchanged after this long: a caller that bounds a run
+ * (Claude Code's `$.process.run`, ten minutes at most) gets an answer, not a kill.
+ */
+export const UNTIL_CHANGE_MAX_MS = 9 * 60_000
 
 export interface FollowDeps {
   /** The parent's pid now (process.ppid); it changes when the parent is gone. */
   parentPid?: () => number
+  /** How long `--until-change` waits at most (UNTIL_CHANGE_MAX_MS). */
+  maxWaitMs?: number
 }
 
 export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): Promise<number> => {
@@ -38,6 +47,7 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
   const { watch } = await import('chokidar')
   const dir = sessionsDir(io.env)
   ensurePrivateDir(dir)
+  const until = args.untilChange
   const parentPid = deps.parentPid ?? (() => process.ppid)
   const parent = parentPid()
   // Temp files, locks and the ended index change around every write; the record's rename is the news.
@@ -45,6 +55,7 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
   const watcher = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored })
 
   let last = ''
+  let lastListing: unknown = null
   let timer: NodeJS.Timeout | undefined
   let lastReadAt = Number.NEGATIVE_INFINITY
   let reading = false
@@ -58,6 +69,7 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
     if (closed) return
     closed = true
     if (timer) clearTimeout(timer)
+    clearTimeout(giveUp)
     clearInterval(parentCheck)
     void watcher.close().finally(() => done(0))
   }
@@ -70,7 +82,13 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
     reading = true
     try {
       const view = filterAgents(await loadQueue(io, { skipEnded: !args.all }), args.agent)
-      const line = JSON.stringify(deriveListing(view, { ...args, olderThanMs }))
+      const listing = deriveListing(view, { ...args, olderThanMs })
+      lastListing = listing
+      if (until !== undefined) {
+        if (listing.digest !== until && !closed) printOnce(listing)
+        return
+      }
+      const line = JSON.stringify(listing)
       // Only a changed queue is news: a reader is woken for nothing else.
       if (line !== last && !closed) {
         last = line
@@ -89,6 +107,12 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
     }
   }
 
+  /** `--until-change`: the document as `ls --json` prints it, then the end. */
+  function printOnce(listing: unknown): void {
+    io.stdout.write(`${JSON.stringify(listing, null, 2)}\n`)
+    stop()
+  }
+
   function schedule(): void {
     if (timer || closed) return
     const delay = Math.max(FOLLOW_DEBOUNCE_MS, lastReadAt + FOLLOW_GAP_MS - io.now())
@@ -103,6 +127,12 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
     const now = parentPid()
     if (now !== parent || now === 1) stop()
   }, PARENT_CHECK_MS)
+  const giveUp =
+    until === undefined
+      ? undefined
+      : setTimeout(() => {
+          if (lastListing !== null && !closed) printOnce(lastListing)
+        }, deps.maxWaitMs ?? UNTIL_CHANGE_MAX_MS)
   watcher.on('all', schedule)
   watcher.on('error', (err) => io.stderr.write(`${formatError(err)}\n`))
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))

@@ -1,4 +1,5 @@
 // trailboss ls: read → derive → filter → format → write.
+import { createHash } from 'node:crypto'
 import type { LsArgs } from '../cli/options.js'
 import { parseDuration } from '../duration.js'
 import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
@@ -52,13 +53,22 @@ export const sortItems = (items: readonly QueueItem[], sort: LsArgs['sort']): Qu
 const deriveShown = (view: QueueView, args: LsArgs, olderThanMs: number | undefined): QueueItem[] =>
   sortItems(filterItems(view.items, { all: args.all, kinds: args.kind, projects: args.project, olderThanMs }, view.now), args.sort)
 
+/**
+ * Pure: a short hash of a document's content, whatever its layout: the same queue gives the
+ * same digest, so a caller can ask `ls --json --until-change <digest>` to wait for a change.
+ */
+export const listingDigest = (content: object): string => createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16)
+
 /** Pure: `ls --json`'s document (docs/ls.schema.json). */
-export const deriveListing = (view: QueueView, args: LsArgs & { olderThanMs: number | undefined }) => ({
-  version: JSON_VERSION,
-  queue: deriveShown(view, args, args.olderThanMs).map(toJsonItem),
-  tmux: view.tmuxAvailable ? 'ok' : 'unavailable',
-  skipped: view.skipped,
-})
+export const deriveListing = (view: QueueView, args: LsArgs & { olderThanMs: number | undefined }) => {
+  const content = {
+    version: JSON_VERSION,
+    queue: deriveShown(view, args, args.olderThanMs).map(toJsonItem),
+    tmux: view.tmuxAvailable ? ('ok' as const) : ('unavailable' as const),
+    skipped: view.skipped,
+  }
+  return { ...content, digest: listingDigest(content) }
+}
 
 export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
