@@ -27,6 +27,8 @@ const fullCliExternal = {
     // zod is needed only for a record the compiled validator refuses (lib/record/check.ts).
     // fast-glob is needed only when discovery looks for an agent's transcript (lib/fs/find-recent.ts).
     b.onResolve({ filter: /\/fs\/find-recent\.js$/ }, () => ({ path: './full/find-recent.js', external: true }))
+    // `ls --until-change` runs from the entry bundle; only the file watcher is loaded apart.
+    b.onResolve({ filter: /^chokidar$/ }, () => ({ path: './full/chokidar.js', external: true }))
     b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) => (args.importer.endsWith('record/check.ts') ? { path: './full/record-schema.js', external: true } : undefined))
   },
 }
@@ -84,7 +86,7 @@ await Promise.all([
   // Every other command: yargs and each command's modules in chunks loaded on demand.
   build({
     ...common,
-    entryPoints: { 'cli-full': 'lib/cli/yargs-wiring.ts', 'record-schema': 'lib/record/schema.ts', 'find-recent': 'lib/fs/find-recent.ts' },
+    entryPoints: { 'cli-full': 'lib/cli/yargs-wiring.ts', 'record-schema': 'lib/record/schema.ts', 'find-recent': 'lib/fs/find-recent.ts', chokidar: 'chokidar' },
     outdir: 'dist/bin.next/full',
     format: 'esm',
     splitting: true,

@@ -19,8 +19,13 @@ const runFast = async (argv: string[], io: Io): Promise<number | null> => {
   const [command, ...rest] = argv
   if (command === 'ls' || command === 'list') {
     const args = parseFast(rest, LS_OPTIONS)
-    // --follow and --until-change stay running: they go through yargs, whose bundle has the file watcher.
-    if (!args || (args.plain && args.json) || args.follow || args.untilChange !== undefined || !(await knownAgents(args.agent))) return null
+    if (!args || (args.plain && args.json) || args.follow || !(await knownAgents(args.agent))) return null
+    if (args.untilChange !== undefined) {
+      // Claude Code's mod runs it again after each change: it skips yargs too, and loads only the
+      // file watcher apart (dist/bin/full/chokidar.js). Misuse is yargs's to explain.
+      if (!args.json || args.exitStatus) return null
+      return (await import('../commands/ls-follow.js')).runLsFollow(args, io)
+    }
     return (await import('../commands/ls.js')).runLs(args, io)
   }
   if (command === 'status') {
