@@ -20,6 +20,8 @@ export interface Listing {
   waits: Wait[]
   /** Items left out because they did not have the contract's shape. */
   skipped: number
+  /** The document's `digest` (what `ls --json --until-change` waits on); null from a CLI older than it. */
+  digest: string | null
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -94,7 +96,7 @@ export const parseListing = (text: string): Listing => {
     const tmux = isObject(item.tmux) ? item.tmux : null
     waits.push({ key, sessionId, kind, since, project: str(item.project) ?? '?', ask: askLine(item.ask), pane: tmux ? str(tmux.pane) : null })
   }
-  return { waits, skipped }
+  return { waits, skipped, digest: str(doc.digest) }
 }
 
 /** The waits of every session but this one. */

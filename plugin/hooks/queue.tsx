@@ -2,38 +2,46 @@
 // another session starts waiting, and `/trailboss`, a pane with a row per wait and a button that
 // runs `trailboss go <key>` (the command's environment holds this session's TMUX and TMUX_PANE,
 // so the person's own tmux client moves). The queue comes from `trailboss ls --json`, checked on
-// read like every other view; it runs only when something changed: the sessions folder is
-// stat'ed every POLL_MS (a record's atomic rename changes the folder's mtime; Claude Code gives a
-// mod no file watch), and this session's own turn events refresh it too.
+// read like every other view. At rest the mod makes no call into Claude Code at all (each call
+// costs the host's main thread, docs/benchmarks.md): one `trailboss ls --json --until-change
+// <digest>` stays pending, watching the sessions folder, and answers only when the queue differs
+// from the one the mod shows; then the mod draws it and asks again. The age in the entry moves
+// with a timer only while others wait, and this session's own turn events read the queue at once
+// (what only a check on read sees, such as an answered dialog).
 import type { EngineInterface, Register, RenderInputOf, Timer } from 'claude-code'
 import { formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, waitId, type Wait } from './queue-view'
 
-/** How often the sessions folder is stat'ed: a wait shows within this (plus one `ls`). */
-export const POLL_MS = 2000
 /** `trailboss ls` takes ~0.1 s; this bounds a hung one (a stuck tmux server). */
 const LS_TIMEOUT_MS = 15_000
+/** The pending run answers within 9 minutes (unchanged if nothing moved); Claude Code allows ten at most. */
+const WAIT_TIMEOUT_MS = 600_000
+/** Two pending runs start at least this far apart, whatever they answer. */
+export const MIN_WAIT_GAP_MS = 1000
+/** After a failed read (no `trailboss` on PATH, a foreign one), the next try. */
+export const RETRY_MS = 60_000
 const GO_TIMEOUT_MS = 15_000
 const PANE_ID = 'trailboss-queue'
 const COMMAND = 'trailboss'
 /** Toasts for this many new waits at once; beyond, one toast counts the rest. */
 const MAX_TOASTS = 3
+/** Ages in an open pane move on this often. */
+const PANE_TICK_MS = 1000
 
 interface State {
   own: string | null
-  /** `$TRAILBOSS_HOME/sessions`, read once per session start. */
-  dir: string
-  /** The sessions folder's mtime at the last look, and what its other files looked like. */
-  stamp: number
-  signature: string
+  /** The digest of the queue shown (`ls --json`'s `digest`); null until a read succeeded. */
+  digest: string | null
   waits: Wait[]
   /** Waits already seen (told or there at start); null until the first read. */
   seen: Set<string> | null
   error: string | null
   shown: string | undefined
-  /** The clock as last read, moved on by POLL_MS per tick; and when the entry's text changes next. */
-  now: number
-  changeAt: number
-  timer: Timer | null
+  /** A `trailboss ls --json --until-change` is pending. */
+  waiting: boolean
+  /** The next step of the entry's age, the retry after a failure, the open pane's ticks. */
+  ageTimer: Timer | null
+  retryTimer: Timer | null
+  paneTimer: Timer | null
   running: Promise<void> | null
   again: boolean
   paneOpen: boolean
@@ -41,54 +49,29 @@ interface State {
 
 const state: State = {
   own: null,
-  dir: '',
-  stamp: Number.NaN,
-  signature: '',
+  digest: null,
   waits: [],
   seen: null,
   error: null,
   shown: undefined,
-  now: 0,
-  changeAt: 0,
-  timer: null,
+  waiting: false,
+  ageTimer: null,
+  retryTimer: null,
+  paneTimer: null,
   running: null,
   again: false,
   paneOpen: false,
 }
 
-const sessionsDir = async ($: EngineInterface): Promise<string> => {
-  const home = (await $.env.get('TRAILBOSS_HOME')) || `${(await $.env.get('HOME')) ?? ''}/.trailboss`
-  return `${home.replace(/\/+$/, '')}/sessions`
-}
-
-/**
- * Whether another session's record may have changed since the last look. The folder's mtime
- * moves on every record write, this session's own included; so when it moved, the other files'
- * names and mtimes decide, and this session's own turns cost no `ls` in the other sessions' mods.
- */
-const othersChanged = async ($: EngineInterface): Promise<boolean> => {
-  const dir = state.dir
-  const stat = await $.fs.stat(dir).catch(() => null)
-  const stamp = stat?.kind === 'dir' ? stat.mtimeMs : -1
-  if (stamp === state.stamp) return false
-  state.stamp = stamp
-  const own = state.own ? `${state.own}.json` : null
-  const entries = stamp < 0 ? [] : await $.fs.list(dir).catch(() => [])
-  const signature = entries
-    .filter((e) => e.name !== own && !e.name.startsWith('.') && !e.name.endsWith('.tmp'))
-    .map((e) => `${e.name}:${e.mtimeMs}`)
-    .sort()
-    .join('\n')
-  if (signature === state.signature) return false
-  state.signature = signature
-  return true
-}
-
-const readQueue = async ($: EngineInterface): Promise<void> => {
+/** Runs one `trailboss ls` and takes its queue; whether what shows changed. Never rejects. */
+const readQueue = async ($: EngineInterface, argv: readonly string[], timeoutMs: number): Promise<boolean> => {
   try {
-    const r = await $.process.run([COMMAND, 'ls', '--json'], { timeoutMs: LS_TIMEOUT_MS })
+    const r = await $.process.run(argv, { timeoutMs })
     if (r.exitCode !== 0) throw new Error(r.stderr.trim().split('\n')[0] || `\`trailboss ls --json\` exited ${r.exitCode}`)
-    const others = othersOf(parseListing(r.stdout).waits, state.own)
+    const listing = parseListing(r.stdout)
+    if (listing.digest === null) throw new Error('`trailboss` is older than this plugin (no digest): npm install -g trailboss')
+    if (listing.digest === state.digest && state.error === null) return false
+    const others = othersOf(listing.waits, state.own)
     if (state.seen) {
       const fresh = newWaits(state.seen, others)
       for (const w of fresh.slice(0, MAX_TOASTS)) $.ui.toast(formatToast(w), { timeoutMs: 8000 })
@@ -96,35 +79,32 @@ const readQueue = async ($: EngineInterface): Promise<void> => {
     }
     state.seen = new Set(others.map(waitId))
     state.waits = others
+    state.digest = listing.digest
     state.error = null
   } catch (err) {
     // Not installed, not on PATH, a foreign program: say so in the entry, once per change.
     const message = err instanceof Error ? err.message : String(err)
-    state.error = /ENOENT|not found|No such file/i.test(message) ? '`trailboss` is not on PATH (npm install -g trailboss)' : message
+    const error = /ENOENT|not found|No such file/i.test(message) ? '`trailboss` is not on PATH (npm install -g trailboss)' : message
+    if (error === state.error) return false
+    state.error = error
     state.waits = []
+    state.digest = null
   }
+  return true
 }
 
-/** Refreshes the queue when something changed (or `force`), then the status entry and the pane. Never rejects. */
-const refresh = async ($: EngineInterface, force: boolean): Promise<void> => {
-  try {
-    await refreshOnce($, force)
-  } catch {
-    // The session is ending (its calls are refused) or the host is busy: the next tick tries again.
-  }
-}
-
-const refreshOnce = async ($: EngineInterface, force: boolean): Promise<void> => {
+/** Reads the queue now (at start, on this session's turns, after `go`), then draws it. Never rejects. */
+const refresh = async ($: EngineInterface): Promise<void> => {
   if (state.running) {
     // One `ls` at a time; a request meanwhile runs once after it.
-    state.again ||= force
+    state.again = true
     return state.running
   }
   state.running = (async () => {
     try {
-      const changed = await othersChanged($).catch(() => true)
-      if (changed || force || state.seen === null) await readQueue($)
-      await draw($, changed || force)
+      if (await readQueue($, [COMMAND, 'ls', '--json'], LS_TIMEOUT_MS)) await draw($)
+    } catch {
+      // The session is ending (its calls are refused): nothing to draw on.
     } finally {
       state.running = null
     }
@@ -132,38 +112,78 @@ const refreshOnce = async ($: EngineInterface, force: boolean): Promise<void> =>
   await state.running
   if (state.again) {
     state.again = false
-    await refreshOnce($, true)
+    await refresh($)
   }
+  wait($)
 }
 
-const draw = async ($: EngineInterface, queueChanged: boolean): Promise<void> => {
-  // Every call into the host costs CPU in each open session: at rest a tick makes one (the stat),
-  // and asks the clock only when the entry's age may have moved on.
-  if (queueChanged || state.paneOpen || state.now >= state.changeAt) state.now = await $.clock.now()
-  const now = state.now
-  state.changeAt = nextChangeAt(state.waits, now)
+/**
+ * Keeps one `ls --json --until-change <digest>` pending: it returns when the queue differs from
+ * the one shown (or after its longest wait), and the next one starts with the new digest. After
+ * a failure, a plain read retries later instead.
+ */
+const wait = ($: EngineInterface): void => {
+  if (state.waiting) return
+  if (state.digest === null) {
+    if (!state.retryTimer) {
+      state.retryTimer = $.clock.after(RETRY_MS, () => {
+        state.retryTimer = null
+        void refresh($)
+      })
+    }
+    return
+  }
+  state.waiting = true
+  const digest = state.digest
+  void (async () => {
+    let startedAt = 0
+    try {
+      startedAt = await $.clock.now()
+      if (await readQueue($, [COMMAND, 'ls', '--json', '--until-change', digest], WAIT_TIMEOUT_MS)) await draw($)
+      // A queue that changes without pause (or a CLI that answers at once) asks at most once per gap.
+      const early = startedAt + MIN_WAIT_GAP_MS - (await $.clock.now())
+      if (early > 0) await $.clock.sleep(early)
+    } catch {
+      // The session is ending: its calls are refused, and no wait is asked again.
+      return
+    } finally {
+      state.waiting = false
+    }
+    wait($)
+  })()
+}
+
+/** The status entry and an open pane, as of now; and the timer for the entry's next age step. */
+const draw = async ($: EngineInterface): Promise<void> => {
+  const now = await $.clock.now()
   const text = state.error ? `trailboss: ${state.error}` : formatStatus(state.waits, now)
   if (text !== state.shown) {
     state.shown = text
     $.ui.status(text)
   }
-  // Ages in an open pane move too; redraw it on every look while it is open.
-  if (state.paneOpen && (queueChanged || state.waits.length > 0)) $.ui.invalidate('ui.render')
+  if (state.paneOpen) $.ui.invalidate('ui.render')
+  state.ageTimer?.cancel()
+  state.ageTimer = null
+  // The age moves only while others wait: at rest with nobody waiting, no timer runs at all.
+  const at = state.error ? Number.POSITIVE_INFINITY : nextChangeAt(state.waits, now)
+  if (Number.isFinite(at)) {
+    state.ageTimer = $.clock.after(Math.max(1, at - now), () => {
+      state.ageTimer = null
+      void draw($).catch(() => {})
+    })
+  }
 }
 
 const start = async ($: EngineInterface): Promise<void> => {
-  state.timer?.cancel()
+  state.ageTimer?.cancel()
+  state.retryTimer?.cancel()
+  state.ageTimer = null
+  state.retryTimer = null
   state.own = await $.session.id()
-  state.stamp = Number.NaN
-  state.signature = ''
   state.seen = null
-  state.dir = await sessionsDir($)
+  state.digest = null
   await $.command.register({ name: COMMAND, description: 'The other sessions waiting on you; a button takes you there' })
-  state.timer = $.clock.every(POLL_MS, () => {
-    state.now += POLL_MS
-    void refresh($, false)
-  })
-  await refresh($, true)
+  await refresh($)
 }
 
 const go = async ($: EngineInterface, key: string): Promise<void> => {
@@ -172,13 +192,18 @@ const go = async ($: EngineInterface, key: string): Promise<void> => {
     stderr: err instanceof Error ? err.message : String(err),
   }))
   if (r.exitCode !== 0) $.ui.toast(`trailboss go: ${r.stderr.trim().split('\n')[0] ?? 'failed'}`, { timeoutMs: 8000 })
-  await refresh($, true)
+  await refresh($)
 }
 
 const openPane = async ($: EngineInterface): Promise<void> => {
   state.paneOpen = true
   await $.ui.open({ id: PANE_ID, title: 'Waits', focus: true, closeOnEscape: true })
-  await refresh($, true)
+  // Ages in the pane move by the second while it is open.
+  state.paneTimer?.cancel()
+  state.paneTimer = $.clock.every(PANE_TICK_MS, () => {
+    if (state.waits.length > 0) $.ui.invalidate('ui.render')
+  })
+  await refresh($)
 }
 
 const drawPane = async ($: EngineInterface, e: RenderInputOf<'Pane', 'terminal'> | RenderInputOf<'Pane', Exclude<Parameters<EngineInterface['ui']['resolve']>[0]['surface'], 'terminal'>>) => {
@@ -209,12 +234,12 @@ export const register: Register = (on) => {
     return result
   })
   on('prompt.submit', async ($, e, next) => {
-    void refresh($, true)
+    void refresh($)
     return next(e)
   })
   on('turn.complete', async ($, e, next) => {
     // A subagent's turns say nothing about the other sessions.
-    if (e.agentId === undefined) void refresh($, true)
+    if (e.agentId === undefined) void refresh($)
     return next(e)
   })
   on('command.run', { command: COMMAND }, async ($) => {
@@ -223,6 +248,8 @@ export const register: Register = (on) => {
   })
   on('ui.close', { id: PANE_ID }, async ($, e, next) => {
     state.paneOpen = false
+    state.paneTimer?.cancel()
+    state.paneTimer = null
     return next(e)
   })
   on('ui.render', { component: 'Pane', requestId: PANE_ID }, ($, e) => drawPane($, e))

@@ -34,6 +34,9 @@ test('parseListing keeps the queue\'s items, skips what lacks a field, refuses w
   )
   expect(finished.waits.map((w) => w.key)).toEqual(['aaaa1111'])
   expect(finished.skipped).toBe(0)
+  // The digest `ls --json --until-change` waits on; a CLI older than it has none.
+  expect(listing.digest).toBeNull()
+  expect(parseListing(JSON.stringify({ version: 1, queue: [], digest: '3f9c0a1b2c3d4e5f' })).digest).toBe('3f9c0a1b2c3d4e5f')
   expect(() => parseListing('trailboss 0.0.1')).toThrow(/not JSON/)
   expect(() => parseListing('{"version": 2, "queue": []}')).toThrow(/not version 1/)
   expect(() => parseListing('[]')).toThrow(/not version 1/)

@@ -1,9 +1,10 @@
 // The mod under `claude plugin test`: the engine's own host loads plugin/ as Claude Code does,
-// and the test answers what lies beneath it — the clock, the environment, the sessions folder's
-// stat and listing, and `trailboss ls --json` / `trailboss go` — from memory.
+// and the test answers what lies beneath it — the clock, the environment, and `trailboss ls
+// --json` (at once, or pending until the queue differs from a digest) / `trailboss go` — from
+// memory.
 import type { On } from 'claude-code'
 import { expect, mock, test, type Engine } from 'claude-code/testing'
-import { POLL_MS } from '../hooks/queue'
+import { MIN_WAIT_GAP_MS, RETRY_MS } from '../hooks/queue'
 
 const T0 = Date.parse('2026-12-01T10:00:00Z')
 const OWN = 'own-session'
@@ -40,30 +41,54 @@ const API: Wait = { key: 'aaaa1111', sessionId: 'aaaa1111-0000', kind: 'permissi
 const WEB: Wait = { key: 'bbbb2222', sessionId: 'bbbb2222-0000', kind: 'question', since: '2026-12-01T09:58:30Z', project: 'web', ask: { tool: null, input: null, message: 'Done.\nShould I also update the docs?' } }
 const SELF: Wait = { key: 'own-sess', sessionId: OWN, kind: 'done', since: '2026-12-01T09:50:00Z', project: 'here', ask: { tool: null, input: null, message: 'All done.' } }
 
-/** The world beneath the mod: a sessions folder whose files the test sets, and a `trailboss` that reads them. */
-const world = (on: On, opts: { ls?: (argv: readonly string[]) => { exitCode: number; stdout: string; stderr: string } } = {}) => {
+/** A short hash of a text (FNV-1a), as the CLI's digest is one of its document. */
+const hash = (text: string): string => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return h.toString(16).padStart(16, '0')
+}
+
+type Out = { exitCode: number; stdout: string; stderr: string }
+
+/** The world beneath the mod: the waits the CLI would list, and a `trailboss` that reads them. */
+const world = (on: On, opts: { ls?: (argv: readonly string[]) => Out | undefined } = {}) => {
   const clock = mock.clock(on, { now: T0 })
   mock.env(on, { HOME: '/home/p', TRAILBOSS_HOME: '/tb' })
+  /** The pending `ls --until-change` runs: their digest, and how to answer them. */
+  const pending: { digest: string; answer: () => void }[] = []
   const w = {
     clock,
     waits: [] as Wait[],
-    /** File name → mtime; the folder's mtime moves with every change, as a rename makes it. */
-    files: new Map<string, number>(),
-    dirMtime: 1,
+    /** What the document holds beyond the waits the mod shows (a record's lastEventAt). */
+    rev: 0,
     statuses: [] as (string | undefined)[],
     toasts: [] as string[],
     runs: [] as string[][],
     opened: [] as string[],
-    statted: [] as string[],
-    write(name: string) {
-      w.dirMtime++
-      w.files.set(name, w.dirMtime)
+    /** The document `ls --json` prints now. */
+    doc() {
+      const content = { version: 1, queue: w.waits.map(item), tmux: 'ok', skipped: [], rev: w.rev }
+      const { rev: _rev, ...shown } = content
+      return JSON.stringify({ ...shown, digest: hash(JSON.stringify(content)) })
+    },
+    digest: () => (JSON.parse(w.doc()) as { digest: string }).digest,
+    /** The sessions folder changed: each pending run whose digest is not the queue's answers. */
+    changed() {
+      for (const p of pending.splice(0)) {
+        if (p.digest !== w.digest()) p.answer()
+        else pending.push(p)
+      }
     },
     /** The sessions that start or stop waiting rewrite their records. */
     setWaits(waits: Wait[]) {
-      for (const x of [...w.waits, ...waits]) w.write(`${x.sessionId}.json`)
       w.waits = waits
+      w.changed()
     },
+    /** The CLI's longest wait ran out: the pending runs answer with the queue unchanged. */
+    timeUp() {
+      for (const p of pending.splice(0)) p.answer()
+    },
+    pendingCount: () => pending.length,
     lsCount: () => w.runs.filter((r) => r[1] === 'ls').length,
     status: () => w.statuses[w.statuses.length - 1],
   }
@@ -82,15 +107,16 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => { exitCode: num
     w.opened.push(e.id)
     return { value: { isPlaced: true } as const }
   })
-  on('fs.stat', (_$, e) => {
-    w.statted.push(e.path)
-    return { value: { kind: 'dir' as const, size: 0, mtimeMs: w.dirMtime, isLink: false } }
-  })
-  on('fs.list', () => ({ value: [...w.files].map(([name, mtimeMs]) => ({ name, kind: 'file' as const, size: 100, mtimeMs, isLink: false })) }))
   on('process.run', (_$, e) => {
     w.runs.push([...e.argv])
-    const out = opts.ls?.(e.argv) ?? { exitCode: 0, stdout: e.argv[1] === 'ls' ? JSON.stringify({ version: 1, queue: w.waits.map(item), tmux: 'ok', skipped: [] }) : '', stderr: '' }
-    return { value: { ...out, isStdoutTruncated: false, isStderrTruncated: false } }
+    const reply = (out: Out) => ({ value: { ...out, isStdoutTruncated: false, isStderrTruncated: false } })
+    const given = opts.ls?.(e.argv)
+    if (given) return reply(given)
+    const now = (): Out => ({ exitCode: 0, stdout: e.argv[1] === 'ls' ? w.doc() : '', stderr: '' })
+    const i = e.argv.indexOf('--until-change')
+    const digest = e.argv[i + 1]
+    if (i < 0 || digest === undefined || digest !== w.digest()) return reply(now())
+    return new Promise((resolve) => pending.push({ digest, answer: () => resolve(reply(now())) }))
   })
   return w
 }
@@ -99,13 +125,21 @@ const startSession = async ($: Engine) => {
   await $.session.start({ cwd: '/work/here', surface: 'terminal', isInteractive: true })
 }
 
+/** A change reaches the entry: the pending run answers, and the next one is asked a gap later. */
+const settleChange = async (w: ReturnType<typeof world>) => {
+  await w.clock.settle()
+  await w.clock.advance(MIN_WAIT_GAP_MS)
+}
+
 test('the status entry counts the other sessions that wait, never this one, with the oldest age', async ($, on) => {
   const w = world(on)
   w.setWaits([SELF, API, WEB])
   await startSession($)
   expect(w.status()).toBe('2 others wait · oldest 4m')
-  expect(w.statted).toContain('/tb/sessions')
   expect(w.runs[0]).toEqual(['trailboss', 'ls', '--json'])
+  await w.clock.settle()
+  expect(w.runs[1]).toEqual(['trailboss', 'ls', '--json', '--until-change', w.digest()])
+  expect(w.pendingCount()).toBe(1)
 })
 
 test('the entry is empty when only this session waits, and one other reads in the singular', async ($, on) => {
@@ -114,11 +148,12 @@ test('the entry is empty when only this session waits, and one other reads in th
   await startSession($)
   expect(w.statuses).toEqual([])
   w.setWaits([SELF, WEB])
-  await w.clock.advance(POLL_MS)
+  await settleChange(w)
   expect(w.status()).toBe('1 other waits · oldest 1m')
   w.setWaits([SELF])
-  await w.clock.advance(POLL_MS)
+  await settleChange(w)
   expect(w.status()).toBeUndefined()
+  expect(w.pendingCount()).toBe(1)
 })
 
 test('a wait that begins later is toasted once; the waits there at start are not', async ($, on) => {
@@ -127,38 +162,51 @@ test('a wait that begins later is toasted once; the waits there at start are not
   await startSession($)
   expect(w.toasts).toEqual([])
   w.setWaits([WEB, API])
-  await w.clock.advance(POLL_MS)
+  await settleChange(w)
   expect(w.toasts).toEqual(['api waits: Bash: npm run migrate'])
-  // The folder moves again (the session's record is rewritten) with the same wait: no second toast.
-  w.write(`${API.sessionId}.json`)
-  await w.clock.advance(POLL_MS)
-  await w.clock.advance(POLL_MS)
-  expect(w.lsCount()).toBe(3)
+  // The session's record is rewritten with the same wait (the document changed, the wait did not): no second toast.
+  w.rev++
+  w.changed()
+  await settleChange(w)
+  expect(w.lsCount()).toBe(4)
   expect(w.toasts).toEqual(['api waits: Bash: npm run migrate'])
   // The same session waiting again later is a new wait.
   w.setWaits([WEB, { ...API, since: '2026-12-01T10:00:03Z', kind: 'question', ask: { tool: null, input: null, message: 'Which schema?' } }])
-  await w.clock.advance(POLL_MS)
+  await settleChange(w)
   expect(w.toasts).toEqual(['api waits: Bash: npm run migrate', 'api waits: Which schema?'])
 })
 
-test('nothing changed, nothing run: `ls` only when another session\'s file moved', async ($, on) => {
+test('at rest one run stays pending: for half an hour nothing else is run or drawn', async ($, on) => {
+  const w = world(on)
+  await startSession($)
+  await w.clock.settle()
+  const calls = w.runs.length
+  expect(w.pendingCount()).toBe(1)
+  await w.clock.advance(30 * 60_000)
+  expect(w.runs.length).toBe(calls)
+  expect(w.statuses).toEqual([])
+  // The CLI's longest wait runs out: the same queue, nothing drawn, the next run asked.
+  w.timeUp()
+  await settleChange(w)
+  expect(w.lsCount()).toBe(3)
+  expect(w.pendingCount()).toBe(1)
+  expect(w.statuses).toEqual([])
+})
+
+test('while others wait, the age moves on with a timer, without an `ls`', async ($, on) => {
   const w = world(on)
   w.setWaits([API])
   await startSession($)
-  expect(w.lsCount()).toBe(1)
-  for (let i = 0; i < 10; i++) await w.clock.advance(POLL_MS)
-  expect(w.lsCount()).toBe(1)
-  // This session's own record moves on every one of its events: no `ls` for that either.
-  w.write(`${OWN}.json`)
-  await w.clock.advance(POLL_MS)
-  expect(w.lsCount()).toBe(1)
-  w.write(`${API.sessionId}.json`)
-  await w.clock.advance(POLL_MS)
-  expect(w.lsCount()).toBe(2)
-  // The age moves on without an `ls`.
+  await w.clock.settle()
+  expect(w.status()).toBe('1 other waits · oldest 4m')
+  const runs = w.lsCount()
   await w.clock.advance(60_000)
   expect(w.status()).toBe('1 other waits · oldest 5m')
-  expect(w.lsCount()).toBe(2)
+  await w.clock.advance(3600_000)
+  expect(w.status()).toBe('1 other waits · oldest 1h')
+  expect(w.lsCount()).toBe(runs)
+  // Between two steps of the age, nothing is drawn again.
+  expect(w.statuses).toEqual(['1 other waits · oldest 4m', ...Array.from({ length: 55 }, (_, i) => `1 other waits · oldest ${i + 5}m`), '1 other waits · oldest 1h'])
 })
 
 test('this session\'s turn ends refresh the queue (what only a check on read sees)', async ($, on) => {
@@ -166,23 +214,34 @@ test('this session\'s turn ends refresh the queue (what only a check on read see
   on('turn.complete', (_$, e) => ({ text: e.answer }))
   await startSession($)
   expect(w.lsCount()).toBe(1)
+  await w.clock.settle()
   w.waits = [API] // the folder did not move: a transcript told the CLI
   await $.turn.complete({ reason: 'answer', answer: 'ok', durationMs: 10, isAborted: false, turnId: 't1' })
   await w.clock.settle()
-  expect(w.lsCount()).toBe(2)
+  expect(w.lsCount()).toBe(3)
   expect(w.status()).toBe('1 other waits · oldest 4m')
 })
 
-test('when trailboss cannot run, the entry says so instead of showing nothing', async ($, on) => {
+test('when trailboss cannot run, the entry says so instead of showing nothing, and a read retries later', async ($, on) => {
   const w = world(on, { ls: () => ({ exitCode: 127, stdout: '', stderr: 'sh: trailboss: not found' }) })
   await startSession($)
   expect(w.status()).toMatch(/^trailboss: `trailboss` is not on PATH/)
+  await w.clock.settle()
+  expect(w.lsCount()).toBe(1)
+  await w.clock.advance(RETRY_MS)
+  expect(w.runs).toEqual([['trailboss', 'ls', '--json'], ['trailboss', 'ls', '--json']])
+  expect(w.statuses.length).toBe(1)
 })
 
-test('output that is not the contract is refused, not guessed at', async ($, on) => {
-  const w = world(on, { ls: () => ({ exitCode: 0, stdout: JSON.stringify({ version: 2, items: [] }), stderr: '' }) })
+test('output that is not the contract is refused, not guessed at; a CLI without the digest is named', async ($, on) => {
+  let stdout = JSON.stringify({ version: 2, items: [] })
+  const w = world(on, { ls: () => ({ exitCode: 0, stdout, stderr: '' }) })
   await startSession($)
   expect(w.status()).toBe("trailboss: `trailboss ls --json` is not version 1 of the queue's contract")
+  stdout = JSON.stringify({ version: 1, queue: [], tmux: 'ok', skipped: [] })
+  await w.clock.advance(RETRY_MS)
+  expect(w.status()).toMatch(/^trailboss: `trailboss` is older than this plugin/)
+  expect(w.runs.every((r) => !r.includes('--until-change'))).toBe(true)
 })
 
 test('/trailboss opens a pane with a row per wait; its button runs `trailboss go <key>`', async ($, on) => {
