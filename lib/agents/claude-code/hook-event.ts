@@ -1,37 +1,20 @@
 // Pure: a Claude Code hook payload (+ the hook's environment) becomes a HookEvent. On the
 // emitter's path, which runs on every agent event: nothing heavy here.
-import { type Env, isValidSessionId } from '../../paths.js'
 import { capInput, capText } from '../../record/context-cap.js'
 import type { HookEvent } from '../../record/types.js'
 import { parseTmuxEnv } from '../../tmux/env.js'
+import { type EventContext, readPayloadHead, str } from '../hook-payload.js'
 
 export const CLAUDE_CODE = 'claude-code'
-
-export interface EventContext {
-  env: Env
-  stamp: number
-  host: string
-  /** Transcript size at the event, when the transcript could be stat'ed. */
-  offset: number | null
-  project: string | null
-}
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
 /**
  * Turns a parsed payload into a HookEvent, or explains why it cannot be one. The session id
  * is validated here because it names a file.
  */
 export const normalizeEvent = (payload: unknown, ctx: EventContext): HookEvent | string => {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return 'payload is not a JSON object'
-  const p = payload as Record<string, unknown>
-  const name = str(p.hook_event_name)
-  if (!name) return 'payload has no hook_event_name'
-  const sessionId = p.session_id
-  if (!isValidSessionId(sessionId)) {
-    // Never String() a payload value: an object's own toString may be anything, or throw.
-    return typeof sessionId === 'string' ? `invalid session_id ${JSON.stringify(sessionId.slice(0, 80))}` : `invalid session_id (${sessionId === null ? 'null' : typeof sessionId})`
-  }
+  const head = readPayloadHead(payload)
+  if (typeof head === 'string') return head
+  const { fields: p, name, sessionId } = head
   const { env } = ctx
   // `claude -p` and the SDK run with this entrypoint: nobody sits at a pane (docs/design.md §3.2).
   const headless = (env.CLAUDE_CODE_ENTRYPOINT ?? '').startsWith('sdk')

@@ -1,19 +1,15 @@
 // Claude Code, as the emitter sees it: payload → HookEvent, and the state table's rules.
 // Light on purpose (lib/agents/hook-registry.ts): node builtins and pure code only.
+import { deriveEventContext } from '../hook-payload.js'
 import type { AgentHooks } from '../types.js'
 import { CLAUDE_CODE, normalizeEvent } from './hook-event.js'
-import { isReadableTranscriptPath } from './paths.js'
+import { transcriptPathCheck } from './paths.js'
 import { claudeCodeRules, KNOWN_NOTIFICATION_TYPES } from './state-rules.js'
 
 export const claudeCodeHooks: AgentHooks = {
   id: CLAUDE_CODE,
-  toHookEvent: (payload, ctx) => {
-    const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>
-    const cwd = typeof p.cwd === 'string' ? p.cwd : null
-    // Claude Code creates the transcript lazily, after the first SessionStart: no size yet.
-    const offset = isReadableTranscriptPath(p.transcript_path, ctx.env) ? ctx.fileSize(p.transcript_path) : null
-    return normalizeEvent(payload, { env: ctx.env, stamp: ctx.stamp, host: ctx.host, offset, project: ctx.projectLabel(ctx.env.CLAUDE_PROJECT_DIR, cwd) })
-  },
+  // Claude Code creates the transcript lazily, after the first SessionStart: no size yet then.
+  toHookEvent: (payload, ctx) => normalizeEvent(payload, deriveEventContext(payload, ctx, transcriptPathCheck(ctx.env), ctx.env.CLAUDE_PROJECT_DIR)),
   // The environment still names the session and its pane: keep the pane mapping fresh.
   oversizedPayload: (env) => ({ session_id: env.CLAUDE_CODE_SESSION_ID, hook_event_name: 'PayloadTooLarge' }),
   rules: claudeCodeRules,

@@ -1,35 +1,20 @@
 // Pure: a Codex hook payload (+ the hook's environment) becomes a HookEvent. On the emitter's
 // path (and the spool fold's): nothing heavy here. Field facts: test/fixtures/codex/README.md.
-import { type Env, isValidSessionId } from '../../paths.js'
 import { capInput, capText } from '../../record/context-cap.js'
 import type { HookEvent } from '../../record/types.js'
 import { parseTmuxEnv } from '../../tmux/env.js'
+import { type EventContext, readPayloadHead, str } from '../hook-payload.js'
 
 export const CODEX = 'codex'
-
-export interface CodexEventContext {
-  env: Env
-  stamp: number
-  host: string
-  offset: number | null
-  project: string | null
-}
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
 /**
  * Codex's payload as our event. Its `turn_id` (every event but SessionStart and SessionEnd)
  * is the rollout's turn id: it plays the part of Claude Code's prompt id.
  */
-export const normalizeCodexEvent = (payload: unknown, ctx: CodexEventContext): HookEvent | string => {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return 'payload is not a JSON object'
-  const p = payload as Record<string, unknown>
-  const name = str(p.hook_event_name)
-  if (!name) return 'payload has no hook_event_name'
-  const sessionId = p.session_id
-  if (!isValidSessionId(sessionId)) {
-    return typeof sessionId === 'string' ? `invalid session_id ${JSON.stringify(sessionId.slice(0, 80))}` : `invalid session_id (${sessionId === null ? 'null' : typeof sessionId})`
-  }
+export const normalizeCodexEvent = (payload: unknown, ctx: EventContext): HookEvent | string => {
+  const head = readPayloadHead(payload)
+  if (typeof head === 'string') return head
+  const { fields: p, name, sessionId } = head
   const toolName = str(p.tool_name)
   const message = str(p.last_assistant_message)
   return {

@@ -1,10 +1,10 @@
 // Pure: a Gemini CLI hook payload (+ the hook's environment) becomes a HookEvent. On the
 // emitter's path, which runs on every agent event: nothing heavy here. Payload fields as Gemini
 // CLI 0.61.0 sends them (test/fixtures/gemini/hooks.jsonl).
-import { type Env, isValidSessionId } from '../../paths.js'
 import { capInput, capText } from '../../record/context-cap.js'
 import type { HookEvent } from '../../record/types.js'
 import { parseTmuxEnv } from '../../tmux/env.js'
+import { type EventContext, readPayloadHead, str } from '../hook-payload.js'
 
 export const GEMINI = 'gemini'
 
@@ -14,17 +14,6 @@ export const GEMINI = 'gemini'
  */
 export const NO_RESPONSE_TEXT = '[no response text]'
 
-export interface GeminiEventContext {
-  env: Env
-  stamp: number
-  host: string
-  /** Chat file size at the event, when it could be stat'ed. */
-  offset: number | null
-  project: string | null
-}
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
-
 const messageOf = (name: string, p: Record<string, unknown>): string | null => {
   if (name === 'Notification') return str(p.message)
   if (name !== 'AfterAgent') return null
@@ -33,15 +22,10 @@ const messageOf = (name: string, p: Record<string, unknown>): string | null => {
 }
 
 /** Turns a parsed payload into a HookEvent, or says why it cannot be one (the id names a file). */
-export const normalizeGeminiEvent = (payload: unknown, ctx: GeminiEventContext): HookEvent | string => {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return 'payload is not a JSON object'
-  const p = payload as Record<string, unknown>
-  const name = str(p.hook_event_name)
-  if (!name) return 'payload has no hook_event_name'
-  const sessionId = p.session_id
-  if (!isValidSessionId(sessionId)) {
-    return typeof sessionId === 'string' ? `invalid session_id ${JSON.stringify(sessionId.slice(0, 80))}` : `invalid session_id (${sessionId === null ? 'null' : typeof sessionId})`
-  }
+export const normalizeGeminiEvent = (payload: unknown, ctx: EventContext): HookEvent | string => {
+  const head = readPayloadHead(payload)
+  if (typeof head === 'string') return head
+  const { fields: p, name, sessionId } = head
   const toolName = str(p.tool_name)
   const message = messageOf(name, p)
   return {
