@@ -161,28 +161,50 @@ const foldSpool = async (): Promise<void> => {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') log(`spool lock failed: ${(err as Error).message}`)
       return
     }
-    let finished: boolean
+    let pass: FoldPass
     try {
-      finished = await foldAll(dir, sdir, until)
+      pass = await foldAll(dir, sdir, until)
     } finally {
       await release().catch((err: Error) => log(`spool unlock failed: ${err.message}`))
     }
-    // Events spooled while the lock was held, whose own folds found it busy and left.
-    if (!finished || !spool.listSpool(sdir).some((f) => !f.claimed)) return
+    // Events spooled while the lock was held, whose own folds found it busy and left. A file
+    // still being written is its hook's fold's, which starts once it is whole: looked at again
+    // only when it is whole by now (that fold may have found the lock busy).
+    if (!pass.finished) return
+    const whole = (f: spool.SpoolFile): boolean => !pass.writing.has(f.name) || !spool.isIncomplete(spool.readSpoolFile(path.join(sdir, f.name)))
+    if (!spool.listSpool(sdir).some((f) => !f.claimed && whole(f))) return
   }
 }
 
-/** Folds what the spool holds now, oldest first; false when the budget ran out first. */
-const foldAll = async (dir: string, sdir: string, until: number): Promise<boolean> => {
+interface FoldPass {
+  /** False when the budget ran out first. */
+  finished: boolean
+  /** Files passed over because they are still being written. */
+  writing: Set<string>
+}
+
+/** Folds what the spool holds now, oldest first. */
+const foldAll = async (dir: string, sdir: string, until: number): Promise<FoldPass> => {
   const host = os.hostname()
+  const writing = new Set<string>()
   for (const f of spool.listSpool(sdir)) {
     if (Date.now() > until) {
       log('fold ran out of time; the rest stays in the spool for the next fold')
-      return false
+      return { finished: false, writing }
+    }
+    // Read before it is claimed: a file still being written keeps its name.
+    const entry = spool.readSpoolFile(path.join(sdir, f.name))
+    if (entry === 'missing') continue
+    if (spool.isIncomplete(entry) && !spool.isLostSpoolFile(entry, Date.now())) {
+      writing.add(f.name)
+      continue
     }
     const claimed = spool.claimSpoolFile(sdir, f, Date.now())
     if (!claimed) continue
-    const entry = spool.readSpoolFile(claimed)
+    if (spool.isIncomplete(entry)) {
+      keepLost(sdir, f, claimed, entry)
+      continue
+    }
     const ev = typeof entry === 'string' ? entry : spoolEvents.spoolToEvent(entry, env, host)
     if (typeof ev === 'string') {
       log(`dropped spool file ${f.name}: ${ev}`)
@@ -198,7 +220,19 @@ const foldAll = async (dir: string, sdir: string, until: number): Promise<boolea
     })
     ownFiles.removeOwnFile(claimed)
   }
-  return true
+  return { finished: true, writing }
+}
+
+/** A file its hook never finished: said in the log and kept aside, out of the spool's names. */
+const keepLost = (sdir: string, f: spool.SpoolFile, claimed: string, entry: spool.SpoolIncomplete): void => {
+  const aside = path.join(sdir, `${f.base}.lost`)
+  const age = Math.round((Date.now() - entry.mtimeMs) / 1000)
+  try {
+    fs.renameSync(claimed, aside)
+    log(`lost event: spool file ${f.base} stayed incomplete for ${age} s (${entry.incomplete}); kept as ${aside}`)
+  } catch (err) {
+    log(`lost event: spool file ${f.base} stayed incomplete for ${age} s (${entry.incomplete}); not kept aside: ${(err as Error).message}`)
+  }
 }
 
 const main = async (): Promise<void> => {

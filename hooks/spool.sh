@@ -1,10 +1,16 @@
 #!/bin/sh
 # trailboss spool: the hook of agents that wait for their hooks (Codex, Gemini CLI). Node's
 # start-up alone costs such an agent 30-60 ms per event; this stores the event and returns in a
-# few: it writes stdin, with the agent's id and the tmux pane, atomically (a temp file beside,
-# then mv) into $TRAILBOSS_HOME/sessions/.spool/, then starts the emitter detached to fold it
-# into the session's record. Readers fold what is left on read, so an event is never lost when
-# that fold does not run. It prints nothing and always exits 0.
+# few: it writes stdin, with the agent's id and the tmux pane, into a new file of
+# $TRAILBOSS_HOME/sessions/.spool/, then starts the emitter detached to fold it into the
+# session's record. Readers fold what is left on read, so an event is never lost when that fold
+# does not run. It prints nothing and always exits 0.
+# Every program it runs costs the agent 1-3 ms, so it runs one (cat) and waits for no other:
+# - no clock program: the file's mtime is the event's time (record/spool.ts), and the name only
+#   has to be new: the uptime in centiseconds, read by the shell itself, and the pid;
+# - no temp file and mv: the file is written in place; readers take one whose payload is not
+#   whole JSON yet for one still being written while it is young, and for a lost event (logged,
+#   kept aside) once it is old.
 #   usage: spool.sh <agent id> [<node executable>]
 umask 077
 agent=$1
@@ -26,17 +32,16 @@ for dir in "$home" "$sessions" "$spool"; do
   if [ -L "$dir" ] || [ ! -O "$dir" ]; then drain; fi
 done
 
-# Nanoseconds where date has them (GNU); the stamp orders a session's events, the pid keeps
-# names apart.
-stamp=$(date +%s%N 2> /dev/null)
-case $stamp in '' | *[!0-9]*) stamp=$(date +%s)000000000 ;; esac
-name=$stamp-$$
-tmp=$spool/.$name.tmp
+# /proc/uptime ("12345.67 ..."), read without a fork; date only where there is no /proc.
+up=
+{ read -r up _ < /proc/uptime; } 2> /dev/null
+case $up in *.*) up=${up%%.*}${up#*.} ;; esac
+case $up in '' | *[!0-9]*) up=$(date +%s 2> /dev/null) ;; esac
+name=${up:-0}-$$
 
 # One header line per value; a value holding a line break is left out rather than split.
 header="trailboss-spool 1
-agent $agent
-stamp $stamp"
+agent $agent"
 nl='
 '
 for var in TMUX TMUX_PANE CODEX_HOME GEMINI_PROJECT_DIR GEMINI_SESSION_ID CLAUDE_PROJECT_DIR; do
@@ -69,14 +74,10 @@ proc $stat"
   case $pid in '' | *[!0-9]* | 0 | 1) break ;; esac
 done
 
-# noclobber: the temp file is created, never an existing one (or a link planted there) opened.
+# noclobber: a new file is created, never an existing one (or a link planted there) opened. A
+# write that fails half way leaves a file the fold reports as lost; one never made is drained.
 set -C
-if { printf '%s\n\n' "$header" && cat; } > "$tmp" 2> /dev/null; then
-  mv -f -- "$tmp" "$spool/$name.ev" 2> /dev/null || rm -f -- "$tmp"
-else
-  rm -f -- "$tmp" 2> /dev/null
-  drain
-fi
+{ printf '%s\n\n' "$header" && cat; } > "$spool/$name.ev" 2> /dev/null || drain
 
 # The fold, detached: its own session, no stdio of the agent's, so the agent waits for none of it.
 if [ -n "$node" ] && [ -x "$node" ]; then

@@ -1,19 +1,44 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { spooledAgentProcess, spoolToEvent } from '../lib/record/spool-events.js'
+import { readSpooledEvents, spooledAgentProcess, spoolToEvent } from '../lib/record/spool-events.js'
+import { BUILT_EMITTER } from './helpers/emitter.js'
+import { waitFor } from './helpers/wait-for.js'
 import { readProcStat, SHELLS } from '../lib/tmux/agent-process.js'
-import { claimSpoolFile, listSpool, nsToMs, parseSpool, readSpoolFile, SPOOL_STALE_CLAIM_MS, spoolDir, spoolEnv } from '../lib/record/spool.js'
+import { claimSpoolFile, isIncomplete, listSpool, nsToMs, parseSpool, readSpoolFile, type SpoolEntry, type SpoolFile, SPOOL_LOST_MS, SPOOL_STALE_CLAIM_MS, sortSpool, spoolDir, spoolEnv } from '../lib/record/spool.js'
 
 const SPOOL_SH = new URL('../hooks/spool.sh', import.meta.url).pathname
 
+/** Detached folds still running for a home under `dir` (they may be slow to start on a loaded machine). */
+const foldsAlive = (dir: string): boolean =>
+  fs.readdirSync('/proc').some((pid) => {
+    try {
+      return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--fold-spool') && fs.readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`TRAILBOSS_HOME=${dir}/`)
+    } catch {
+      return false
+    }
+  })
+
 const scratch = (t: Test): string => {
   const dir = fs.mkdtempSync(join(tmpdir(), 'tb-spool-'))
-  // A detached fold may still be letting go of its lock.
-  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 }))
+  // A detached fold may still be running, or letting go of its lock.
+  t.teardown(async () => {
+    await waitFor(() => !foldsAlive(dir), 'the detached folds to end', 30_000)
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20 })
+  })
   return dir
+}
+
+/** A spool file read back whole, or the test fails with why not. */
+const entryOf = (t: Test, path: string): SpoolEntry | null => {
+  const got = readSpoolFile(path)
+  if (typeof got === 'string' || isIncomplete(got)) {
+    t.fail(typeof got === 'string' ? got : got.incomplete)
+    return null
+  }
+  return got
 }
 
 const runSpool = (home: string, input: string, env: Record<string, string> = {}, args = ['codex']): { status: number | null; stdout: string; stderr: string } => {
@@ -22,25 +47,40 @@ const runSpool = (home: string, input: string, env: Record<string, string> = {},
 }
 
 t.test('parseSpool reads what spool.sh writes', async (t) => {
-  t.same(parseSpool('trailboss-spool 1\nagent codex\nstamp 1796123441429738489\nenv TMUX=/tmp/s,1,0\nenv TMUX_PANE=%3\n\n{"a":1}\n'), {
+  t.same(parseSpool('trailboss-spool 1\nagent codex\nenv TMUX=/tmp/s,1,0\nenv TMUX_PANE=%3\n\n{"a":1}\n', 1796123441429.25), {
     agent: 'codex',
-    stamp: 1796123441429.738489,
+    stamp: 1796123441429.25,
     env: { TMUX: '/tmp/s,1,0', TMUX_PANE: '%3' },
     ppid: null,
     procs: [],
-    payload: '{"a":1}\n',
-  })
-  t.equal(parseSpool('nope\n\n{}'), 'not a spool file')
-  t.equal(parseSpool('trailboss-spool 1\nagent codex\n{}'), 'no header')
-  t.equal(parseSpool('trailboss-spool 1\nstamp 1\n\n{}'), 'no agent')
-  t.equal(parseSpool('trailboss-spool 1\nagent Codex!\nstamp 1\n\n{}'), 'no agent', 'an agent id is letters, digits and -')
-  t.equal(parseSpool('trailboss-spool 1\nagent codex\nstamp x\n\n{}'), 'no stamp')
-  const other = parseSpool('trailboss-spool 1\nagent codex\nstamp 5\nenv PATH=/evil\nenv NODE_OPTIONS=--require=x\n\n{}')
-  t.same(typeof other === 'object' && other.env, {}, 'only the listed variables are taken from a spool file')
+    payload: { a: 1 },
+  }, 'no stamp line: the mtime is the stamp')
+  t.match(parseSpool('trailboss-spool 1\nagent codex\nstamp 1796123441429738489\n\n{}', 5), { stamp: 1796123441429.738489 }, 'an older file’s stamp line')
+  t.equal(parseSpool('nope\n\n{}', 1), 'not a spool file')
+  t.equal(parseSpool('nope', 1), 'not a spool file')
+  t.equal(parseSpool('trailboss-spool 1\nstamp 1\n\n{}', 1), 'no agent')
+  t.equal(parseSpool('trailboss-spool 1\nagent Codex!\n\n{}', 1), 'no agent', 'an agent id is letters, digits and -')
+  t.equal(parseSpool('trailboss-spool 1\nagent codex\nstamp x\n\n{}', 1), 'no stamp')
+  const other = parseSpool('trailboss-spool 1\nagent codex\nenv PATH=/evil\nenv NODE_OPTIONS=--require=x\n\n{}', 1)
+  t.same(typeof other === 'object' && 'env' in other && other.env, {}, 'only the listed variables are taken from a spool file')
   t.equal(nsToMs('1796123441429738489'), 1796123441429.738489)
-  const procs = parseSpool(`trailboss-spool 1\nagent codex\nstamp 5\nppid 41\nproc a\nproc b\nproc c\nproc d\n\n{}`)
+  const procs = parseSpool(`trailboss-spool 1\nagent codex\nppid 41\nproc a\nproc b\nproc c\nproc d\n\n{}`, 1)
   t.match(procs, { ppid: 41, procs: ['a', 'b', 'c'] }, 'the parent and at most three proc lines')
-  t.match(parseSpool('trailboss-spool 1\nagent codex\nstamp 5\nppid 0x1\n\n{}'), { ppid: null })
+  t.match(parseSpool('trailboss-spool 1\nagent codex\nppid 0x1\n\n{}', 1), { ppid: null })
+  // What a reader sees of a file spool.sh is still writing.
+  for (const text of ['', 'trailboss-sp', 'trailboss-spool 1\nagent codex\n{}', 'trailboss-spool 1\nagent codex\n\n', 'trailboss-spool 1\nagent codex\n\n{"session_id":"s","hook_event_name":"Sto']) {
+    t.same(parseSpool(text, 7), { incomplete: text.includes('\n\n') ? `payload is not whole JSON (${text.length - text.indexOf('\n\n') - 2} bytes)` : 'no header yet', mtimeMs: 7 }, `incomplete: ${JSON.stringify(text)}`)
+  }
+})
+
+t.test('sortSpool: by mtime, then the names’ stamps, then pids across a wrap', async (t) => {
+  const f = (name: string, mtimeMs: number): SpoolFile => ({ name, base: name.replace(/\.\d+\.claim$/, ''), claimed: name.endsWith('.claim'), mtimeMs })
+  const names = (files: SpoolFile[]): string[] => sortSpool(files).map((x) => x.name)
+  t.same(names([f('9-1.ev', 30), f('1-2.ev', 20), f('5-3.ev.77.claim', 10)]), ['5-3.ev.77.claim', '1-2.ev', '9-1.ev'], 'mtime first')
+  t.same(names([f('12-5.ev', 10), f('11-9.ev', 10)]), ['11-9.ev', '12-5.ev'], 'one mtime: the stamp')
+  t.same(names([f('11-900.ev', 10), f('11-90.ev', 10)]), ['11-90.ev', '11-900.ev'], 'one stamp: the pid, as a number')
+  t.same(names([f('11-310.ev', 10), f('11-32760.ev', 10), f('11-305.ev', 10), f('11-32700.ev', 10)]), ['11-32700.ev', '11-32760.ev', '11-305.ev', '11-310.ev'], 'pids past the wrap are the newer')
+  t.same(names([f('11-310.ev', 10), f('12-32760.ev', 10)]), ['11-310.ev', '12-32760.ev'], 'a wrap only within one stamp')
 })
 
 const stat = (pid: number, comm: string, ppid: number, start: number): string => `${pid} (${comm}) S ${ppid} ${pid} 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 0 0`
@@ -68,11 +108,12 @@ t.test('spool.sh stores stdin with the agent and pane, privately, and exits 0', 
   t.match(files[0]!.name, /^\d+-\d+\.ev$/)
   t.equal(fs.statSync(sdir).mode & 0o777, 0o700, 'folder 0700')
   t.equal(fs.statSync(join(sdir, files[0]!.name)).mode & 0o777, 0o600, 'file 0600')
-  const got = readSpoolFile(join(sdir, files[0]!.name))
-  if (typeof got === 'string') return t.fail(got)
+  const got = entryOf(t, join(sdir, files[0]!.name))
+  if (!got) return
   t.equal(got.agent, 'codex')
   t.same(got.env, { TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' })
-  t.equal(got.payload, payload, 'the payload byte for byte')
+  t.ok(fs.readFileSync(join(sdir, files[0]!.name), 'utf8').endsWith(`\n\n${payload}`), 'the payload byte for byte')
+  t.same(got.payload, JSON.parse(payload))
   t.ok(Math.abs(got.stamp - Date.now()) < 60_000, 'stamped now')
   t.same(fs.readdirSync(sdir).filter((n) => n.endsWith('.tmp')), [], 'no temp file left')
   t.equal(got.ppid, process.pid, 'its parent')
@@ -93,8 +134,8 @@ t.test('spool.sh run by a shell: the agent process is the shell’s parent', asy
   const r = spawnSync('/bin/sh', ['-c', `/bin/sh ${SPOOL_SH} codex; exit 0`], { input: payload, env: { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }, encoding: 'utf8' })
   t.equal(r.status, 0)
   const sdir = spoolDir(join(home, 'tb', 'sessions'))
-  const got = readSpoolFile(join(sdir, listSpool(sdir)[0]!.name))
-  if (typeof got === 'string') return t.fail(got)
+  const got = entryOf(t, join(sdir, listSpool(sdir)[0]!.name))
+  if (!got) return
   t.not(got.ppid, process.pid, 'its parent is the shell')
   const ev = spoolToEvent(got, {}, 'h')
   if (typeof ev === 'string') return t.fail(ev)
@@ -135,12 +176,16 @@ t.test('a spooled file is claimed by one fold only; a stale claim can be taken o
   t.match(taken, /\.ev\.222\.claim$/, 'a stale one is taken over')
 })
 
-t.test('listSpool orders by stamp and ignores foreign names', async (t) => {
+t.test('listSpool lists spooled and claimed files in order, and ignores foreign names', async (t) => {
   const dir = scratch(t)
-  for (const n of ['20-1.ev', '3-9.ev', '100-2.ev.55.claim', 'x.ev', '.5-1.tmp', '7-1.ev.bad']) fs.writeFileSync(join(dir, n), '')
+  const names = ['20-1.ev', '3-9.ev', '100-2.ev.55.claim', 'x.ev', '.5-1.tmp', '7-1.ev.bad', '8-1.ev.lost']
+  for (const [i, n] of names.entries()) {
+    fs.writeFileSync(join(dir, n), '')
+    fs.utimesSync(join(dir, n), 1000 + i, 1000 + i)
+  }
   t.same(
-    listSpool(dir).map((f) => f.name),
-    ['3-9.ev', '20-1.ev', '100-2.ev.55.claim'],
+    listSpool(dir).map((f) => [f.name, f.mtimeMs]),
+    [['20-1.ev', 1_000_000], ['3-9.ev', 1_001_000], ['100-2.ev.55.claim', 1_002_000]],
   )
 })
 
@@ -212,4 +257,74 @@ t.test('readers fold what no fold wrote: a session only in the spool is listed',
   const store = await readStore(env)
   t.match(store.records.find((r) => r.sessionId === sid), { state: 'waiting', kind: 'done', message: 'Done.', events: 2 })
   t.notOk(fs.existsSync(join(home, 'tb', 'sessions', `${sid}.json`)), 'reading wrote nothing')
+})
+
+/** A hook whose agent has written the first `part` of its payload and holds the rest (spool.sh's cat waits for it). */
+const startHalfWritten = async (env: Record<string, string | undefined>, sdir: string, part: string, args: string[]) => {
+  // Its own process group, so the shell and its cat can be killed together.
+  const writer = spawn('/bin/sh', [DIST_SPOOL, ...args], { env, stdio: ['pipe', 'ignore', 'ignore'], detached: true })
+  const exited = new Promise<number | null>((r) => writer.on('exit', (code) => r(code)))
+  writer.stdin.write(part)
+  let name = ''
+  await waitFor(() => {
+    const [f] = listSpool(sdir).filter((x) => !x.claimed)
+    name = f?.name ?? ''
+    return name !== '' && fs.readFileSync(join(sdir, name), 'utf8').endsWith(`\n\n${part}`)
+  }, 'the half-written spool file')
+  return { writer, exited, name }
+}
+
+const foldNow = (env: Record<string, string | undefined>): number | null => spawnSync(process.execPath, [BUILT_EMITTER, '--fold-spool'], { env }).status
+
+t.test('a file spool.sh is still writing is left to its hook by readers and folds, then folded whole', async (t) => {
+  const home = scratch(t)
+  const tb = join(home, 'tb')
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: tb, TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }
+  const sdir = spoolDir(join(tb, 'sessions'))
+  const sid = 'still-being-written'
+  const payload = codexPayload(sid, 'UserPromptSubmit')
+  const { writer, exited, name } = await startHalfWritten(env, sdir, payload.slice(0, 40), ['codex', process.execPath])
+  t.match(readSpoolFile(join(sdir, name)), { incomplete: /^payload is not whole JSON/ })
+  const said: string[] = []
+  t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
+  t.same(said, [], 'and says nothing: it is young')
+  t.equal(foldNow(env), 0, 'another hook’s fold meanwhile')
+  t.same(listSpool(sdir).map((f) => f.name), [name], 'left in place under its name, unclaimed')
+  t.notOk(fs.existsSync(join(tb, 'sessions', `${sid}.json`)), 'no record from half an event')
+  writer.stdin.end(payload.slice(40))
+  t.equal(await exited, 0, 'the hook exits 0 once its stdin is whole')
+  const file = join(tb, 'sessions', `${sid}.json`)
+  await waitFor(() => (JSON.parse(fs.readFileSync(file, 'utf8')) as { events: number }).events === 1 && listSpool(sdir).length === 0 && !foldRunning(home), 'its own fold', 30_000)
+  t.match(JSON.parse(fs.readFileSync(file, 'utf8')), { events: 1, agent: 'codex', tmux: { pane: '%7' } })
+})
+
+t.test('a hook killed half way is a lost event once old: said by readers, kept aside by the fold, and later events still fold', async (t) => {
+  const home = scratch(t)
+  const tb = join(home, 'tb')
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: tb }
+  const sdir = spoolDir(join(tb, 'sessions'))
+  const sid = 'killed-half-way'
+  const { writer, exited, name } = await startHalfWritten(env, sdir, codexPayload(sid, 'UserPromptSubmit').slice(0, 50), ['codex'])
+  process.kill(-writer.pid!, 'SIGKILL')
+  await exited
+  writer.stdin.destroy()
+  // The session goes on: its next hook spools a whole event.
+  t.equal(spawnSync('/bin/sh', [DIST_SPOOL, 'codex'], { input: codexPayload(sid, 'Stop', { last_assistant_message: 'Done.' }), env }).status, 0)
+  t.equal(foldNow(env), 0)
+  const file = join(tb, 'sessions', `${sid}.json`)
+  t.match(JSON.parse(fs.readFileSync(file, 'utf8')), { events: 1, kind: 'done' }, 'the whole event is folded past the young incomplete one')
+  t.same(listSpool(sdir).map((f) => f.name), [name], 'the incomplete one is left: it may still be written')
+  // Its last write SPOOL_LOST_MS ago: its hook is gone.
+  const old = (Date.now() - SPOOL_LOST_MS - 1000) / 1000
+  fs.utimesSync(join(sdir, name), old, old)
+  const said: string[] = []
+  t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
+  t.match(said, [new RegExp(`^ignored spool file ${name.replace('.', '\\.')}: a lost event, incomplete for 3\\d s`)], 'and says so')
+  t.equal(foldNow(env), 0)
+  t.same(listSpool(sdir), [], 'out of the spool')
+  const aside = join(sdir, `${name}.lost`)
+  t.ok(fs.existsSync(aside), 'kept aside as .lost')
+  t.equal(fs.statSync(aside).mode & 0o777, 0o600, 'still private')
+  t.match(fs.readFileSync(join(tb, 'log'), 'utf8'), `lost event: spool file ${name} stayed incomplete for`, 'said in the log')
+  t.match(JSON.parse(fs.readFileSync(file, 'utf8')), { events: 1, kind: 'done' }, 'the record is unchanged')
 })

@@ -5,21 +5,15 @@ import type { Logger } from '../logger.js'
 import type { Env } from '../paths.js'
 import { type AgentProcess, findAgentProcess, parseProcStat, type StatReader } from '../tmux/agent-process.js'
 import { hookContext } from './hook-context.js'
-import { listSpool, readSpoolFile, type SpoolEntry, spoolDir, spoolEnv } from './spool.js'
+import { isIncomplete, isLostSpoolFile, listSpool, readSpoolFile, type SpoolEntry, spoolDir, spoolEnv } from './spool.js'
 import type { HookEvent } from './types.js'
 
 /** One spooled entry as the event its agent makes of it, or why it cannot be one. */
 export const spoolToEvent = (entry: SpoolEntry, env: Env, host: string): HookEvent | string => {
   const agent = hooksFor(entry.agent)
   if (!agent) return `unknown agent ${JSON.stringify(entry.agent)}`
-  let payload: unknown
-  try {
-    payload = JSON.parse(entry.payload)
-  } catch {
-    return `payload is not JSON (${entry.payload.length} bytes)`
-  }
   const withHook = spoolEnv(env, entry)
-  const ev = agent.toHookEvent(payload, hookContext(withHook, entry.stamp, host))
+  const ev = agent.toHookEvent(entry.payload, hookContext(withHook, entry.stamp, host))
   if (typeof ev === 'string' || ev.headless) return ev
   const proc = spooledAgentProcess(entry)
   return proc ? { ...ev, agentProcess: proc } : ev
@@ -40,9 +34,10 @@ export const spooledAgentProcess = (entry: Pick<SpoolEntry, 'ppid' | 'procs'>): 
 /**
  * Every event still in the spool (claimed ones too: a fold may have died), by session: what
  * readers fold in memory. An event a fold has just written may be seen again here; folding it
- * twice changes nothing (the order rules of record/fold.ts).
+ * twice changes nothing (the order rules of record/fold.ts). A file still being written is left
+ * for the next read; one that stayed incomplete past SPOOL_LOST_MS is said (the fold keeps it aside).
  */
-export const readSpooledEvents = (sessionsDir: string, env: Env, hostName: () => string, log: Logger = () => {}): Map<string, HookEvent[]> => {
+export const readSpooledEvents = (sessionsDir: string, env: Env, hostName: () => string, log: Logger = () => {}, now = Date.now()): Map<string, HookEvent[]> => {
   const out = new Map<string, HookEvent[]>()
   const sdir = spoolDir(sessionsDir)
   // Asked only when there is an event to name it in: node:os costs a start-up a little.
@@ -52,6 +47,10 @@ export const readSpooledEvents = (sessionsDir: string, env: Env, hostName: () =>
     // Gone meanwhile: a fold took it (and wrote it into the record).
     if (typeof entry === 'string') {
       if (entry !== 'missing') log(`ignored spool file ${f.name}: ${entry}`)
+      continue
+    }
+    if (isIncomplete(entry)) {
+      if (isLostSpoolFile(entry, now)) log(`ignored spool file ${f.name}: a lost event, incomplete for ${Math.round((now - entry.mtimeMs) / 1000)} s (${entry.incomplete})`)
       continue
     }
     const ev = spoolToEvent(entry, env, (host ??= hostName()))

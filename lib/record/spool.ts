@@ -1,44 +1,70 @@
 // The spool: where hooks/spool.sh leaves the events of agents that wait for their hooks (Codex,
 // Gemini CLI), one file per event, until an emitter started by it folds them into the records
-// (`trailboss-emit --fold-spool`) or a reader folds them in memory. A file is written beside and
-// renamed in, so it is whole once it has its name; a folder claims it by renaming it again, so
-// two folds never apply one event twice. Light on purpose: the emitter imports it.
-import { lstatSync, renameSync } from 'node:fs'
+// (`trailboss-emit --fold-spool`) or a reader folds them in memory. A file is written in place
+// (a rename would cost the hook another program), so one whose payload is not whole JSON yet
+// is still being written while it is young, and a lost event once it is old. A folder claims a
+// file by renaming it, so two folds never apply one event twice. Light on purpose: the emitter
+// imports it.
+import { fstatSync, lstatSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { listRealDir } from '../fs/own-files.js'
-import { isRefusal, readRegularFile } from '../fs/safe-file.js'
+import { isRefusal, readRange, readRegularHead, withRegularFile } from '../fs/safe-file.js'
 
 export const SPOOL_MAGIC = 'trailboss-spool 1'
 /** The payload cap of the emitter, plus room for the header. */
 export const SPOOL_READ_CAP = 16 * 1024 * 1024 + 64 * 1024
 /** A claim this old belongs to a fold that died; another may take the file over. */
 export const SPOOL_STALE_CLAIM_MS = 10_000
+/**
+ * A file still incomplete this long after its last write is a lost event: its hook died or was
+ * killed half way (agents end a hook after their timeout, 10 s at most for ours). The fold
+ * logs it and keeps it aside as `<name>.lost`.
+ */
+export const SPOOL_LOST_MS = 30_000
 /** The only variables a spool file may carry: what the hook's environment says about the session. */
 export const SPOOL_ENV_NAMES = ['TMUX', 'TMUX_PANE', 'CODEX_HOME', 'GEMINI_PROJECT_DIR', 'GEMINI_SESSION_ID', 'CLAUDE_PROJECT_DIR'] as const
 
 export const spoolDir = (sessionsDir: string): string => join(sessionsDir, '.spool')
 
-/** A spooled event: `<ns stamp>-<pid>.ev`; claimed: `…ev.<pid of the fold>.claim`. */
+/**
+ * A spooled event: `<stamp>-<pid>.ev` (the stamp: the uptime in centiseconds; nanoseconds since
+ * the epoch from an older spool.sh); claimed: `…ev.<pid of the fold>.claim`.
+ */
 const SPOOLED = /^(\d{1,24})-(\d{1,10})\.ev$/
 const CLAIMED = /^(\d{1,24})-(\d{1,10})\.ev\.(\d{1,10})\.claim$/
 
 export interface SpoolEntry {
   agent: string
-  /** ms since the epoch, from the hook's nanosecond clock. */
+  /** ms since the epoch: the file's mtime (older spool files: their `stamp` line). */
   stamp: number
   env: Record<string, string>
   /** The hook's parent pid ($PPID), where the file says. */
   ppid: number | null
   /** `/proc/<pid>/stat` of the parent and its parents as the hook read them, nearest first. */
   procs: string[]
-  payload: string
+  /** The payload as JSON. */
+  payload: unknown
 }
+
+/** A file spool.sh is still writing, or died writing: its payload is not whole JSON (yet). */
+export interface SpoolIncomplete {
+  incomplete: string
+  /** Its last write. */
+  mtimeMs: number
+}
+
+export const isIncomplete = (v: unknown): v is SpoolIncomplete => typeof v === 'object' && v !== null && typeof (v as SpoolIncomplete).incomplete === 'string'
+
+/** Pure: whether an incomplete file is a lost event by now, rather than one still being written. */
+export const isLostSpoolFile = (f: SpoolIncomplete, now: number): boolean => now - f.mtimeMs >= SPOOL_LOST_MS
 
 export interface SpoolFile {
   name: string
   /** The file's name when it was spooled (its stamp and the hook's pid). */
   base: string
   claimed: boolean
+  /** Its last write: what orders the spool. */
+  mtimeMs: number
 }
 
 /** Pure: nanoseconds since the epoch (digits) as ms, without losing the sub-ms part. */
@@ -47,14 +73,18 @@ export const nsToMs = (ns: string): number => (ns.length > 6 ? Number(ns.slice(0
 /** At most this many `proc` lines are read: spool.sh writes the parent and two of its parents. */
 const MAX_PROCS = 3
 
-/** Pure: a spool file's text, or why it is not one. */
-export const parseSpool = (text: string): SpoolEntry | string => {
+/**
+ * Pure: a spool file's text, what is missing from one still being written, or why it is not
+ * one. `mtimeMs` stamps a file without a `stamp` line (spool.sh writes none: the time of day
+ * would cost it a program).
+ */
+export const parseSpool = (text: string, mtimeMs: number): SpoolEntry | SpoolIncomplete | string => {
   const end = text.indexOf('\n\n')
-  if (end < 0) return 'no header'
+  if (end < 0) return SPOOL_MAGIC.startsWith(text.slice(0, SPOOL_MAGIC.length)) ? { incomplete: 'no header yet', mtimeMs } : 'not a spool file'
   const lines = text.slice(0, end).split('\n')
   if (lines[0] !== SPOOL_MAGIC) return 'not a spool file'
   let agent: string | null = null
-  let stamp: number | null = null
+  let stamp: number | null = mtimeMs
   const env: Record<string, string> = {}
   let ppid: number | null = null
   const procs: string[] = []
@@ -63,7 +93,7 @@ export const parseSpool = (text: string): SpoolEntry | string => {
     const key = line.slice(0, space)
     const value = line.slice(space + 1)
     if (key === 'agent' && /^[a-z0-9-]{1,40}$/.test(value)) agent = value
-    else if (key === 'stamp' && /^\d{1,24}$/.test(value)) stamp = nsToMs(value)
+    else if (key === 'stamp') stamp = /^\d{1,24}$/.test(value) ? nsToMs(value) : null
     else if (key === 'ppid' && /^[1-9]\d{0,9}$/.test(value)) ppid = Number(value)
     else if (key === 'proc' && procs.length < MAX_PROCS) procs.push(value)
     else if (key === 'env') {
@@ -74,7 +104,14 @@ export const parseSpool = (text: string): SpoolEntry | string => {
   }
   if (agent === null) return 'no agent'
   if (stamp === null || !Number.isFinite(stamp)) return 'no stamp'
-  return { agent, stamp, env, ppid, procs, payload: text.slice(end + 2) }
+  const body = text.slice(end + 2)
+  let payload: unknown
+  try {
+    payload = JSON.parse(body)
+  } catch {
+    return { incomplete: `payload is not whole JSON (${body.length} bytes)`, mtimeMs }
+  }
+  return { agent, stamp, env, ppid, procs, payload }
 }
 
 /**
@@ -87,23 +124,76 @@ export const spoolEnv = (base: Readonly<Record<string, string | undefined>>, ent
   return { ...env, ...entry.env }
 }
 
+/** Pure: the pid a name of the spool ends with. */
+const pidOf = (f: SpoolFile): number => Number(/-(\d+)\.ev/.exec(f.base)?.[1] ?? 0)
+
+/** Pids this far apart within one stamp were handed out across the counter's wrap. */
+const PID_WRAP_GAP = 1 << 14
+
+/**
+ * Pure: the spool's order. Its files' mtimes first: a blocking agent runs its next hook only
+ * once the last has written its file, so a session's files are never out of mtime order
+ * (mtime moves by clock ticks: several may share one). Then the names' stamps, taken at each
+ * hook's start; then, within one stamp, the hooks' pids, which the kernel hands out rising
+ * until they wrap (past the wrap, a small pid is the newer).
+ */
+export const sortSpool = <F extends SpoolFile>(files: readonly F[]): F[] => {
+  const stampOf = (f: SpoolFile): bigint => BigInt(f.base.slice(0, f.base.indexOf('-')) || '0')
+  // Per stamp that holds pids from both sides of a wrap: the pid between the two sides.
+  const pidsByStamp = new Map<bigint, number[]>()
+  for (const f of files) pidsByStamp.set(stampOf(f), [...(pidsByStamp.get(stampOf(f)) ?? []), pidOf(f)])
+  const wrapAt = new Map<bigint, number>()
+  for (const [stamp, pids] of pidsByStamp) {
+    const lo = Math.min(...pids)
+    const hi = Math.max(...pids)
+    if (hi - lo > PID_WRAP_GAP) wrapAt.set(stamp, (lo + hi) / 2)
+  }
+  const rank = (f: SpoolFile): number => {
+    const pid = pidOf(f)
+    const at = wrapAt.get(stampOf(f))
+    return at !== undefined && pid < at ? pid + 2 ** 32 : pid
+  }
+  return [...files].sort((a, b) => {
+    if (a.mtimeMs !== b.mtimeMs) return a.mtimeMs - b.mtimeMs
+    const sa = stampOf(a)
+    const sb = stampOf(b)
+    if (sa !== sb) return sa < sb ? -1 : 1
+    return rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  })
+}
+
 /** The spooled files, oldest first (claimed ones too); nothing when the folder is missing or a link. */
 export const listSpool = (sdir: string): SpoolFile[] => {
-  const out: (SpoolFile & { ns: bigint })[] = []
+  const out: SpoolFile[] = []
   for (const e of listRealDir(sdir)) {
     if (!e.isFile()) continue
     const m = SPOOLED.exec(e.name) ?? CLAIMED.exec(e.name)
     if (!m) continue
-    out.push({ name: e.name, base: `${m[1]}-${m[2]}.ev`, claimed: e.name.endsWith('.claim'), ns: BigInt(m[1]!) })
+    let mtimeMs: number
+    try {
+      mtimeMs = lstatSync(join(sdir, e.name)).mtimeMs
+    } catch {
+      // Claimed or folded meanwhile.
+      continue
+    }
+    out.push({ name: e.name, base: `${m[1]}-${m[2]}.ev`, claimed: e.name.endsWith('.claim'), mtimeMs })
   }
-  return out.sort((a, b) => (a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : a.name < b.name ? -1 : 1)).map(({ ns: _ns, ...f }) => f)
+  return sortSpool(out)
 }
 
-/** Reads and parses one spool file (a regular file of our own, never through a link). */
-export const readSpoolFile = (path: string): SpoolEntry | string => {
-  const got = readRegularFile(path, { cap: SPOOL_READ_CAP, ownOnly: true })
-  if (isRefusal(got)) return got.why
-  return parseSpool(got.text)
+/**
+ * Reads and parses one spool file (a regular file of our own, never through a link). One that
+ * grew while it was read is still being written.
+ */
+export const readSpoolFile = (path: string): SpoolEntry | SpoolIncomplete | string => {
+  const got = withRegularFile(path, { ownOnly: true }, (fd, st) => {
+    if (st.size > SPOOL_READ_CAP) return `larger than ${SPOOL_READ_CAP} bytes (${st.size})`
+    const text = readRange(fd, 0, st.size).toString('utf8')
+    const after = fstatSync(fd)
+    if (after.size !== st.size) return { incomplete: 'still growing', mtimeMs: after.mtimeMs }
+    return parseSpool(text, after.mtimeMs)
+  })
+  return isRefusal(got) ? got.why : got
 }
 
 /**
@@ -128,3 +218,12 @@ export const claimSpoolFile = (sdir: string, file: SpoolFile, now: number, pid =
     return null
   }
 }
+
+/** How long ago each spooled file of `agent` was last written (doctor: a fold that never runs). */
+export const spoolAgesOf = (sdir: string, agent: string, now: number): number[] =>
+  listSpool(sdir)
+    .filter((f) => {
+      const head = readRegularHead(join(sdir, f.name), SPOOL_MAGIC.length + agent.length + 8, { ownOnly: true })
+      return typeof head === 'string' && head.startsWith(`${SPOOL_MAGIC}\nagent ${agent}\n`)
+    })
+    .map((f) => now - f.mtimeMs)

@@ -3,10 +3,9 @@
 // verdicts are pure (deriveCodexChecks); readCodexFacts gathers what they need.
 import * as fs from 'node:fs'
 import { dirname, join } from 'node:path'
-import { listRealDir, ownMtimeMs } from '../../fs/own-files.js'
 import { isRefusal, readRegularIfExists, READ_CAP } from '../../fs/safe-file.js'
 import { type Env, sessionsDir } from '../../paths.js'
-import { spoolDir } from '../../record/spool.js'
+import { spoolAgesOf, spoolDir } from '../../record/spool.js'
 import { isJsonObject, type JsonObject } from '../../settings/json-value.js'
 import type { AgentCheck } from '../types.js'
 import { CODEX_HOOK_EVENTS } from './hook-trust.js'
@@ -99,10 +98,8 @@ export const readCodexFacts = (env: Env, knownEmitters: readonly string[], now: 
       }
     }
   }
-  const sdir = spoolDir(sessionsDir(env))
-  const spoolAges = listRealDir(sdir)
-    .filter((e) => e.isFile() && /\.ev(\.\d+\.claim)?$/.test(e.name))
-    .map((e) => now - (ownMtimeMs(join(sdir, e.name)) ?? now))
+  // Gemini CLI's events share the spool: only Codex's are this doctor's.
+  const spoolAges = spoolAgesOf(spoolDir(sessionsDir(env)), 'codex', now)
   return { hooksFile, hooks, configFile, config: isRefusal(config) ? null : config, known, missing: [...missing], spoolAges }
 }
 
