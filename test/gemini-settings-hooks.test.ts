@@ -1,3 +1,6 @@
+import * as fs from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import t from 'tap'
 import {
   deriveGeminiHookEntry,
@@ -9,7 +12,9 @@ import {
   mergeGeminiHooks,
   unmergeGeminiHooks,
 } from '../lib/agents/gemini/settings-hooks.js'
-import { deriveGeminiChecks } from '../lib/agents/gemini/doctor.js'
+import { deriveGeminiChecks, geminiDoctor } from '../lib/agents/gemini/doctor.js'
+import { runCli } from './helpers/cli.js'
+import { BUILT_EMITTER } from './helpers/emitter.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
 import { shellQuote, splitShellWords } from '../lib/settings/shell-line.js'
 
@@ -112,4 +117,40 @@ t.test('doctor: nothing when Gemini CLI is not set up; what is wrong when it is'
   t.match(checks({ ...merged, hooksConfig: { enabled: false } }), [{ status: 'warn', summary: /runs no hooks/ }])
   t.match(checks(merged, (p) => p === '/usr/bin/node'), [{ status: 'fail', summary: /emit\.cjs, which is not there/ }])
   t.match(checks(null, there, 'EACCES'), [{ status: 'warn', summary: /cannot read/ }])
+})
+
+t.test('install moves an earlier install’s Node hooks to the spool hook; doctor and uninstall know both', async (t) => {
+  const home = fs.mkdtempSync(join(tmpdir(), 'tb-gemini-install-'))
+  t.teardown(() => fs.rmSync(home, { recursive: true, force: true }))
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }
+  const spool = join(dirname(BUILT_EMITTER), 'spool.sh')
+  const file = join(home, '.gemini', 'settings.json')
+  const foreign = { BeforeTool: [{ hooks: [{ type: 'command', name: 'mine', command: 'echo hi' }] }] }
+  // What an install of the earlier version wrote: the Node emitter of this very package.
+  const before = mergeGeminiHooks({ hooks: structuredClone(foreign) }, deriveGeminiHookEntry({ command: process.execPath, args: [BUILT_EMITTER, '--agent', 'gemini'] }))
+  fs.mkdirSync(dirname(file), { recursive: true })
+  fs.writeFileSync(file, JSON.stringify(before, null, 2))
+  t.match(geminiDoctor(env, [BUILT_EMITTER], Date.now()), [{ status: 'ok', summary: /hooks for 7 events/ }], 'doctor knows the Node form')
+  const inst = await runCli(['install', '--agent', 'gemini'], env)
+  t.equal(inst.code, 0, inst.stderr)
+  const after = JSON.parse(fs.readFileSync(file, 'utf8')) as JsonObject
+  const ours = listOurGeminiHooks(after, [BUILT_EMITTER, spool])
+  t.same(ours.map((o) => o.event).sort(), [...GEMINI_HOOK_EVENTS].sort(), 'one hook of ours per event, the old one replaced')
+  for (const o of ours) t.match(splitShellWords(String(o.hook.command)), ['/bin/sh', spool, 'gemini', /(^|\/)node$/], `${o.event} runs the spool hook`)
+  t.match(after, { hooks: { BeforeTool: [{ hooks: [{ name: 'mine' }] }] } }, 'the foreign hook kept in place')
+  t.match(geminiDoctor(env, [BUILT_EMITTER], Date.now()), [{ status: 'ok', summary: /hooks for 7 events/ }], 'doctor knows the spool form')
+  const un = await runCli(['uninstall', '--agent', 'gemini'], env)
+  t.equal(un.code, 0, un.stderr)
+  t.same(JSON.parse(fs.readFileSync(file, 'utf8')), { hooks: foreign }, 'uninstall takes out exactly ours')
+  // An earlier install's Node hooks are taken out by uninstall too.
+  fs.writeFileSync(file, JSON.stringify(before, null, 2))
+  t.equal((await runCli(['uninstall', '--agent', 'gemini'], env)).code, 0)
+  t.same(JSON.parse(fs.readFileSync(file, 'utf8')), { hooks: foreign }, 'the Node form too')
+})
+
+t.test('doctor: Gemini CLI events stuck in the spool', async (t) => {
+  const merged = mergeGeminiHooks({}, entry)
+  const checks = deriveGeminiChecks('/home/u/.gemini/settings.json', { settings: merged, error: null }, [], () => true, [5_000, 120_000])
+  t.match(checks, [{ id: 'gemini:spool', status: 'warn', summary: /1 event\(s\) waited in the spool over 60 s/ }])
+  t.match(deriveGeminiChecks('/f', { settings: merged, error: null }, [], () => true, [5_000]), [{ status: 'ok' }], 'a young one is just being folded')
 })

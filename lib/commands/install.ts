@@ -115,7 +115,8 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
     const { node, emitter } = locateEmitter(io, deps)
     const spool = spoolPathFor(emitter)
     if (!existsSync(spool)) throw new TrailbossError(`the spool hook ${spool} is missing`, `build it first: npm run build`)
-    known.push(spool)
+    // The emitter too: an install of an earlier version may have had this agent run it.
+    known.push(spool, emitter)
     cmd = { command: '/bin/sh', args: [spool, agent.id, node] }
   } else if (scope === 'project') {
     try {
@@ -172,7 +173,8 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   const known: string[] = []
   try {
     const { emitter } = locateEmitter(io, deps)
-    known.push(target.runner === 'spool' ? spoolPathFor(emitter) : emitter)
+    // Both: an agent on the spool hook may have run the emitter under an earlier version.
+    known.push(spoolPathFor(emitter), emitter)
   } catch {
     // A broken or moved package: npm-installed entries of ours are still recognised by their paths.
   }

@@ -1,8 +1,11 @@
 // `doctor`'s checks of a Gemini CLI setup: our hooks in ~/.gemini/settings.json, for every event,
-// switched on, running a program that is there. Nothing at all when Gemini CLI is not set up
-// (no settings file, or none of our hooks in it): most people run one agent.
+// switched on, running a program that is there, and its events left waiting in the spool.
+// Nothing at all when Gemini CLI is not set up (no settings file, or none of our hooks in it):
+// most people run one agent.
 import { existsSync } from 'node:fs'
-import type { Env } from '../../paths.js'
+import { dirname, join } from 'node:path'
+import { type Env, sessionsDir } from '../../paths.js'
+import { spoolAgesOf, spoolDir } from '../../record/spool.js'
 import type { JsonObject } from '../../settings/json-value.js'
 import { readSettingsFile } from '../../settings/settings-file.js'
 import type { AgentCheck } from '../types.js'
@@ -13,12 +16,19 @@ import { deriveHooksDisabled, GEMINI_HOOK_EVENTS, listOurGeminiHooks } from './s
 const ID = 'gemini:hooks'
 const FIX = 'trailboss install --agent gemini'
 
-/** Pure: the verdicts on one settings file as read (`exists` checks the programs our hooks run). */
+/** A spooled event older than this was never folded: the detached fold does not run. */
+const SPOOL_STUCK_MS = 60_000
+
+/**
+ * Pure: the verdicts on one settings file as read (`exists` checks the programs our hooks run;
+ * `spoolAges`: how old Gemini CLI's spooled events are).
+ */
 export const deriveGeminiChecks = (
   file: string,
   read: { settings: JsonObject | null; error: string | null },
   known: readonly string[],
   exists: (path: string) => boolean,
+  spoolAges: readonly number[] = [],
 ): AgentCheck[] => {
   if (read.error !== null) return [{ id: ID, status: 'warn', summary: `cannot read ${file}: ${read.error}`, fix: `fix it by hand, then: ${FIX}` }]
   if (!read.settings) return []
@@ -32,11 +42,23 @@ export const deriveGeminiChecks = (
   const programs = new Set(ours.flatMap((o) => (splitShellWords(String(o.hook.command)) ?? []).filter((w) => w.startsWith('/'))))
   const gone = [...programs].filter((p) => !exists(p))
   if (gone.length > 0) checks.push({ id: `${ID}:program`, status: 'fail', summary: `Gemini CLI's hooks run ${gone.join(', ')}, which is not there: its sessions are not recorded`, fix: FIX })
+  const stuck = spoolAges.filter((a) => a > SPOOL_STUCK_MS).length
+  if (stuck > 0) {
+    checks.push({
+      id: 'gemini:spool',
+      status: 'warn',
+      summary: `Gemini CLI: ${stuck} event(s) waited in the spool over ${SPOOL_STUCK_MS / 1000} s: the detached fold does not run (readers still see them)`,
+      fix: `check the Node path in the hooks (${FIX} writes the current one) and $TRAILBOSS_HOME/log`,
+    })
+  }
   if (checks.length === 0) checks.push({ id: ID, status: 'ok', summary: `Gemini CLI: hooks for ${GEMINI_HOOK_EVENTS.length} events in ${file}`, fix: null })
   return checks
 }
 
-export const geminiDoctor = (env: Env, known: readonly string[]): AgentCheck[] => {
+export const geminiDoctor = (env: Env, known: readonly string[], now: number): AgentCheck[] => {
   const file = geminiSettingsFile(env)
-  return deriveGeminiChecks(file, readSettingsFile(file), known, existsSync)
+  // `known` holds emitter files; the spool hook beside each is ours too (what install writes now;
+  // installs of an earlier version ran the emitter).
+  const ours = [...known, ...known.map((e) => join(dirname(e), 'spool.sh'))]
+  return deriveGeminiChecks(file, readSettingsFile(file), ours, existsSync, spoolAgesOf(spoolDir(sessionsDir(env)), 'gemini', now))
 }

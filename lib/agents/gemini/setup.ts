@@ -12,9 +12,9 @@ export const geminiSetup: AgentSetup = {
     label: 'Gemini CLI',
     settingsFile: geminiSettingsFileFor,
     events: GEMINI_HOOK_EVENTS,
-    // Gemini CLI waits for every hook. Still the Node emitter: on the spool its e2e suite lost
-    // steps on a loaded machine (2 of 5 runs), not yet understood (docs/gemini-cli.md).
+    // Gemini CLI waits for every hook: each runs the spool hook (hooks/spool.sh), not Node.
     blocks: () => true,
+    runner: 'spool',
     merge: (settings, command, known) => mergeGeminiHooks(settings, deriveGeminiHookEntry(command), known),
     unmerge: (settings, known, keep) => unmergeGeminiHooks(settings, known, keep?.events ?? [], keep?.hooks ?? false),
   },
