@@ -5,7 +5,11 @@
 // once, so a busy machine weighs on all alike); the difference is what the mods cost. Target:
 // < 1% of one core for all ten. The mods' own share (their worker threads) is printed apart. Then the latency: a new wait written by the real emitter, until
 // it shows in a session's status entry on screen (the issue asks for 3 s).
-// Linux only (it reads /proc). `--quick` shortens the window to 20 s.
+// Linux only (it reads /proc). `--quick` shortens the window to 20 s, `--window <s>` sets it.
+// `--variants`: instead, four sessions (`--per N`) per kind of mod (one that does nothing, one
+// with a timer, one that also stats a folder, one with a pending run, the plugin's own mod, and
+// each plugin folder given with `--compare <dir>`) beside as many without the plugin, in one
+// window. `--settle <s>`: how long they rest before it (default 15).
 import { execFileSync, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { createServer } from 'node:http'
@@ -25,7 +29,9 @@ const ENDED = 200
 const CPU_TARGET_PCT = 1
 const LATENCY_SAMPLES = 5
 const LATENCY_TARGET_MS = 3000
-const SETTLE_MS = 15_000
+const argAfter = (flag) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined)
+/** How long the sessions rest after the last one opened, before the window (`--settle <s>`). */
+const SETTLE_MS = Number(argAfter('--settle') ?? 15) * 1000
 const API_KEY = 'sk-ant-api03-trailboss-bench-0123456789abcdefghij'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
@@ -73,8 +79,12 @@ const cpuMs = (pid, tree = parents()) => {
   return total
 }
 
-/** CPU ms per thread name (`comm`) of processes and their threads: where a set's CPU goes. */
-const threadMs = (pids) => {
+/**
+ * CPU ms per thread name (`comm`) of processes and their threads: where a set's CPU goes. From
+ * schedstat (the scheduler's own nanoseconds on CPU), which sees a thread's short wake-ups
+ * that the 10 ms ticks of utime and stime round away.
+ */
+const threadMs = (pids, field = 0) => {
   const out = new Map()
   for (const pid of pids) {
     let tids = []
@@ -85,11 +95,11 @@ const threadMs = (pids) => {
     }
     for (const tid of tids) {
       try {
-        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
         // Claude Code runs a plugin's mod in a worker thread named `hooks-<hash>`: one name for all.
-        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/^hooks-[0-9a-f]+$/, 'hooks-*')
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10)
+        const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/^hooks-[0-9a-f]+$/, 'hooks-*')
+        // Field 0: nanoseconds on CPU; field 2: how many times it was scheduled in (its wake-ups).
+        const v = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[field])
+        out.set(name, (out.get(name) ?? 0) + (field === 0 ? v / 1e6 : v))
       } catch {
         // gone meanwhile
       }
@@ -148,11 +158,72 @@ const startApi = () =>
     server.listen(0, '127.0.0.1', () => resolve(server))
   })
 
+/**
+ * Mods that each make one kind of host call only, to tell what an idle mod's calls cost Claude
+ * Code: the same plugin (its command hooks too) with its module swapped for one of these.
+ */
+const VARIANTS = {
+  nothing: `export const register = (on) => {\n  on('session.start', async ($, e, next) => next(e))\n}\n`,
+  every: `export const register = (on) => {\n  on('session.start', async ($, e, next) => {\n    const r = await next(e)\n    $.clock.every(2000, () => {})\n    return r\n  })\n}\n`,
+  'every+stat': `export const register = (on) => {\n  on('session.start', async ($, e, next) => {\n    const r = await next(e)\n    const dir = (await $.env.get('TRAILBOSS_HOME')) + '/sessions'\n    $.clock.every(2000, () => {\n      void $.fs.stat(dir).catch(() => null)\n    })\n    return r\n  })\n}\n`,
+  'pending run': `export const register = (on) => {\n  on('session.start', async ($, e, next) => {\n    const r = await next(e)\n    void $.process.run(['sleep', '590'], { timeoutMs: 600000 }).catch(() => null)\n    return r\n  })\n}\n`,
+}
+const VARIANT_SESSIONS = Number(argAfter('--per') ?? 4)
+
+/** `--variants`: VARIANT_SESSIONS sessions per variant and as many without the plugin, measured in one window. */
+const measureVariants = async ({ open, plugin, dir, windowMs, m, compare, emits }) => {
+  const sets = { base: await open('base', [], undefined, VARIANT_SESSIONS) }
+  for (const [i, [name, source]] of Object.entries(VARIANTS).entries()) {
+    const copy = join(dir, `variant-${i}`)
+    fs.cpSync(plugin, copy, { recursive: true })
+    fs.writeFileSync(join(copy, 'hooks', 'variant.js'), source)
+    const hooks = JSON.parse(fs.readFileSync(join(copy, 'hooks', 'hooks.json'), 'utf8'))
+    fs.writeFileSync(join(copy, 'hooks', 'hooks.json'), JSON.stringify({ ...hooks, modules: ['./variant.js'] }))
+    sets[name] = await open(`v${i}`, ['--plugin-dir', copy], undefined, VARIANT_SESSIONS)
+  }
+  sets['the plugin\'s mod'] = await open('mod', ['--plugin-dir', plugin], undefined, VARIANT_SESSIONS)
+  for (const [i, other] of compare.entries()) {
+    const copy = join(dir, `compare-${i}`)
+    fs.cpSync(other, copy, { recursive: true, filter: (src) => !src.includes(join('.claude-plugin', 'types')) })
+    sets[other] = await open(`c${i}`, ['--plugin-dir', copy], undefined, VARIANT_SESSIONS)
+  }
+  await sleep(SETTLE_MS)
+  const snap = () => {
+    const tree = parents()
+    return Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, { cpu: pids.reduce((s, p) => s + cpuMs(p, tree), 0), threads: threadMs(pids), wakeups: threadMs(pids, 2) }]))
+  }
+  const emitsBefore = emits()
+  const before = snap()
+  const t0 = performance.now()
+  await sleep(windowMs)
+  const after = snap()
+  const elapsed = performance.now() - t0
+  const pct = (ms) => (ms / elapsed) * 100
+  const thread = (k, name) => (after[k].threads.get(name) ?? 0) - (before[k].threads.get(name) ?? 0)
+  const rows = Object.keys(sets).map((k) => {
+    const cpu = after[k].cpu - before[k].cpu
+    const threads = [...after[k].threads.keys()].reduce((s, name) => s + thread(k, name), 0)
+    const wakeups = (after[k].wakeups.get('claude') ?? 0) - (before[k].wakeups.get('claude') ?? 0)
+    return [k, fmt(pct(cpu), 2), fmt(pct(cpu - (after.base.cpu - before.base.cpu)), 2), fmt(thread(k, 'claude'), 0), fmt(wakeups, 0), fmt(thread(k, 'hooks-*'), 0), fmt(cpu - threads, 0), topThreads(before[k].threads, after[k].threads, 3)]
+  })
+  return [
+    {
+      title: `mod: what an idle mod's host calls cost, ${VARIANT_SESSIONS} idle Claude Code 2.1.332 sessions per variant`,
+      header: ['mod', 'CPU % of one core (the set)', 'minus the set without the plugin', 'main thread ms', 'main thread wake-ups', 'worker (hooks-*) ms', 'children ms (and rounding)', 'top threads'],
+      rows,
+      notes: [`All sets open at once, settled ${SETTLE_MS / 1000} s, measured together over ${fmt(elapsed / 1000, 1)} s; the emitter ran ${emits() - emitsBefore} times in the window (hooks of the sessions with the plugin). Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load} at start, ${(await machine()).load} at the end.`],
+      figures: Object.fromEntries(Object.keys(sets).map((k) => [k, { pct: pct(after[k].cpu - before[k].cpu), mainMs: thread(k, 'claude'), workerMs: thread(k, 'hooks-*') }])),
+    },
+  ]
+}
+
 export const run = async (flags) => {
+  const compare = process.argv.flatMap((a, i) => (a === '--compare' && process.argv[i + 1] ? [process.argv[i + 1]] : []))
+  flags = { ...flags, variants: process.argv.includes('--variants'), compare }
   if (process.platform !== 'linux') throw new Error('the mod bench reads /proc: Linux only')
   for (const f of [CLI, EMIT, CLAUDE]) if (!fs.existsSync(f)) throw new Error(`${f} is missing: \`npm run build\` and \`node scripts/install-e2e-clis.mjs\` first`)
   const m = await machine()
-  const windowMs = flags.rounds <= 10 ? 20_000 : 60_000
+  const windowMs = argAfter('--window') ? Number(argAfter('--window')) * 1000 : flags.rounds <= 10 ? 20_000 : 60_000
   const dir = mkdtempSync(join(tmpdir(), 'tb-bm-'))
   const home = join(dir, 'home')
   const project = join(dir, 'proj')
@@ -164,7 +235,9 @@ export const run = async (flags) => {
   fs.cpSync(join(ROOT, 'plugin'), plugin, { recursive: true, filter: (src) => !src.includes(join('.claude-plugin', 'types')) })
   // `trailboss` as npm installs it, counting its runs: at rest there should be none.
   fs.writeFileSync(join(bin, 'trailboss'), `#!/bin/sh\necho "$1" >> '${runs}'\nexec '${process.execPath}' '${CLI}' "$@"\n`, { mode: 0o755 })
-  fs.writeFileSync(join(bin, 'trailboss-emit'), `#!/bin/sh\nexec '${process.execPath}' '${EMIT}' "$@"\n`, { mode: 0o755 })
+  const emitsLog = join(dir, 'emits.log')
+  // The emitter as the plugin's command hooks run it, counting its runs: an event in the window costs its set.
+  fs.writeFileSync(join(bin, 'trailboss-emit'), `#!/bin/sh\necho x >> '${emitsLog}'\nexec '${process.execPath}' '${EMIT}' "$@"\n`, { mode: 0o755 })
   const api = await startApi()
   fs.writeFileSync(
     join(home, '.claude.json'),
@@ -200,10 +273,10 @@ export const run = async (flags) => {
   for (let i = 0; i < ENDED; i++) await emit(env, { session_id: `ended-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: '/tmp/old', hook_event_name: 'SessionEnd', reason: 'exit' })
 
   /** Opens a set of sessions in a tmux session of its own; returns their pids once all show their prompt. */
-  const open = async (name, args, path = env.PATH) => {
+  const open = async (name, args, path = env.PATH, count = SESSIONS) => {
     tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '45', '-c', project, 'sleep', '100000')
     const pids = []
-    for (let i = 0; i < SESSIONS; i++) {
+    for (let i = 0; i < count; i++) {
       const pane = tmux('new-window', '-d', '-t', `${name}:`, '-e', `PATH=${path}`, '-c', project, '-P', '-F', '#{pane_id}', CLAUDE, '--permission-mode', 'default', ...args).trim()
       pids.push(Number(tmux('display-message', '-p', '-t', pane, '#{pane_pid}').trim()))
       for (const end = Date.now() + 60_000; !/manual mode on/.test(tmux('capture-pane', '-p', '-t', pane)); await sleep(200)) {
@@ -216,23 +289,35 @@ export const run = async (flags) => {
 
   try {
     tmux('new-session', '-d', '-s', 'keep', 'sleep', '100000')
+    if (flags.variants) return await measureVariants({ open, plugin, dir, windowMs, m, compare: flags.compare, emits: () => lsRuns(emitsLog) })
     const sets = {
       base: await open('base', []),
       mod: await open('mod', ['--plugin-dir', plugin]),
     }
     await sleep(SETTLE_MS)
     const runsBefore = lsRuns()
-    const followers = sets.mod.flatMap((pid) => descendantsWith(pid, 'ls\0--json\0--follow'))
+    const emitsBefore = lsRuns(emitsLog)
+    // The mod's pending `trailboss ls --json --until-change` runs: their CPU is in the set's; apart too.
+    const followers = sets.mod.flatMap((pid) => descendantsWith(pid, 'ls\0--json\0--until-change'))
+    const rssKb = followers.map((p) => {
+      try {
+        return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? Number.NaN)
+      } catch {
+        return Number.NaN
+      }
+    })
     const snapshot = () => {
       const tree = parents()
       return { ...Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, pids.map((p) => cpuMs(p, tree))])), followers: followers.map((p) => cpuMs(p, tree)) }
     }
     const threadsBefore = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, threadMs(pids)]))
+    const wakeupsBefore = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, threadMs(pids, 2).get('claude') ?? 0]))
     const before = snapshot()
     const startedAt = performance.now()
     await sleep(windowMs)
     const after = snapshot()
     const threadsAfter = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, threadMs(pids)]))
+    const wakeups = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, (threadMs(pids, 2).get('claude') ?? 0) - wakeupsBefore[k]]))
     const threads = Object.fromEntries(Object.keys(sets).map((k) => [k, topThreads(threadsBefore[k], threadsAfter[k])]))
     // The mods' own share: their worker threads and their followers, apart from the sessions' noise.
     const workerPct = (k) => (((threadsAfter[k].get('hooks-*') ?? 0) - (threadsBefore[k].get('hooks-*') ?? 0)) / windowMs) * 100
@@ -240,7 +325,7 @@ export const run = async (flags) => {
     const elapsed = performance.now() - startedAt
     const pct = (k) => (after[k].reduce((s, v, i) => s + v - before[k][i], 0) / elapsed) * 100
     const base = { pct: pct('base'), runsDuring: 0 }
-    const mod = { pct: pct('mod'), followersPct: pct('followers'), runsDuring: lsRuns() - runsBefore, statusShown: /trailboss: \d+ others? wait/.test(tmux('capture-pane', '-p', '-t', 'mod:1')) }
+    const mod = { pct: pct('mod'), followersPct: pct('followers'), runsDuring: lsRuns() - runsBefore, emitsDuring: lsRuns(emitsLog) - emitsBefore, statusShown: /trailboss: \d+ others? wait/.test(tmux('capture-pane', '-p', '-t', 'mod:1')) }
     const cost = mod.pct - base.pct
 
     // Latency: a new wait, written as its hook would, until a session's status entry shows it.
@@ -268,11 +353,12 @@ export const run = async (flags) => {
         ],
         notes: [
           `${OTHER_WAITS} other sessions wait, ${ENDED} ended records; both sets open at once, settled ${SETTLE_MS / 1000} s, then measured together over ${fmt(elapsed / 1000, 1)} s (utime + stime of the claude processes, of the children they ran and of their running descendants, from /proc). The mod's status entry was ${mod.statusShown ? '' : 'NOT '}on screen. Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load} at start.`,
-          `Where it went (CPU ms per thread name over the window, all ten): without the plugin ${threads.base}; with it ${threads.mod}. Per session (ms): without ${perSession.base}; with ${perSession.mod}.`,
+          `Where it went (CPU ms per thread name over the window, all ten): without the plugin ${threads.base}; with it ${threads.mod}. The main threads were woken ${wakeups.base} times without the plugin, ${wakeups.mod} with it. Per session (ms): without ${perSession.base}; with ${perSession.mod}.`,
           `The mods' cost: ${fmt(cost, 2)}% of one core for ${SESSIONS} sessions against the same number without the plugin (target < ${CPU_TARGET_PCT}%: ${met(cost < CPU_TARGET_PCT)}). Their own share, their worker threads and any child still running: ${fmt(workerPct('mod') + mod.followersPct, 2)}% (${met(workerPct('mod') + mod.followersPct < CPU_TARGET_PCT)}).`,
+          `The emitter ran ${mod.emitsDuring} times in the window (the plugin's command hooks). Pending \`trailboss ls --json --until-change\` runs: ${followers.length} (${fmt(mod.followersPct, 2)}% of a core over the window), resident memory each ${rssKb.map((k) => fmt(k / 1024, 0)).join(', ')} MB.`,
           `A new wait (the emitter's write) until a session's status entry shows it, ${LATENCY_SAMPLES} samples: ${latencies.map((v) => fmt(v, 0)).join(', ')} ms (max ${fmt(latencies[latencies.length - 1], 0)} ms; the issue asks for 3 s: ${met(latencies[latencies.length - 1] < LATENCY_TARGET_MS)}). Load ${(await machine()).load} at the end.`,
         ],
-        figures: { basePct: base.pct, modPct: mod.pct, modWorkerPct: workerPct('mod'), followersPct: mod.followersPct, costPct: cost, windowMs: elapsed, lsRunsAtRest: mod.runsDuring, followers: followers.length, latenciesMs: latencies },
+        figures: { basePct: base.pct, modPct: mod.pct, modWorkerPct: workerPct('mod'), followersPct: mod.followersPct, costPct: cost, windowMs: elapsed, lsRunsAtRest: mod.runsDuring, followers: followers.length, followersRssKb: rssKb, latenciesMs: latencies },
       },
     ]
   } finally {
