@@ -1,6 +1,70 @@
-// Pure: taking our entries out of a settings file's `hooks` (event → list of groups), the shape
-// Claude Code and Gemini CLI share. What makes a group ours is each agent's own (`withoutOurs`).
+// Pure: putting our entries into a settings file's `hooks` (event → list of groups) and taking
+// them out, the shape Claude Code and Gemini CLI share. What makes a hook ours is each agent's
+// own (`isOurs`); each agent also refuses, before merging, the settings it cannot merge into.
 import { isJsonObject, type Json, type JsonObject } from './json-value.js'
+
+/** Whether a hook entry is ours (each agent's rule, with the emitter files it knows). */
+export type IsOurHook = (hook: Json) => boolean
+
+/** Every hook entry of ours in these settings, with its event. */
+export const listOurHookEntries = (settings: JsonObject, isOurs: IsOurHook): { event: string; hook: JsonObject }[] => {
+  const out: { event: string; hook: JsonObject }[] = []
+  const hooks = settings.hooks
+  if (!isJsonObject(hooks)) return out
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue
+    for (const group of groups) {
+      if (!isJsonObject(group) || !Array.isArray(group.hooks)) continue
+      for (const hook of group.hooks) if (isJsonObject(hook) && isOurs(hook)) out.push({ event, hook })
+    }
+  }
+  return out
+}
+
+/** A group that holds only hooks of ours, for every tool (no matcher, or one that matches all). */
+const isOurGroup = (group: Json, isOurs: IsOurHook): boolean =>
+  isJsonObject(group) &&
+  Object.keys(group).every((k) => k === 'hooks' || k === 'matcher') &&
+  (group.matcher === undefined || group.matcher === '' || group.matcher === '*') &&
+  Array.isArray(group.hooks) &&
+  group.hooks.length > 0 &&
+  group.hooks.every((h) => isOurs(h))
+
+/**
+ * A group's hooks without ours; null when nothing of it is left. A group that holds none of
+ * ours comes back as the very same object, so foreign content is never rebuilt.
+ */
+export const withoutOurHooks = (group: Json, isOurs: IsOurHook): Json | null => {
+  if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group
+  if (!group.hooks.some((h) => isOurs(h))) return group
+  const rest = group.hooks.filter((h) => !isOurs(h))
+  return rest.length === 0 ? null : { ...group, hooks: rest }
+}
+
+/**
+ * Settings with exactly our entry (`entryFor(event)`) registered for each event: an existing
+ * group of ours keeps its place (so a second install changes nothing), stray entries of ours
+ * elsewhere go, and every foreign key, group and hook stays as it was, in its order.
+ */
+export const mergeHookGroups = (settings: JsonObject, events: readonly string[], isOurs: IsOurHook, entryFor: (event: string) => JsonObject): JsonObject => {
+  const cleaned = unmergeHookGroups(settings, (g) => withoutOurHooks(g, isOurs), events, events.length > 0)
+  const prevHooks = isJsonObject(settings.hooks) ? settings.hooks : {}
+  const hooks: JsonObject = isJsonObject(cleaned.hooks) ? { ...cleaned.hooks } : {}
+  for (const event of events) {
+    const before = prevHooks[event]
+    const ourGroup: JsonObject = { hooks: [entryFor(event)] }
+    const firstOurs = Array.isArray(before) ? before.findIndex((g) => isOurGroup(g, isOurs)) : -1
+    const kept = Array.isArray(before) ? before.map((g) => withoutOurHooks(g, isOurs)) : []
+    const groups: Json[] = []
+    kept.forEach((g, i) => {
+      if (i === firstOurs) groups.push(ourGroup)
+      else if (g !== null) groups.push(g)
+    })
+    if (firstOurs === -1) groups.push(ourGroup)
+    hooks[event] = groups
+  }
+  return { ...cleaned, hooks }
+}
 
 /**
  * Settings whose hook groups have passed through `withoutOurs` (a group back as it was, changed,

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path'
 import type { Scope } from '../../cli/options.js'
 import { TrailbossError } from '../../errors.js'
 import type { Env } from '../../paths.js'
-import { unmergeHookGroups } from '../../settings/hook-groups.js'
-import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
+import { listOurHookEntries, mergeHookGroups, unmergeHookGroups, withoutOurHooks } from '../../settings/hook-groups.js'
+import { isJsonObject, type JsonObject } from '../../settings/json-value.js'
 import { isOurCommand } from '../../settings/our-command.js'
 import { EMIT_BIN, type EmitterCommand } from '../../settings/package-root.js'
 import { claudeConfigDir } from './paths.js'
@@ -97,38 +97,7 @@ export interface OurHook {
 }
 
 /** Every hook entry of ours in these settings, under any event. */
-export const listOurHooks = (settings: JsonObject, known: readonly string[] = []): OurHook[] => {
-  const out: OurHook[] = []
-  const hooks = settings.hooks
-  if (!isJsonObject(hooks)) return out
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue
-    for (const group of groups) {
-      if (!isJsonObject(group) || !Array.isArray(group.hooks)) continue
-      for (const hook of group.hooks) if (isOurHook(hook, known) && isJsonObject(hook)) out.push({ event, hook })
-    }
-  }
-  return out
-}
-
-const isOurGroup = (group: Json, known: readonly string[]): boolean =>
-  isJsonObject(group) &&
-  Object.keys(group).every((k) => k === 'hooks' || k === 'matcher') &&
-  (group.matcher === undefined || group.matcher === '' || group.matcher === '*') &&
-  Array.isArray(group.hooks) &&
-  group.hooks.length > 0 &&
-  group.hooks.every((h) => isOurHook(h, known))
-
-/**
- * A group's hooks without ours; null when nothing of it is left. A group that holds none of
- * ours comes back as the very same object, so foreign content is never rebuilt.
- */
-const withoutOurs = (group: Json, known: readonly string[]): Json | null => {
-  if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group
-  if (!group.hooks.some((h) => isOurHook(h, known))) return group
-  const rest = group.hooks.filter((h) => !isOurHook(h, known))
-  return rest.length === 0 ? null : { ...group, hooks: rest }
-}
+export const listOurHooks = (settings: JsonObject, known: readonly string[] = []): OurHook[] => listOurHookEntries(settings, (h) => isOurHook(h, known))
 
 /** Refuses settings we could not merge into without guessing (docs/design.md §5: never damage them). */
 export const checkMergeable = (settings: JsonObject): void => {
@@ -152,23 +121,7 @@ export const mergeHooks = (
   events: readonly string[] = HOOK_EVENTS,
 ): JsonObject => {
   checkMergeable(settings)
-  const cleaned = unmergeHooks(settings, known, events)
-  const prevHooks = isJsonObject(settings.hooks) ? settings.hooks : {}
-  const hooks: JsonObject = isJsonObject(cleaned.hooks) ? { ...cleaned.hooks } : {}
-  for (const event of events) {
-    const before = prevHooks[event]
-    const ourGroup: JsonObject = { hooks: [entryForEvent(entry, event)] }
-    const firstOurs = Array.isArray(before) ? before.findIndex((g) => isOurGroup(g, known)) : -1
-    const kept = Array.isArray(before) ? before.map((g) => withoutOurs(g, known)) : []
-    const groups: Json[] = []
-    kept.forEach((g, i) => {
-      if (i === firstOurs) groups.push(ourGroup)
-      else if (g !== null) groups.push(g)
-    })
-    if (firstOurs === -1) groups.push(ourGroup)
-    hooks[event] = groups
-  }
-  return { ...cleaned, hooks }
+  return mergeHookGroups(settings, events, (h) => isOurHook(h, known), (event) => entryForEvent(entry, event))
 }
 
 /**
@@ -183,7 +136,7 @@ export const unmergeHooks = (
   keepEvents: readonly string[] = [],
   keepHooks: boolean = keepEvents.length > 0,
 ): JsonObject => {
-  return unmergeHookGroups(settings, (g) => withoutOurs(g, known), keepEvents, keepHooks)
+  return unmergeHookGroups(settings, (g) => withoutOurHooks(g, (h) => isOurHook(h, known)), keepEvents, keepHooks)
 }
 
 /** The settings file of a scope; project and local live in the current project's .claude/. */

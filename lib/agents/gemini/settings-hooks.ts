@@ -6,8 +6,8 @@ import { join, resolve } from 'node:path'
 import type { Scope } from '../../cli/options.js'
 import { EXIT_USAGE, TrailbossError } from '../../errors.js'
 import type { Env } from '../../paths.js'
-import { unmergeHookGroups } from '../../settings/hook-groups.js'
-import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
+import { listOurHookEntries, mergeHookGroups, unmergeHookGroups, withoutOurHooks } from '../../settings/hook-groups.js'
+import { isJsonObject, type JsonObject } from '../../settings/json-value.js'
 import { isOurCommand } from '../../settings/our-command.js'
 import { formatShellLine, splitShellWords } from '../../settings/shell-line.js'
 import type { EmitterCommand } from '../../settings/package-root.js'
@@ -52,22 +52,6 @@ export const isOurGeminiHook = (hook: unknown, known: readonly string[] = []): b
   return rest.length === 0 ? isOurCommand(program, undefined, known) : isOurCommand(program, rest, known) || isOurCommand(words.join(' '), undefined, known)
 }
 
-const isOurGroup = (group: Json, known: readonly string[]): boolean =>
-  isJsonObject(group) &&
-  Object.keys(group).every((k) => k === 'hooks' || k === 'matcher') &&
-  (group.matcher === undefined || group.matcher === '' || group.matcher === '*') &&
-  Array.isArray(group.hooks) &&
-  group.hooks.length > 0 &&
-  group.hooks.every((h) => isOurGeminiHook(h, known))
-
-/** A group's hooks without ours; null when nothing is left; the same object when none was ours. */
-const withoutOurs = (group: Json, known: readonly string[]): Json | null => {
-  if (!isJsonObject(group) || !Array.isArray(group.hooks)) return group
-  if (!group.hooks.some((h) => isOurGeminiHook(h, known))) return group
-  const rest = group.hooks.filter((h) => !isOurGeminiHook(h, known))
-  return rest.length === 0 ? null : { ...group, hooks: rest }
-}
-
 /** Refuses settings we could not merge into without guessing (docs/design.md §5: never damage them). */
 export const checkGeminiMergeable = (settings: JsonObject): void => {
   const hooks = settings.hooks
@@ -81,19 +65,8 @@ export const checkGeminiMergeable = (settings: JsonObject): void => {
 }
 
 /** Every hook of ours in these settings, with its event. */
-export const listOurGeminiHooks = (settings: JsonObject, known: readonly string[] = []): { event: string; hook: JsonObject }[] => {
-  const out: { event: string; hook: JsonObject }[] = []
-  const hooks = settings.hooks
-  if (!isJsonObject(hooks)) return out
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue
-    for (const group of groups) {
-      if (!isJsonObject(group) || !Array.isArray(group.hooks)) continue
-      for (const hook of group.hooks) if (isJsonObject(hook) && isOurGeminiHook(hook, known)) out.push({ event, hook })
-    }
-  }
-  return out
-}
+export const listOurGeminiHooks = (settings: JsonObject, known: readonly string[] = []): { event: string; hook: JsonObject }[] =>
+  listOurHookEntries(settings, (h) => isOurGeminiHook(h, known))
 
 /**
  * Settings without any hook of ours. An event list that only ours filled goes with them (and
@@ -107,7 +80,7 @@ export const unmergeGeminiHooks = (
   keepEvents: readonly string[] = [],
   keepHooks: boolean = keepEvents.length > 0,
 ): JsonObject => {
-  return unmergeHookGroups(settings, (g) => withoutOurs(g, known), keepEvents, keepHooks)
+  return unmergeHookGroups(settings, (g) => withoutOurHooks(g, (h) => isOurGeminiHook(h, known)), keepEvents, keepHooks)
 }
 
 /**
@@ -117,24 +90,7 @@ export const unmergeGeminiHooks = (
  */
 export const mergeGeminiHooks = (settings: JsonObject, entry: GeminiHookEntry, known: readonly string[] = []): JsonObject => {
   checkGeminiMergeable(settings)
-  const events: readonly string[] = GEMINI_HOOK_EVENTS
-  const cleaned = unmergeGeminiHooks(settings, known, events)
-  const prevHooks = isJsonObject(settings.hooks) ? settings.hooks : {}
-  const hooks: JsonObject = isJsonObject(cleaned.hooks) ? { ...cleaned.hooks } : {}
-  for (const event of events) {
-    const before = prevHooks[event]
-    const ourGroup: JsonObject = { hooks: [{ ...entry }] }
-    const firstOurs = Array.isArray(before) ? before.findIndex((g) => isOurGroup(g, known)) : -1
-    const kept = Array.isArray(before) ? before.map((g) => withoutOurs(g, known)) : []
-    const groups: Json[] = []
-    kept.forEach((g, i) => {
-      if (i === firstOurs) groups.push(ourGroup)
-      else if (g !== null) groups.push(g)
-    })
-    if (firstOurs === -1) groups.push(ourGroup)
-    hooks[event] = groups
-  }
-  return { ...cleaned, hooks }
+  return mergeHookGroups(settings, GEMINI_HOOK_EVENTS, (h) => isOurGeminiHook(h, known), () => ({ ...entry }))
 }
 
 /** The settings file of a scope. Gemini CLI has user and project settings, no local ones. */
