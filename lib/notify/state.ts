@@ -7,7 +7,7 @@ import { type Env, trailbossHome } from '../paths.js'
 import { deriveHomeProblem, FOREIGN_HOME_HINT } from '../fs/home-check.js'
 import { describeWriteError, lockNow } from '../fs/lock-now.js'
 import { READ_CAP, readRegularIfExists } from '../fs/safe-file.js'
-import { writeFileAtomic } from '../fs/atomic-write.js'
+import { writeHomeFile } from '../fs/home-file.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
 
 export const NOTIFY_STATE_VERSION = 1
@@ -102,7 +102,7 @@ export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => P
     const text = readRegularIfExists(file, { cap: READ_CAP.state, ownOnly: true })
     const { next, result } = await fn(parseNotifyState(typeof text === 'string' ? text : null))
     if (next) {
-      writeFileAtomic(file, `${JSON.stringify(next)}\n`, home, '.notify', { durable: true })
+      writeHomeFile(env, home, file, `${JSON.stringify(next)}\n`, '.notify', { durable: true })
     }
     return result
   } finally {

@@ -2,11 +2,8 @@
 // `back` can return it. One small file per client and server, replaced atomically (as the seen
 // marks are): a client moves one way at a time, so no lock is needed.
 import { createHash } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../fs/atomic-write.js'
-import { deriveHomeProblem } from '../fs/home-check.js'
-import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
+import { tryWriteHomeFile } from '../fs/home-file.js'
 import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { type Env, trailbossHome } from '../paths.js'
 
@@ -45,14 +42,5 @@ export const readOrigin = (env: Env, socket: string, client: string): Origin | n
 }
 
 /** Remembers where the client was; false when it could not (the move itself still counts). */
-export const writeOrigin = (env: Env, origin: Origin): boolean => {
-  if (deriveHomeProblem(env) !== null) return false
-  try {
-    const dir = originDir(env)
-    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-    writeFileAtomic(originFile(env, origin.socket, origin.client), JSON.stringify(origin), dir, '.back')
-    return true
-  } catch {
-    return false
-  }
-}
+export const writeOrigin = (env: Env, origin: Origin): boolean =>
+  tryWriteHomeFile(env, originDir(env), originFile(env, origin.socket, origin.client), JSON.stringify(origin), '.back')

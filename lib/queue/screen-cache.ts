@@ -1,12 +1,9 @@
 // Screen verdicts remembered across runs ($TRAILBOSS_HOME/screens.json), since `status` runs
 // every few seconds and a capture costs a tmux run.
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ScreenVerdict } from '../agents/types.js'
-import { writeFileAtomic } from '../fs/atomic-write.js'
-import { deriveHomeProblem } from '../fs/home-check.js'
+import { tryWriteHomeFile } from '../fs/home-file.js'
 import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
-import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
 import { type Env, trailbossHome } from '../paths.js'
 
 export interface ScreenCacheEntry {
@@ -31,13 +28,6 @@ export const readScreenCache = (env: Env): Record<string, ScreenCacheEntry> => {
 
 /** Keeps what this run saw; a cache that cannot be written only costs a capture next time. */
 export const writeScreenCache = (env: Env, entries: Record<string, ScreenCacheEntry>): void => {
-  // A home of another user gets no cache from us (readStore says so once).
-  if (deriveHomeProblem(env) !== null) return
-  try {
-    const home = trailbossHome(env)
-    mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE })
-    writeFileAtomic(screenCacheFile(env), JSON.stringify(entries), home, '.screens')
-  } catch {
-    // Nothing to do: the next run captures again.
-  }
+  // A home of another user gets no cache from us (readStore says so once); a failed write costs a capture.
+  tryWriteHomeFile(env, trailbossHome(env), screenCacheFile(env), JSON.stringify(entries), '.screens')
 }

@@ -6,11 +6,9 @@
 // (the active pane of an attached session's active window): with no daemon, the readers that run
 // often (status, watch) note it, and a later reader marks the wait seen once it has been so
 // for SEEN_AFTER_ACTIVE_MS.
-import { mkdirSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../fs/atomic-write.js'
-import { deriveHomeProblem } from '../fs/home-check.js'
-import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
+import { tryWriteHomeFile } from '../fs/home-file.js'
 import { readDirIfExists } from '../fs/read-optional.js'
 import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { type Env, isValidSessionId, trailbossHome } from '../paths.js'
@@ -67,17 +65,8 @@ export const readSeenMarks = (env: Env, sessionIds: Iterable<string>): Map<strin
 }
 
 /** Writes a mark; false when it could not be (a foreign or read-only home): nothing else breaks. */
-export const writeSeenMark = (env: Env, sessionId: string, mark: SeenMark): boolean => {
-  if (deriveHomeProblem(env) !== null) return false
-  try {
-    const dir = seenDir(env)
-    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-    writeFileAtomic(markFile(env, sessionId), JSON.stringify(mark), dir, '.seen')
-    return true
-  } catch {
-    return false
-  }
-}
+export const writeSeenMark = (env: Env, sessionId: string, mark: SeenMark): boolean =>
+  isValidSessionId(sessionId) && tryWriteHomeFile(env, seenDir(env), markFile(env, sessionId), JSON.stringify(mark), '.seen')
 
 /** Forgets a session's mark (gc, when the session is retired). */
 export const removeSeenMark = (env: Env, sessionId: string): void => {
