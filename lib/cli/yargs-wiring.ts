@@ -60,6 +60,20 @@ const version = (): string => {
 const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing needs you.
 Environment: TRAILBOSS_HOME (default ~/.trailboss), CLAUDE_CONFIG_DIR (default ~/.claude), NO_COLOR, TRAILBOSS_ALLOW_SEND=1.`
 
+/** What a command's <target> may be. */
+const TARGET_WORDS = 'queue number, key, session-id prefix or pane id (%12)'
+
+/** `ok` and `no` take the same target and options: only the key they press differs. */
+const answerOptions = (y: Argv) =>
+  y
+    .positional('target', { type: 'string', demandOption: true, describe: TARGET_WORDS })
+    .options(toYargsOptions(ANSWER_OPTIONS))
+    .choices('agent', AGENT_IDS)
+
+/** What `ok` and `no` say of themselves, with the dialog's option each presses. */
+const answerDescription = (option: string): string =>
+  `press a permission dialog's "${option}" from the queue, only if the pane still shows that very dialog (needs TRAILBOSS_ALLOW_SEND=1)`
+
 const buildParser = async (argv: string[], io: Io, setCode: (code: number) => void): Promise<Argv> => {
   // Loaded here, not at the top: the fast path of ls and status never needs it.
   const { default: yargs } = await import('yargs')
@@ -98,7 +112,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       'everything about one wait: message or tool input, transcript tail, live screen',
       (y) =>
         y
-          .positional('target', { type: 'string', demandOption: true, describe: 'queue number, key, session-id prefix or pane id (%12)' })
+          .positional('target', { type: 'string', demandOption: true, describe: TARGET_WORDS })
           .options(toYargsOptions(SHOW_OPTIONS))
           .choices('agent', AGENT_IDS),
       run<ShowArgs>(async () => (await import('../commands/show.js')).runShow),
@@ -108,7 +122,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
       'take your tmux client to a waiting pane (default: the oldest wait)',
       (y) =>
         y
-          .positional('target', { type: 'string', describe: 'queue number, key, session-id prefix or pane id (%12)' })
+          .positional('target', { type: 'string', describe: TARGET_WORDS })
           .options(toYargsOptions(GO_OPTIONS))
           .choices('agent', AGENT_IDS),
       run<GoArgs>(async () => (await import('../commands/go.js')).runGo),
@@ -214,23 +228,14 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     )
     .command(
       'ok <target>',
-      "press a permission dialog's \"allow once\" from the queue, only if the pane still shows that very dialog (needs TRAILBOSS_ALLOW_SEND=1)",
-      (y) =>
-        y
-          .positional('target', { type: 'string', demandOption: true, describe: 'queue number, key, session-id prefix or pane id (%12)' })
-          .options(toYargsOptions(ANSWER_OPTIONS))
-          .choices('agent', AGENT_IDS)
-          .example('$0 ok 2', 'allow the command wait 2 asks to run'),
+      answerDescription('allow once'),
+      (y) => answerOptions(y).example('$0 ok 2', 'allow the command wait 2 asks to run'),
       run<AnswerArgs>(async () => (await import('../commands/answer.js')).runOk),
     )
     .command(
       'no <target>',
-      "press a permission dialog's \"no\" from the queue, only if the pane still shows that very dialog (needs TRAILBOSS_ALLOW_SEND=1)",
-      (y) =>
-        y
-          .positional('target', { type: 'string', demandOption: true, describe: 'queue number, key, session-id prefix or pane id (%12)' })
-          .options(toYargsOptions(ANSWER_OPTIONS))
-          .choices('agent', AGENT_IDS),
+      answerDescription('no'),
+      answerOptions,
       run<AnswerArgs>(async () => (await import('../commands/answer.js')).runNo),
     )
     .demandCommand(1, 'name a command; `trailboss ls` shows the queue')
