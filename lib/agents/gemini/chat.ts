@@ -4,7 +4,7 @@
 // (test/fixtures/gemini/chats): a header line, records `{id, timestamp, type, content, …}` with
 // type user / gemini / info / error, and `{"$set": …}` patch lines. A record written again with
 // the same id replaces the earlier one (a tool call gets its `toolCalls` and their `status`).
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { isRefusal, readRange, withRegularFile } from '../../fs/safe-file.js'
 import type { LiveState } from '../../record/types.js'
 import type { ConversationLine, TranscriptVerdict } from '../types.js'
 
@@ -140,28 +140,12 @@ export const deriveChatVerdict = (lines: readonly ChatLine[], wait: ChatWait, fa
 
 /** Reads the chat file's last `cap` bytes as lines, or null when it cannot be read. */
 export const readChatTail = (path: string, cap = CHAT_READ_CAP): ChatLine[] | null => {
-  let fd: number
-  try {
-    fd = openSync(path, 'r')
-  } catch {
-    return null
-  }
-  try {
-    const size = fstatSync(fd).size
-    const from = Math.max(0, size - cap)
-    const length = size - from
-    if (length <= 0) return []
-    const buf = Buffer.allocUnsafe(length)
-    let read = 0
-    while (read < length) {
-      const n = readSync(fd, buf, read, length - read, from + read)
-      if (n === 0) break
-      read += n
-    }
-    return parseChatLines(buf.subarray(0, read).toString('utf8'), from === 0)
-  } finally {
-    closeSync(fd)
-  }
+  // Through the safe reader: a FIFO or a device in the chat file's place is refused, never waited on.
+  const got = withRegularFile(path, { follow: true }, (fd, st) => {
+    const from = Math.max(0, st.size - cap)
+    return from >= st.size ? [] : parseChatLines(readRange(fd, from, st.size - from).toString('utf8'), from === 0)
+  })
+  return isRefusal(got) ? null : got
 }
 
 /** Longest text shown for one chat record in `show`'s tail. */
