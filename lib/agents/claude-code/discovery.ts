@@ -7,6 +7,7 @@ import type { Env } from '../../paths.js'
 import { READ_CAP, readRegularFile } from '../../fs/safe-file.js'
 import { readTmuxOf } from '../../tmux/process-table.js'
 import type { TmuxLocation } from '../../record/types.js'
+import { findNewestFile, isProcessNamed } from '../discovery.js'
 import type { AgentDiscovery, AgentProcessInfo, FoundSession } from '../types.js'
 import { claudeConfigDir, claudeProjectsDir } from './paths.js'
 import { isAlive, parseRegistryEntry, REGISTRY_FILE_CAP, REGISTRY_NAME, type RegistryEntry } from './session-registry.js'
@@ -107,16 +108,12 @@ const listRegistrySessions = (env: Env, memo: Record<string, unknown>): FoundSes
 /** Builds without a registry: the newest transcript in the process's project folder since it started. */
 const findByTranscript = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null> => {
   if (!proc.cwd) return null
-  const { findRecentFiles } = await import('../../fs/find-recent.js')
   const dir = join(claudeProjectsDir(env), projectFolderName(proc.cwd))
-  const newest = (await findRecentFiles(dir, ['*.jsonl'], (proc.startedAt ?? 0) - 2000, 1))[0]
-  if (!newest) return null
-  return { sessionId: basename(newest.path, '.jsonl'), transcriptPath: newest.path, hadTurn: true }
+  return findNewestFile(dir, ['*.jsonl'], (proc.startedAt ?? 0) - 2000, 1, (f) => ({ sessionId: basename(f.path, '.jsonl'), transcriptPath: f.path, hadTurn: true }))
 }
 
 /** Pure: a process is Claude Code when it calls itself `claude` or runs its package's cli.js. */
-export const isClaudeProcess = (comm: string, argv: readonly string[]): boolean =>
-  comm === 'claude' || basename(argv[0] ?? '') === 'claude' || argv.slice(0, 3).some((a) => /@anthropic-ai\/claude-code\/cli\.m?js$/.test(a) || /\/bin\/claude$/.test(a))
+export const isClaudeProcess = isProcessNamed('claude', /@anthropic-ai\/claude-code\/cli\.m?js$/)
 
 /** Pure: whether a settings file's text turns every hook off (Claude Code's `disableAllHooks`). */
 export const turnsHooksOff = (text: string): boolean => {

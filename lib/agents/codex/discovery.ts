@@ -4,6 +4,7 @@
 import { basename } from 'node:path'
 import { readRegularHead } from '../../fs/safe-file.js'
 import type { Env } from '../../paths.js'
+import { findNewestFile, isProcessNamed } from '../discovery.js'
 import type { AgentDiscovery, AgentProcessInfo, FoundSession } from '../types.js'
 import { codexSessionsDir } from './paths.js'
 
@@ -42,23 +43,20 @@ const findRollout = async (env: Env, proc: AgentProcessInfo): Promise<Pick<Found
   if (!proc.cwd) return null
   const now = Date.now()
   const from = proc.startedAt ?? now - 86_400_000
-  const { findRecentFiles } = await import('../../fs/find-recent.js')
   // Recent day folders only: a person's years of rollouts are never listed.
   const patterns = rolloutDayFolders(from, now).map((day) => `${day}/rollout-*.jsonl`)
-  for (const f of await findRecentFiles(codexSessionsDir(env), patterns, from - 2000)) {
+  return findNewestFile(codexSessionsDir(env), patterns, from - 2000, undefined, (f) => {
     const id = ROLLOUT_ID.exec(basename(f.path))?.[1]
-    if (!id) continue
+    if (!id) return null
     const head = readRegularHead(f.path, HEAD_BYTES)
-    if (typeof head !== 'string' || parseRolloutCwd(head) !== proc.cwd) continue
+    if (typeof head !== 'string' || parseRolloutCwd(head) !== proc.cwd) return null
     const firstLine = head.indexOf('\n')
     return { sessionId: id, transcriptPath: f.path, hadTurn: firstLine < 0 || f.size > firstLine + 1 }
-  }
-  return null
+  })
 }
 
 /** Pure: the native `codex` binary, or Node running the npm package's launcher. */
-export const isCodexProcess = (comm: string, argv: readonly string[]): boolean =>
-  comm === 'codex' || basename(argv[0] ?? '') === 'codex' || argv.slice(0, 3).some((a) => /@openai\/codex\/bin\/codex\.js$/.test(a) || /\/bin\/codex$/.test(a))
+export const isCodexProcess = isProcessNamed('codex', /@openai\/codex\/bin\/codex\.js$/)
 
 export const codexDiscovery: AgentDiscovery = {
   isAgentProcess: isCodexProcess,

@@ -1,9 +1,10 @@
 // Gemini CLI sessions that have no record of ours (hooks removed or turned off): a Gemini CLI
 // process in a pane, its session found by its chat file (the newest in its project's chats
 // folder written since the process started; the header line names the session).
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { readRegularHead } from '../../fs/safe-file.js'
 import type { Env } from '../../paths.js'
+import { findNewestFile, isProcessNamed } from '../discovery.js'
 import type { AgentDiscovery, AgentProcessInfo, FoundSession } from '../types.js'
 import { geminiTmpDir, readProjectShortName } from './paths.js'
 
@@ -24,18 +25,15 @@ const findChat = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSes
   if (!proc.cwd) return null
   const short = readProjectShortName(env, proc.cwd)
   if (!short) return null
-  const { findRecentFiles } = await import('../../fs/find-recent.js')
-  for (const f of await findRecentFiles(join(geminiTmpDir(env), short, 'chats'), ['session-*.jsonl'], (proc.startedAt ?? 0) - 2000, 1)) {
+  return findNewestFile(join(geminiTmpDir(env), short, 'chats'), ['session-*.jsonl'], (proc.startedAt ?? 0) - 2000, 1, (f) => {
     const head = readRegularHead(f.path, HEAD_BYTES)
     const id = typeof head === 'string' ? parseChatHeaderId(head) : null
-    if (id) return { sessionId: id, transcriptPath: f.path, hadTurn: true }
-  }
-  return null
+    return id ? { sessionId: id, transcriptPath: f.path, hadTurn: true } : null
+  })
 }
 
 /** Pure: Node running the Gemini CLI package, or a `gemini` launcher. */
-export const isGeminiProcess = (comm: string, argv: readonly string[]): boolean =>
-  comm === 'gemini' || basename(argv[0] ?? '') === 'gemini' || argv.slice(0, 3).some((a) => /@google\/gemini-cli\/(dist\/index\.js|bundle\/gemini\.js)$/.test(a) || /\/bin\/gemini$/.test(a))
+export const isGeminiProcess = isProcessNamed('gemini', /@google\/gemini-cli\/(dist\/index\.js|bundle\/gemini\.js)$/)
 
 export const geminiDiscovery: AgentDiscovery = {
   isAgentProcess: isGeminiProcess,
