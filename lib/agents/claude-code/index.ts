@@ -1,5 +1,6 @@
 // Claude Code behind the AgentAdapter seam: its hooks (hooks.ts), transcript, screen, install
 // target and resume command. Everything the core knows of Claude Code comes through here.
+import { isTranscriptChecked } from '../../record/types.js'
 import type { AgentAdapter } from '../types.js'
 import { deriveConversation } from './conversation.js'
 import { claudeCodeDiscovery } from './discovery.js'
@@ -10,15 +11,13 @@ import { registryWaitChecker } from './session-registry.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import { deriveTranscriptVerdict, mayBeUserLine, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP } from './transcript.js'
 
-const LIVE = new Set(['working', 'permission', 'waiting'])
-
 export const claudeCode: AgentAdapter = {
   ...claudeCodeHooks,
   shortName: 'claude',
   transcriptChecker: (env) => {
     const readable = transcriptPathCheck(env)
     return (rec, now) => {
-      if (rec.headless || !LIVE.has(rec.state) || !readable(rec.transcriptPath)) return null
+      if (rec.headless || !isTranscriptChecked(rec.state) || !readable(rec.transcriptPath)) return null
       const entries = readTranscriptAfter(rec.transcriptPath, rec.offset, TRANSCRIPT_READ_CAP, mayBeUserLine)
       if (!entries || entries.length === 0) return null
       return deriveTranscriptVerdict(entries, { promptId: rec.promptId, pendingToolUseId: rec.tool?.useId ?? null, permission: rec.state === 'permission' }, now)

@@ -1,6 +1,7 @@
 // Codex CLI behind the AgentAdapter seam: its hooks (hooks.ts), rollout check, screen, install
 // target (hooks.json + trust entries in config.toml) and resume command. Facts and limits:
 // docs/codex.md; captures: test/fixtures/codex/.
+import { isTranscriptChecked } from '../../record/types.js'
 import type { AgentAdapter, TranscriptVerdict } from '../types.js'
 import { readCodexConversation } from './conversation.js'
 import { codexDiscovery } from './discovery.js'
@@ -17,7 +18,7 @@ export const codex: AgentAdapter = {
     const readable = rolloutPathCheck(env)
     return (rec): TranscriptVerdict | null => {
       const state = rec.state
-      if (rec.headless || (state !== 'working' && state !== 'permission' && state !== 'waiting') || !readable(rec.transcriptPath)) return null
+      if (rec.headless || !isTranscriptChecked(state) || !readable(rec.transcriptPath)) return null
       const entries = readRolloutAfter(rec.transcriptPath, rec.offset)
       if (!entries || entries.length === 0) return null
       return deriveRolloutVerdict(entries, { turnId: rec.promptId, since: rec.since, state, pendingCallId: rec.tool?.useId ?? null })

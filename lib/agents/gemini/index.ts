@@ -8,9 +8,7 @@ import { chatPathCheck, findChatFile, isReadableChatPath } from './paths.js'
 import { classifyGeminiScreen, GEMINI_SCREEN_RULES_VERSION, readGeminiPermissionDialog } from './screen.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import type { Env } from '../../paths.js'
-import type { SessionRecord } from '../../record/types.js'
-
-const LIVE = new Set(['working', 'permission', 'waiting'])
+import { type SessionRecord, isTranscriptChecked } from '../../record/types.js'
 
 /** The chat file of a record: its transcript_path when that is one, else found by projects.json. */
 const chatFileOf = (rec: SessionRecord, env: Env, readable: (p: unknown) => p is string = chatPathCheck(env)): string | null =>
@@ -22,7 +20,7 @@ export const gemini: AgentAdapter = {
   transcriptChecker: (env) => {
     const readable = chatPathCheck(env)
     return (rec, now) => {
-      if (!LIVE.has(rec.state)) return null
+      if (!isTranscriptChecked(rec.state)) return null
       const file = chatFileOf(rec, env, readable)
       const lines = file ? readChatTail(file) : null
       return lines ? deriveChatVerdict(lines, { state: rec.state, since: rec.since }, now) : null
