@@ -20,7 +20,11 @@ export const parseDuration = (text: string): number => {
   return total
 }
 
-/** A short age for tables: `12s`, `3m`, `2h`, `4d`. */
+/**
+ * A short age for tables: `12s`, `3m`, `2h`, `4d`. Its twin, formatAge in plugin/hooks/queue-view.ts,
+ * is a copy on purpose: Claude Code copies the plugin's folder alone into its plugin cache
+ * (docs/install.md), so an import out of plugin/ would not resolve there. Change both together.
+ */
 export const formatAge = (ms: number): string => {
   const s = Math.max(0, Math.floor(ms / 1000))
   if (s < 60) return `${s}s`
