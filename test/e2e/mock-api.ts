@@ -2,8 +2,8 @@
 // Claude Code 2.1.197 sends `HEAD /` at start, then `POST /v1/messages?beta=true` with
 // `stream: true` for everything: the turns (with ~27 tools) and a tool-less side request for
 // the session title. Replies are scripted by upper-case keywords in the person's last prompt.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
+import { delay, type LoggedRequest, type MockHttp, sendEvent, sendJson, startMockHttp } from './mock-http.js'
 
 /** Keywords a prompt can carry; the first one found decides the reply. */
 export const KEYWORDS = ['FAIL', 'PERM', 'ASK', 'SLOW', 'HANG', 'QUESTION'] as const
@@ -29,20 +29,12 @@ export interface MockApiOptions {
   replyDelayMs?: number
 }
 
-export interface MockRequest {
-  at: number
-  method: string
-  url: string
+export interface MockRequest extends LoggedRequest {
   kind: string
   lastUser: string
 }
 
-export interface MockApi {
-  url: string
-  port: number
-  requests: MockRequest[]
-  close: () => Promise<void>
-}
+export type MockApi = MockHttp<MockRequest>
 
 type Block = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: unknown }
 
@@ -179,9 +171,7 @@ export const planReply = (body: { tools?: unknown[]; messages?: Message[] }, opt
   }
 }
 
-const sse = (res: ServerResponse, event: string, data: unknown): void => {
-  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
-}
+const sse = (res: ServerResponse, event: string, data: unknown): void => sendEvent(res, data, event)
 
 const messageStart = (id: string, model: string) => ({
   type: 'message_start',
@@ -245,53 +235,31 @@ const streamSlow = (res: ServerResponse, id: string, model: string): void => {
   res.on('close', () => clearInterval(tick))
 }
 
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-
-export const startMockApi = async (opts: MockApiOptions): Promise<MockApi> => {
-  const requests: MockRequest[] = []
+export const startMockApi = (opts: MockApiOptions): Promise<MockApi> => {
   let seq = 0
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return startMockHttp<MockRequest>(async (req, res, raw, log) => {
     const url = req.url ?? '/'
     if (req.method !== 'POST') {
-      requests.push({ at: Date.now(), method: req.method ?? '', url, kind: 'probe', lastUser: '' })
+      log({ kind: 'probe', lastUser: '' })
       res.writeHead(200, { 'content-type': 'text/plain' }).end()
       return
     }
-    const raw = await readBody(req)
-    if (url.startsWith('/v1/messages/count_tokens')) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ input_tokens: 12 }))
-      return
-    }
-    if (!url.startsWith('/v1/messages')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'mock: no such path' } }))
-      return
-    }
+    if (url.startsWith('/v1/messages/count_tokens')) return sendJson(res, 200, { input_tokens: 12 })
+    if (!url.startsWith('/v1/messages')) return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'mock: no such path' } })
     let body: { model?: string; stream?: boolean; tools?: unknown[]; messages?: Message[] }
     try {
       body = JSON.parse(raw) as typeof body
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'mock: body is not JSON' } }))
-      return
+      return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'mock: body is not JSON' } })
     }
     seq += 1
     const id = `msg_mock_${seq}`
     const model = body.model ?? 'claude-opus-4-8'
     const plan = planReply(body, opts, seq)
-    await new Promise((r) => setTimeout(r, opts.replyDelayMs ?? DEFAULT_REPLY_DELAY_MS))
+    await delay(opts.replyDelayMs ?? DEFAULT_REPLY_DELAY_MS)
     const messages = body.messages ?? []
-    requests.push({ at: Date.now(), method: 'POST', url, kind: plan.kind, lastUser: JSON.stringify(lastDecisiveBlock(turnInput(messages)) ?? null).slice(0, 200) })
-    if (plan.error) {
-      res
-        .writeHead(plan.error.status, { 'content-type': 'application/json', 'request-id': `req_${id}` })
-        .end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: plan.error.message } }))
-      return
-    }
+    log({ kind: plan.kind, lastUser: JSON.stringify(lastDecisiveBlock(turnInput(messages)) ?? null).slice(0, 200) })
+    if (plan.error) return sendJson(res, plan.error.status, { type: 'error', error: { type: 'invalid_request_error', message: plan.error.message } }, { 'request-id': `req_${id}` })
     if (plan.slow) return streamSlow(res, id, model)
     if (plan.hang) {
       const bound = setTimeout(() => res.destroy(), SLOW_REPLY_MS)
@@ -301,38 +269,17 @@ export const startMockApi = async (opts: MockApiOptions): Promise<MockApi> => {
     const blocks = plan.blocks ?? []
     if (body.stream === false) {
       const content = blocks.map((b, i) => (b.type === 'text' ? b : { type: 'tool_use', id: `toolu_${id}_${i}`, name: b.name, input: b.input }))
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id,
-          type: 'message',
-          role: 'assistant',
-          model,
-          content,
-          stop_reason: blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
-          stop_sequence: null,
-          usage: { input_tokens: 12, output_tokens: 20 },
-        }),
-      )
-      return
+      return sendJson(res, 200, {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content,
+        stop_reason: blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 12, output_tokens: 20 },
+      })
     }
     streamBlocks(res, id, model, blocks)
-  }
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end()
-      else res.destroy()
-    })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
 }

@@ -3,8 +3,8 @@
 // ?alt=sse` for the turns (with its tools declared) and tool-less `:generateContent` side calls (the
 // model router, the next-speaker check) that expect a small JSON text. Replies are scripted by
 // upper-case keywords in the person's last prompt.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
+import { delay, type LoggedRequest, type MockHttp, sendEvent, sendJson, startMockHttp } from './mock-http.js'
 
 /** Keywords a prompt can carry; the first one found decides the reply. */
 export const GEMINI_KEYWORDS = ['FAIL', 'TOOL', 'EDIT', 'ASK', 'SLOW', 'QUESTION'] as const
@@ -25,20 +25,12 @@ export interface MockGeminiOptions {
   replyDelayMs?: number
 }
 
-export interface MockGeminiRequest {
-  at: number
-  method: string
-  url: string
+export interface MockGeminiRequest extends LoggedRequest {
   kind: string
   lastUser: string
 }
 
-export interface MockGeminiApi {
-  url: string
-  port: number
-  requests: MockGeminiRequest[]
-  close: () => Promise<void>
-}
+export type MockGeminiApi = MockHttp<MockGeminiRequest>
 
 type Part = { text?: string; functionCall?: { name: string; args: unknown }; functionResponse?: { name: string; response?: unknown } }
 interface Content {
@@ -142,13 +134,10 @@ const response = (seq: number, parts: Part[], finishReason: string | undefined =
   responseId: `mock-${seq}`,
 })
 
-const sseData = (res: ServerResponse, data: unknown): void => {
-  res.write(`data: ${JSON.stringify(data)}\n\n`)
-}
+const sseData = (res: ServerResponse, data: unknown): void => sendEvent(res, data)
 
 /** Streams one line at once, then a step every 500 ms until the client hangs up (Esc) or the bound. */
 const streamSlow = (res: ServerResponse, seq: number): void => {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
   sseData(res, response(seq, [{ text: `${GEMINI_TEXT_SLOW_FIRST}\n\n` }], undefined))
   const started = Date.now()
   let step = 0
@@ -165,67 +154,31 @@ const streamSlow = (res: ServerResponse, seq: number): void => {
   res.on('close', () => clearInterval(tick))
 }
 
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-
-const json = (res: ServerResponse, status: number, data: unknown): void => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data))
-}
-
-export const startMockGeminiApi = async (opts: MockGeminiOptions): Promise<MockGeminiApi> => {
-  const requests: MockGeminiRequest[] = []
+export const startMockGeminiApi = (opts: MockGeminiOptions): Promise<MockGeminiApi> => {
   let seq = 0
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return startMockHttp<MockGeminiRequest>(async (req, res, raw, log) => {
     const url = req.url ?? '/'
-    const raw = await readBody(req)
     if (req.method === 'GET') {
-      requests.push({ at: Date.now(), method: 'GET', url, kind: 'probe', lastUser: '' })
-      return json(res, 200, { models: [] })
+      log({ kind: 'probe', lastUser: '' })
+      return sendJson(res, 200, { models: [] })
     }
-    if (/:countTokens\b/.test(url)) return json(res, 200, { totalTokens: 12 })
-    if (!/:(streamGenerateContent|generateContent)\b/.test(url)) return json(res, 404, { error: { code: 404, message: 'mock: no such path', status: 'NOT_FOUND' } })
+    if (/:countTokens\b/.test(url)) return sendJson(res, 200, { totalTokens: 12 })
+    if (!/:(streamGenerateContent|generateContent)\b/.test(url)) return sendJson(res, 404, { error: { code: 404, message: 'mock: no such path', status: 'NOT_FOUND' } })
     let body: Body
     try {
       body = JSON.parse(raw) as Body
     } catch {
-      return json(res, 400, { error: { code: 400, message: 'mock: body is not JSON', status: 'INVALID_ARGUMENT' } })
+      return sendJson(res, 400, { error: { code: 400, message: 'mock: body is not JSON', status: 'INVALID_ARGUMENT' } })
     }
     seq += 1
     const plan = planGeminiReply(body, opts, seq)
-    await new Promise((r) => setTimeout(r, opts.replyDelayMs ?? GEMINI_REPLY_DELAY_MS))
-    requests.push({ at: Date.now(), method: 'POST', url, kind: plan.kind, lastUser: JSON.stringify(lastUserInput(body.contents ?? [])).slice(0, 200) })
-    if (plan.error) return json(res, plan.error.status, { error: { code: plan.error.status, message: plan.error.message, status: 'INVALID_ARGUMENT' } })
+    await delay(opts.replyDelayMs ?? GEMINI_REPLY_DELAY_MS)
+    log({ kind: plan.kind, lastUser: JSON.stringify(lastUserInput(body.contents ?? [])).slice(0, 200) })
+    if (plan.error) return sendJson(res, plan.error.status, { error: { code: plan.error.status, message: plan.error.message, status: 'INVALID_ARGUMENT' } })
     if (plan.slow) return streamSlow(res, seq)
     const reply = response(seq, plan.parts ?? [])
-    if (/streamGenerateContent/.test(url)) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-      sseData(res, reply)
-      res.end()
-      return
-    }
-    json(res, 200, reply)
-  }
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end()
-      else res.destroy()
-    })
+    if (!/streamGenerateContent/.test(url)) return sendJson(res, 200, reply)
+    sseData(res, reply)
+    res.end()
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
 }

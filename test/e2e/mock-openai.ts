@@ -2,8 +2,8 @@
 // driving the real Codex CLI offline. Codex 0.171.0 with a custom provider (`wire_api =
 // "responses"`) sends `POST /v1/responses` with `stream: true` for each model turn, and may ask
 // `GET /v1/models`. Replies are scripted by upper-case keywords in the person's last prompt.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
+import { delay, type LoggedRequest, type MockHttp, sendEvent, sendJson, startMockHttp } from './mock-http.js'
 
 /** Keywords a prompt can carry; the first one found (in this order) decides the reply. */
 export const CODEX_KEYWORDS = ['FAIL500', 'FAIL', 'SLOW', 'ASK', 'PERM', 'TOOL', 'QUESTION', 'PLAIN'] as const
@@ -26,21 +26,13 @@ export interface CodexMockOptions {
   replyDelayMs?: number
 }
 
-export interface CodexMockRequest {
-  at: number
-  method: string
-  url: string
+export interface CodexMockRequest extends LoggedRequest {
   keyword: CodexKeyword | null
   /** The reply follows a tool's output (the second leg of a tool turn). */
   afterTool: boolean
 }
 
-export interface CodexMockApi {
-  url: string
-  port: number
-  requests: CodexMockRequest[]
-  close: () => Promise<void>
-}
+export type CodexMockApi = MockHttp<CodexMockRequest>
 
 interface InputItem {
   type?: string
@@ -73,8 +65,7 @@ const usage = { input_tokens: 1, input_tokens_details: null, output_tokens: 1, o
 let seq = 0
 
 const sseEvents = (res: ServerResponse, events: Record<string, unknown>[]): void => {
-  if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-  for (const ev of events) res.write(`event: ${String(ev.type)}\ndata: ${JSON.stringify(ev)}\n\n`)
+  for (const ev of events) sendEvent(res, ev, String(ev.type))
 }
 
 const message = (id: string, text: string): Record<string, unknown> => ({
@@ -117,111 +108,75 @@ const askCall = (id: string): Record<string, unknown> => ({
   },
 })
 
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', () => resolve(''))
-  })
-
-export const startCodexMock = async (opts: CodexMockOptions): Promise<CodexMockApi> => {
-  const requests: CodexMockRequest[] = []
-  const delay = opts.replyDelayMs ?? CODEX_REPLY_DELAY_MS
-  const open = new Set<ServerResponse>()
-  const server = createServer((req, res) => {
-    void (async () => {
-      const body = await readBody(req)
-      const url = req.url ?? ''
-      if (req.method === 'GET' && /\/models/.test(url)) {
-        requests.push({ at: Date.now(), method: 'GET', url, keyword: null, afterTool: false })
-        res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ object: 'list', data: [], models: [] }))
-        return
-      }
-      if (req.method !== 'POST' || !/\/responses$/.test(url)) {
-        res.writeHead(404, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ error: { message: 'mock: not found', type: 'not_found' } }))
-        return
-      }
-      let json: { input?: InputItem[]; tools?: { name?: string; type?: string }[] } = {}
-      try {
-        json = JSON.parse(body) as typeof json
-      } catch {
-        // An empty or broken body is answered like a prompt without keywords.
-      }
-      const { prompt, afterTool } = lastTurn(Array.isArray(json.input) ? json.input : [])
-      const keyword = keywordOf(prompt)
-      const tools = (json.tools ?? []).map((t) => t.name ?? t.type ?? '')
-      requests.push({ at: Date.now(), method: 'POST', url, keyword, afterTool })
-      const id = `resp_${++seq}`
-      open.add(res)
-      res.on('close', () => open.delete(res))
-      await new Promise((r) => setTimeout(r, delay))
-      if (res.destroyed) return
-      const created = { type: 'response.created', response: { id } }
-      if (afterTool) {
-        const text = keyword === 'ASK' ? CODEX_TEXT_AFTER_ASK : CODEX_TEXT_AFTER_TOOL
-        sseEvents(res, [created, message(id, text), completed(id)])
+export const startCodexMock = (opts: CodexMockOptions): Promise<CodexMockApi> => {
+  const wait = opts.replyDelayMs ?? CODEX_REPLY_DELAY_MS
+  return startMockHttp<CodexMockRequest>(async (req, res, body, log) => {
+    const url = req.url ?? ''
+    if (req.method === 'GET' && /\/models/.test(url)) {
+      log({ keyword: null, afterTool: false })
+      return sendJson(res, 200, { object: 'list', data: [], models: [] })
+    }
+    if (req.method !== 'POST' || !/\/responses$/.test(url)) return sendJson(res, 404, { error: { message: 'mock: not found', type: 'not_found' } })
+    let json: { input?: InputItem[]; tools?: { name?: string; type?: string }[] } = {}
+    try {
+      json = JSON.parse(body) as typeof json
+    } catch {
+      // An empty or broken body is answered like a prompt without keywords.
+    }
+    const { prompt, afterTool } = lastTurn(Array.isArray(json.input) ? json.input : [])
+    const keyword = keywordOf(prompt)
+    const tools = (json.tools ?? []).map((t) => t.name ?? t.type ?? '')
+    log({ keyword, afterTool })
+    const id = `resp_${++seq}`
+    await delay(wait)
+    if (res.destroyed) return
+    const created = { type: 'response.created', response: { id } }
+    if (afterTool) {
+      const text = keyword === 'ASK' ? CODEX_TEXT_AFTER_ASK : CODEX_TEXT_AFTER_TOOL
+      sseEvents(res, [created, message(id, text), completed(id)])
+      res.end()
+      return
+    }
+    switch (keyword) {
+      case 'FAIL500':
+        return sendJson(res, 500, { error: { message: CODEX_TEXT_ERROR, type: 'server_error' } })
+      case 'FAIL':
+        sseEvents(res, [created, { type: 'response.failed', response: { id, error: { code: 'server_error', message: CODEX_TEXT_ERROR } } }])
         res.end()
         return
-      }
-      switch (keyword) {
-        case 'FAIL500':
-          res.writeHead(500, { 'content-type': 'application/json' })
-          res.end(JSON.stringify({ error: { message: CODEX_TEXT_ERROR, type: 'server_error' } }))
-          return
-        case 'FAIL':
-          sseEvents(res, [created, { type: 'response.failed', response: { id, error: { code: 'server_error', message: CODEX_TEXT_ERROR } } }])
+      case 'SLOW': {
+        // The stream opens and stays open, so Codex shows "Working" until Esc hangs up.
+        sseEvents(res, [created])
+        const bound = setTimeout(() => {
+          sseEvents(res, [message(id, CODEX_TEXT_DONE), completed(id)])
           res.end()
-          return
-        case 'SLOW': {
-          // The stream opens and stays open, so Codex shows "Working" until Esc hangs up.
-          sseEvents(res, [created])
-          const bound = setTimeout(() => {
-            sseEvents(res, [message(id, CODEX_TEXT_DONE), completed(id)])
-            res.end()
-          }, CODEX_SLOW_REPLY_MS)
-          res.on('close', () => clearTimeout(bound))
+        }, CODEX_SLOW_REPLY_MS)
+        res.on('close', () => clearTimeout(bound))
+        return
+      }
+      case 'ASK':
+        if (tools.includes('request_user_input')) {
+          sseEvents(res, [created, askCall(id), completed(id)])
+          res.end()
           return
         }
-        case 'ASK':
-          if (tools.includes('request_user_input')) {
-            sseEvents(res, [created, askCall(id), completed(id)])
-            res.end()
-            return
-          }
-          break
-        case 'PERM':
-          sseEvents(res, [created, shellCall(id, tools, `touch ${opts.scratchDir}/codex-perm-${seq}`, true), completed(id)])
-          res.end()
-          return
-        case 'TOOL':
-          sseEvents(res, [created, shellCall(id, tools, 'echo mock-tool', false), completed(id)])
-          res.end()
-          return
-        case 'QUESTION':
-          sseEvents(res, [created, message(id, CODEX_TEXT_QUESTION), completed(id)])
-          res.end()
-          return
-        default:
-          break
-      }
-      sseEvents(res, [created, message(id, CODEX_TEXT_DONE), completed(id)])
-      res.end()
-    })()
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    port,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of open) res.destroy()
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  }
+        break
+      case 'PERM':
+        sseEvents(res, [created, shellCall(id, tools, `touch ${opts.scratchDir}/codex-perm-${seq}`, true), completed(id)])
+        res.end()
+        return
+      case 'TOOL':
+        sseEvents(res, [created, shellCall(id, tools, 'echo mock-tool', false), completed(id)])
+        res.end()
+        return
+      case 'QUESTION':
+        sseEvents(res, [created, message(id, CODEX_TEXT_QUESTION), completed(id)])
+        res.end()
+        return
+      default:
+        break
+    }
+    sseEvents(res, [created, message(id, CODEX_TEXT_DONE), completed(id)])
+    res.end()
+  }, '/v1')
 }
