@@ -11,7 +11,8 @@ import { spawn } from 'node:child_process'
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CODEX_HOOK_EVENTS, hookStateKey, hookTrustHash, type CodexHookEvent } from '../../lib/agents/codex/hook-trust.js'
-import { capture, CODEX_BIN, checkCodex, press, REPO, sleep, startCodexLab, submit, waitFor, waitForScreen, type CodexLab } from './codex-env.js'
+import { CODEX_BIN, checkCodex, startCodexLab, type CodexLab } from './codex-env.js'
+import { capture, press, REPO, sleep, submit, waitFor, waitForScreen } from './harness.js'
 
 const OUT = join(REPO, 'test', 'fixtures', 'codex')
 const EVENTS = Object.keys(CODEX_HOOK_EVENTS) as CodexHookEvent[]
@@ -47,7 +48,7 @@ const hooksList = async (lab: CodexLab): Promise<unknown> => {
   send({ method: 'initialized' })
   send({ id: 2, method: 'hooks/list', params: { cwds: [lab.project] } })
   try {
-    return await waitFor(
+    return (await waitFor(
       'hooks/list answer',
       () => {
         for (const line of out.split('\n')) {
@@ -58,7 +59,7 @@ const hooksList = async (lab: CodexLab): Promise<unknown> => {
         return undefined
       },
       30_000,
-    )
+    )).value
   } finally {
     child.kill()
   }
@@ -89,8 +90,8 @@ const main = async (): Promise<void> => {
   const lines = (): number => (readFileSync(log, 'utf8').match(/\n/g) ?? []).length
   const scenario = (name: string): void => appendFileSync(log, `${JSON.stringify({ scenario: name })}\n`)
   /** Waits for an event named `name` logged after line `from`. */
-  const eventAfter = (from: number, name: string): Promise<true> =>
-    waitFor(`${name} after line ${from}`, () => (readFileSync(log, 'utf8').split('\n').slice(from).some((l) => l.includes(`"event":"${name}"`)) ? true : undefined), 20_000)
+  const eventAfter = async (from: number, name: string): Promise<true> =>
+    (await waitFor(`${name} after line ${from}`, () => (readFileSync(log, 'utf8').split('\n').slice(from).some((l) => l.includes(`"event":"${name}"`)) ? true : undefined), 20_000)).value
 
   /** Shift+Tab cycles Default and Plan; a key sent while a turn winds down may be lost. */
   const toggleMode = async (pane: string, plan: boolean): Promise<void> => {

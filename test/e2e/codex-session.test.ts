@@ -3,7 +3,8 @@
 // by the entries it writes (no --dangerously-bypass-hook-trust). One Codex session walks through
 // every state; `ls --json` must tell each one.
 import t from 'tap'
-import { capture, checkCodex, CODEX_BIN, press, startCodexLab, submit, trailboss, waitFor, waitForPaneItem, waitForScreen, type CodexLab } from './codex-env.js'
+import { checkCodex, CODEX_BIN, startCodexLab, waitForPaneItem, type CodexLab } from './codex-env.js'
+import { capture, press, sleep, submit, trailboss, waitFor, waitForScreen } from './harness.js'
 
 /** A hook path's bound: hooks are synchronous, so the record is written before Codex goes on. */
 const HOOK_BOUND_MS = 15_000
@@ -73,7 +74,7 @@ t.test('Codex: install, then every state of one session', async (t) => {
     await waitFor('Plan mode', async () => {
       if (/Plan mode \(shift\+tab to cycle\)/.test(await capture(lab, pane))) return true
       await press(lab, pane, 'BTab')
-      await new Promise((r) => setTimeout(r, 500))
+      await sleep(500)
       return undefined
     }, 10_000)
     await submit(lab, pane, 'ASK me')

@@ -2,11 +2,11 @@
 // panes of a private tmux server, against our Gemini API mock on 127.0.0.1, with the hooks that
 // `trailboss install --agent gemini` writes into a throwaway HOME. The generic helpers (waits,
 // screens, `trailboss` runs) are the Claude Code harness's.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { capture, EMIT_BIN, type Lab, REPO, run, sleep, TRAILBOSS_BIN, waitFor } from './harness.js'
+import { join } from 'node:path'
+import { capture, EMIT_BIN, type Lab, openLab, REPO, run, TRAILBOSS_BIN, waitFor } from './harness.js'
 import { type MockGeminiApi, startMockGeminiApi } from './mock-gemini-api.js'
 
 export const GEMINI_VERSION = '0.61.0'
@@ -23,18 +23,6 @@ export const checkGemini = async (): Promise<string> => {
   if (v.code !== 0 || !v.stdout.includes(GEMINI_VERSION)) throw new Error(`\`gemini --version\` gave ${JSON.stringify(v.stdout.trim())} (exit ${v.code}); expected ${GEMINI_VERSION}`)
   if (!existsSync(TRAILBOSS_BIN) || !existsSync(EMIT_BIN)) throw new Error('dist/ is missing: run `npm run build`')
   return v.stdout.trim()
-}
-
-const removeTree = async (dir: string): Promise<void> => {
-  for (let i = 0; ; i++) {
-    try {
-      rmSync(dir, { recursive: true, force: true })
-      return
-    } catch (err) {
-      if (i >= 20) throw err
-      await sleep(250)
-    }
-  }
 }
 
 /** Pids and everything below them (`ps`), for a teardown that leaves nothing running. */
@@ -87,59 +75,33 @@ export const killTrees = async (pids: readonly number[]): Promise<void> => killA
 export type GeminiLab = Lab & { api: MockGeminiApi; installOutput: string; pids: number[] }
 
 export const startGeminiE2e = async (): Promise<GeminiLab> => {
-  const root = mkdtempSync(join(tmpdir(), 'tb-ge-'))
-  const home = join(root, 'home')
-  const project = join(root, 'work', 'proj')
-  const scratch = join(root, 'scratch')
-  const tbHome = join(root, 'tb')
-  const socket = join(root, 'sock')
-  for (const d of [home, project, scratch, join(home, '.gemini')]) await mkdir(d, { recursive: true, mode: 0o700 })
-  await mkdir(join(project, '.git'), { recursive: true })
-  const api = await startMockGeminiApi({ scratchDir: scratch })
-  // A person's own settings, with a foreign hook that install must keep.
-  const settings = {
-    ...GEMINI_SETTINGS,
-    hooks: { AfterAgent: [{ matcher: '*', hooks: [{ type: 'command', command: 'true', name: 'mine', timeout: 2000 }] }] },
-  }
-  await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 })
-  const base: NodeJS.ProcessEnv = {
-    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-    HOME: home,
-    LANG: 'C.UTF-8',
-    TERM: 'xterm-256color',
-    TRAILBOSS_HOME: tbHome,
-  }
-  const env: NodeJS.ProcessEnv = { ...base, ...geminiEnv(api.url) }
-  const tmux = (...args: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...args], env)
-  const started = await tmux('new-session', '-d', '-s', 'home', '-x', '160', '-y', '45', '-c', project, 'sh')
-  if (started.code !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`)
-  // Not forgetRunnerEnv(tmux) here: without tap's preload, a session's second shell command ran
-  // with no permission dialog in about half the runs (not understood; docs/gemini-cli.md).
-  const installed = await run(process.execPath, [TRAILBOSS_BIN, 'install', '--agent', 'gemini'], base, 20_000)
-  if (installed.code !== 0) throw new Error(`trailboss install --agent gemini failed (exit ${installed.code}): ${installed.stderr.trim()}`)
   const pids: number[] = []
-  return {
-    pids,
-    root,
-    home,
-    project,
-    scratch,
-    tbHome,
-    socket,
-    api,
-    env,
-    cliEnv: base,
-    tmux,
-    installOutput: installed.stdout,
-    close: async () => {
-      // The pids first: a pane's pid is lost with its pane.
-      const tree = await processTree(pids)
-      await tmux('kill-server')
-      await killAll(tree)
-      await api.close()
-      if (process.env.TB_E2E_KEEP !== '1') await removeTree(root)
+  let tree: number[] = []
+  const lab = await openLab({
+    prefix: 'tb-ge-',
+    homeDirs: ['.gemini'],
+    // Not 'forget': without tap's preload, a session's second shell command ran with no
+    // permission dialog in about half the runs (not understood; docs/gemini-cli.md).
+    runnerEnv: 'keep',
+    setup: async ({ home, scratch }) => {
+      const api = await startMockGeminiApi({ scratchDir: scratch })
+      // A person's own settings, with a foreign hook that install must keep.
+      const settings = {
+        ...GEMINI_SETTINGS,
+        hooks: { AfterAgent: [{ matcher: '*', hooks: [{ type: 'command', command: 'true', name: 'mine', timeout: 2000 }] }] },
+      }
+      await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2), { mode: 0o600 })
+      return { api, env: geminiEnv(api.url) }
     },
+    // The pids' trees first: a pane's pid is lost with its pane.
+    teardown: { before: async () => void (tree = await processTree(pids)), after: () => killAll(tree) },
+  })
+  const installed = await run(process.execPath, [TRAILBOSS_BIN, 'install', '--agent', 'gemini'], lab.cliEnv, 20_000)
+  if (installed.code !== 0) {
+    await lab.close()
+    throw new Error(`trailboss install --agent gemini failed (exit ${installed.code}): ${installed.stderr.trim()}`)
   }
+  return { ...lab, pids, installOutput: installed.stdout }
 }
 
 /** Starts Gemini CLI in a new tmux window and waits for its prompt; returns the pane. */

@@ -58,7 +58,7 @@ export interface Run {
 
 export const run = (cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000, input?: string, cwd?: string): Promise<Run> =>
   new Promise((resolvePromise) => {
-    const child = execFile(cmd, args, { env, cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
+    const child = execFile(cmd, args, { env, cwd, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
       resolvePromise({ stdout, stderr, code })
     })
@@ -143,7 +143,7 @@ export const checkClaude = async (build: ClaudeBuild = OLDEST): Promise<string> 
   return v.stdout.trim()
 }
 
-/** Claude Code may still write its session files for a moment after its pane was killed. */
+/** An agent may still write its session files for a moment after its pane was killed. */
 const removeTree = async (dir: string): Promise<void> => {
   for (let i = 0; ; i++) {
     try {
@@ -154,6 +154,73 @@ const removeTree = async (dir: string): Promise<void> => {
       await sleep(250)
     }
   }
+}
+
+/** The folders of a lab, all under one short temp root (a tmux socket path must stay under ~100 bytes). */
+export type LabDirs = Pick<Lab, 'root' | 'home' | 'project' | 'scratch' | 'tbHome' | 'socket'>
+
+export interface LabOptions<A> {
+  /** The temp root's name prefix (`tb-e2e-`): which agent's run left a folder behind. */
+  prefix: string
+  /** Folders under HOME the agent's configuration lives in (`.claude`). */
+  homeDirs: readonly string[]
+  /**
+   * Whether panes keep tap's preload (`NODE_OPTIONS`, `_TAPJS_*`): `forget` (forgetRunnerEnv) runs
+   * them as a person's are; Gemini CLI's lab keeps it, since without it a session's second shell
+   * command ran with no permission dialog in about half the runs (docs/gemini-cli.md).
+   */
+  runnerEnv: 'forget' | 'keep'
+  /** Starts the agent's API mock and writes its configuration; what the panes and a person's shell add. */
+  setup: (dirs: LabDirs) => Promise<{ api: A; env: NodeJS.ProcessEnv; cliEnv?: NodeJS.ProcessEnv }>
+  /** Around the server's end: `before` while the panes still exist, `after` once it is gone. */
+  teardown?: { before?: () => Promise<void>; after?: () => Promise<void> }
+}
+
+/**
+ * A throwaway HOME with a project (a git root) and a scratch folder outside it, the agent's mock
+ * and a private tmux server whose first session (`home`) holds a plain shell: the place a
+ * person's client sits before `go`. `close` ends the server and the mock and removes the root
+ * (kept with TB_E2E_KEEP=1).
+ */
+export const openLab = async <A extends { close: () => Promise<void> }>(opts: LabOptions<A>): Promise<Lab & { api: A }> => {
+  const root = mkdtempSync(join(tmpdir(), opts.prefix))
+  const dirs: LabDirs = { root, home: join(root, 'home'), project: join(root, 'work', 'proj'), scratch: join(root, 'scratch'), tbHome: join(root, 'tb'), socket: join(root, 'sock') }
+  for (const d of [dirs.home, dirs.project, dirs.scratch, ...opts.homeDirs.map((h) => join(dirs.home, h))]) await mkdir(d, { recursive: true, mode: 0o700 })
+  await mkdir(join(dirs.project, '.git'), { recursive: true })
+  const agent = await opts.setup(dirs)
+  const cliEnv: NodeJS.ProcessEnv = {
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: dirs.home,
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    TRAILBOSS_HOME: dirs.tbHome,
+    ...agent.cliEnv,
+  }
+  const env: NodeJS.ProcessEnv = { ...cliEnv, ...agent.env }
+  const tmux = (...args: string[]): Promise<Run> => run('tmux', ['-S', dirs.socket, '-f', '/dev/null', ...args], env)
+  const lab = {
+    ...dirs,
+    api: agent.api,
+    env,
+    cliEnv,
+    tmux,
+    close: async () => {
+      await opts.teardown?.before?.()
+      await tmux('kill-server')
+      await opts.teardown?.after?.()
+      await agent.api.close()
+      if (process.env.TB_E2E_KEEP !== '1') await removeTree(root)
+    },
+  }
+  try {
+    const started = await tmux('new-session', '-d', '-s', 'home', '-x', '160', '-y', '45', '-c', dirs.project, 'sh')
+    if (started.code !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`)
+    if (opts.runnerEnv === 'forget') await forgetRunnerEnv(tmux)
+  } catch (err) {
+    await lab.close()
+    throw err
+  }
+  return lab
 }
 
 export interface StartOptions {
@@ -168,67 +235,35 @@ export const startE2e = async (opts: StartOptions = {}): Promise<E2e> => {
   const build = opts.build ?? OLDEST
   const mode = opts.mode ?? 'default'
   if (mode === 'auto' && build === OLDEST) throw new Error(`Claude Code ${build.version} has no auto mode`)
-  // A short root: a tmux socket path must stay under ~100 bytes.
-  const root = mkdtempSync(join(tmpdir(), 'tb-e2e-'))
-  const home = join(root, 'home')
-  const project = join(root, 'work', 'proj')
-  const scratch = join(root, 'scratch')
-  const tbHome = join(root, 'tb')
-  const socket = join(root, 'sock')
-  for (const d of [home, project, scratch, join(home, '.claude')]) await mkdir(d, { recursive: true, mode: 0o700 })
-  await mkdir(join(project, '.git'), { recursive: true })
-  const api = await startMockApi({ scratchDir: scratch })
-  const claudeJson = {
-    hasCompletedOnboarding: true,
-    lastOnboardingVersion: build.version,
-    theme: 'dark',
-    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-    projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
-    messageIdleNotifThresholdMs: IDLE_NOTIF_MS,
-  }
-  await writeFile(join(home, '.claude.json'), JSON.stringify(claudeJson, null, 2), { mode: 0o600 })
-  const base: NodeJS.ProcessEnv = {
-    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-    HOME: home,
-    LANG: 'C.UTF-8',
-    TERM: 'xterm-256color',
-    TRAILBOSS_HOME: tbHome,
-  }
-  const env: NodeJS.ProcessEnv = {
-    ...base,
-    ANTHROPIC_BASE_URL: api.url,
-    ANTHROPIC_API_KEY: API_KEY,
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
-  }
-  const tmux = (...args: string[]): Promise<Run> => run('tmux', ['-S', socket, '-f', '/dev/null', ...args], env)
-  // The first session holds a plain shell: the place a person's client sits before `go`.
-  const started = await tmux('new-session', '-d', '-s', 'home', '-x', '160', '-y', '45', '-c', project, 'sh')
-  if (started.code !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`)
-  await tmux('set-option', '-g', 'remain-on-exit', 'off')
-  await forgetRunnerEnv(tmux)
-  const e2e: E2e = {
-    root,
-    home,
-    project,
-    scratch,
-    tbHome,
-    socket,
-    api,
-    build,
-    mode,
-    env,
-    cliEnv: base,
-    tmux,
-    close: async () => {
-      await tmux('kill-server')
-      await api.close()
-      if (process.env.TB_E2E_KEEP !== '1') await removeTree(root)
+  const lab = await openLab({
+    prefix: 'tb-e2e-',
+    homeDirs: ['.claude'],
+    runnerEnv: 'forget',
+    setup: async ({ home, project, scratch }) => {
+      const api = await startMockApi({ scratchDir: scratch })
+      const claudeJson = {
+        hasCompletedOnboarding: true,
+        lastOnboardingVersion: build.version,
+        theme: 'dark',
+        customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+        projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
+        messageIdleNotifThresholdMs: IDLE_NOTIF_MS,
+      }
+      await writeFile(join(home, '.claude.json'), JSON.stringify(claudeJson, null, 2), { mode: 0o600 })
+      const env: NodeJS.ProcessEnv = {
+        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_API_KEY: API_KEY,
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+      }
+      return { api, env }
     },
-  }
+  })
+  await lab.tmux('set-option', '-g', 'remain-on-exit', 'off')
+  const e2e: E2e = { ...lab, build, mode }
   if (!opts.noHooks) await installHooks(e2e)
   return e2e
 }
@@ -267,9 +302,13 @@ export const capture = async (e2e: Lab, pane: string, history = false): Promise<
   return r.stdout
 }
 
+/** Waits until the pane's visible text matches `re`; returns that text. */
 export const waitForScreen = async (e2e: Lab, pane: string, re: RegExp, timeoutMs: number, what = String(re)): Promise<string> => {
   try {
-    return (await waitFor(what, async () => ((await capture(e2e, pane)).match(re) ? true : undefined), timeoutMs)) && (await capture(e2e, pane))
+    return (await waitFor(what, async () => {
+      const screen = await capture(e2e, pane)
+      return re.test(screen) ? screen : undefined
+    }, timeoutMs)).value
   } catch (err) {
     const screen = await capture(e2e, pane).catch(() => '(pane gone)')
     throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${screen}`)
@@ -299,7 +338,7 @@ export const submit = async (e2e: Lab, pane: string, text: string): Promise<numb
 
 /** `trailboss <args>` as a person's shell outside tmux runs it. */
 export const trailboss = (e2e: Lab, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> =>
-  run(process.execPath, [TRAILBOSS_BIN, ...args], { ...e2e.cliEnv, ...env }, 15_000)
+  run(process.execPath, [TRAILBOSS_BIN, ...args], { ...e2e.cliEnv, ...env }, 20_000)
 
 /** `trailboss ls --json --all`, parsed. */
 export const lsJson = async (e2e: Lab): Promise<Listing> => {

@@ -7,7 +7,7 @@ import t from 'tap'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { checkClaude, type E2e, installHooks, NEWEST, run, startClaude, startE2e, submit, TRAILBOSS_BIN, waitFor, waitForScreen } from './harness.js'
-import { checkCodex, type CodexLab, startCodex, startCodexLab, submit as codexSubmit, waitForScreen as codexScreen } from './codex-env.js'
+import { checkCodex, type CodexLab, startCodex, startCodexLab } from './codex-env.js'
 import type { JsonItem as Item } from '../../lib/render/queue-table.js'
 
 t.setTimeout(240_000)
@@ -89,13 +89,13 @@ t.test('Claude Code 2.1.332 before install and with hooks off; Codex without hoo
       const server = await lab.tmux('display-message', '-p', '#{socket_path},#{pid},0')
       const env = { ...lab.cliEnv, TMUX: server.stdout.trim() }
       const byPane = (i: Item) => i.tmux?.pane === pane
-      await codexSubmit(lab, pane, 'PLAIN hello')
-      await codexScreen(lab, pane, /All done here/, 30_000, 'the reply')
+      await submit(lab, pane, 'PLAIN hello')
+      await waitForScreen(lab, pane, /All done here/, 30_000, 'the reply')
       const done = await waitForItem(env, byPane, (i) => i.state === 'waiting' && i.kind === 'done', 'codex without hooks, done')
       t.match(done, { agent: 'codex', inferred: true, reason: HINT })
       t.match(done.sessionId, /^[0-9a-f]{8}-[0-9a-f]{4}-/, 'named by its rollout')
-      await codexSubmit(lab, pane, 'PERM make the marker')
-      await codexScreen(lab, pane, /Would you like to run the following command\?/, 30_000, 'the approval')
+      await submit(lab, pane, 'PERM make the marker')
+      await waitForScreen(lab, pane, /Would you like to run the following command\?/, 30_000, 'the approval')
       const perm = await waitForItem(env, byPane, (i) => i.state === 'permission', 'codex without hooks at its approval')
       t.match(perm, { sessionId: done.sessionId, key: done.key, kind: 'permission', inferred: true, reason: /screen: permission; no hooks/ })
       await lab.tmux('kill-pane', '-t', pane)
