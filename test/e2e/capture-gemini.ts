@@ -6,13 +6,11 @@
 import { execFile } from 'node:child_process'
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { processTree } from './gemini-harness.js'
+import { dirname, join } from 'node:path'
+import { GEMINI_JS, GEMINI_SETTINGS, geminiEnv, processTree } from './gemini-harness.js'
+import { REPO } from './harness.js'
 import { startMockGeminiApi } from './mock-gemini-api.js'
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-const GEMINI_JS = join(REPO, 'test', 'e2e', 'clis', 'gemini', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js')
 const OUT = join(REPO, 'test', 'fixtures', 'gemini')
 /** Every path in the fixtures is rewritten to this example root. */
 const EXAMPLE_ROOT = '/home/dev/gprobe'
@@ -63,13 +61,7 @@ const hookEntries = (events: string[]) =>
   Object.fromEntries(
     events.map((e) => [e, [{ matcher: '*', hooks: [{ type: 'command', command: `${process.execPath} ${join(root, 'hook-log.cjs')} ${hookLog} ${e}`, timeout: 5000 }] }]]),
   )
-const settings = {
-  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-  privacy: { usageStatisticsEnabled: false },
-  telemetry: { enabled: false },
-  security: { auth: { selectedType: 'gemini-api-key' } },
-  hooks: hookEntries(EVENTS),
-}
+const settings = { ...GEMINI_SETTINGS, hooks: hookEntries(EVENTS) }
 writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2))
 
 const env: NodeJS.ProcessEnv = {
@@ -77,9 +69,7 @@ const env: NodeJS.ProcessEnv = {
   HOME: home,
   LANG: 'C.UTF-8',
   TERM: 'xterm-256color',
-  GEMINI_API_KEY: 'mock-key',
-  GOOGLE_GEMINI_BASE_URL: api.url,
-  GEMINI_CLI_TRUST_WORKSPACE: 'true',
+  ...geminiEnv(api.url),
 }
 
 const tmux = (...args: string[]): Promise<{ stdout: string; code: number }> =>
