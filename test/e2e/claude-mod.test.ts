@@ -2,11 +2,10 @@
 // first session's status entry and as one toast, `/trailboss` lists it in a pane, and the pane's
 // button moves a real tmux client there. And the same plugin on the oldest build (2.1.197),
 // which has no mods: its command hooks still record the session.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { capture, checkClaude, EMIT_BIN, NEWEST, OLDEST, lsJson, itemOf, REPO, startClaude, startE2e, submit, press, trailboss, TRAILBOSS_BIN, waitFor, waitForScreen, type E2e } from './harness.js'
+import { attachClient, capture, checkClaude, clientPane, EMIT_BIN, NEWEST, OLDEST, lsJson, itemOf, REPO, startClaude, startE2e, submit, press, trailboss, TRAILBOSS_BIN, waitFor, waitForScreen, type E2e } from './harness.js'
 
 t.setTimeout(240_000)
 
@@ -30,22 +29,6 @@ const preparePlugin = async (e2e: E2e): Promise<string> => {
   e2e.env.PATH = `${bin}:${e2e.env.PATH ?? ''}`
   return plugin
 }
-
-/** A control-mode client (`tmux -C`): a real attached client that needs no terminal. */
-const attachClient = async (e2e: E2e, target: string): Promise<{ name: string; child: ChildProcess }> => {
-  const child = spawn('tmux', ['-S', e2e.socket, '-C', 'attach-session', '-t', target], { env: e2e.env, stdio: ['pipe', 'ignore', 'ignore'] })
-  const { value } = await waitFor(
-    'the control client to attach',
-    async () => {
-      const r = await e2e.tmux('list-clients', '-F', '#{client_name} #{client_pid}')
-      return r.stdout.split('\n').find((l) => l.endsWith(` ${child.pid}`))?.split(' ')[0]
-    },
-    5000,
-  )
-  return { name: value, child }
-}
-
-const clientPane = async (e2e: E2e, client: string): Promise<string> => (await e2e.tmux('display-message', '-p', '-c', client, '#{pane_id}')).stdout.trim()
 
 t.test('Claude Code 2.1.332: another session\'s wait in the status entry, one toast, the pane and its go button', async (t) => {
   t.comment(`claude: ${await checkClaude(NEWEST)}`)

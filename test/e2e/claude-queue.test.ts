@@ -2,12 +2,14 @@
 // two sessions waiting in order, `trailboss go` moving a real tmux client to them, and a
 // headless `claude -p` run that must be recorded but never queued. On both pinned builds at once,
 // each in its own tmux server against its own mock.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { dirname } from 'node:path'
 import t, { type Test } from 'tap'
 import {
+  attachClient,
   BUILDS,
   checkClaude,
+  clientPane,
+  HOOK_BOUND_MS,
   IDLE_NOTIF_MS,
   installHooks,
   Latencies,
@@ -17,6 +19,7 @@ import {
   startClaude,
   startE2e,
   submit,
+  taggedAsserts,
   trailboss,
   waitFor,
   waitForItem,
@@ -25,46 +28,13 @@ import {
   type Item,
 } from './harness.js'
 
-/**
- * A hook-driven state must show within this: both builds run at once, every poll is an `ls`
- * run, and on a loaded 2-core machine a finished turn once took over 5 s to show. The latency
- * table, not this bound, is the measure.
- */
-const HOOK_BOUND_MS = 15_000
 /** A person does not type within a second of installing; Claude Code's settings watcher needs a moment. */
 const RELOAD_GRACE_MS = 2000
 
 t.setTimeout(240_000)
 
-/** A control-mode client (`tmux -C`): a real attached client that needs no terminal. */
-const attachClient = async (e2e: E2e, session: string): Promise<{ name: string; child: ChildProcess }> => {
-  const child = spawn('tmux', ['-S', e2e.socket, '-C', 'attach-session', '-t', session], { env: e2e.env, stdio: ['pipe', 'ignore', 'ignore'] })
-  const { value } = await waitFor(
-    'the control client to attach',
-    async () => {
-      const r = await e2e.tmux('list-clients', '-F', '#{client_name} #{client_pid}')
-      return r.stdout.split('\n').find((l) => l.endsWith(` ${child.pid}`))?.split(' ')[0]
-    },
-    5000,
-  )
-  return { name: value, child }
-}
-
-const clientPane = async (e2e: E2e, client: string): Promise<string> =>
-  (await e2e.tmux('display-message', '-p', '-c', client, '#{pane_id}')).stdout.trim()
-
 const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
-  // Every assertion names its build: both scripts report into the same test, interleaved.
-  const tag = `[${build.version}] `
-  const t = {
-    pass: (m: string) => parent.pass(tag + m),
-    fail: (m: string) => parent.fail(tag + m),
-    equal: (a: unknown, b: unknown, m = 'should be equal') => parent.equal(a, b, tag + m),
-    match: (a: unknown, b: unknown, m = 'should match pattern') => parent.match(a, b, tag + m),
-    same: (a: unknown, b: unknown, m = 'should be equivalent') => parent.same(a, b, tag + m),
-    comment: (m: string) => parent.comment(tag + m),
-    teardown: (fn: () => unknown) => parent.teardown(fn),
-  }
+  const t = { ...taggedAsserts(parent, build), teardown: (fn: () => unknown) => parent.teardown(fn) }
   t.comment(`claude: ${await checkClaude(build)}`)
   const e2e = await startE2e({ build, noHooks: true })
   t.teardown(() => e2e.close())

@@ -2,8 +2,9 @@
 // the mock API on 127.0.0.1, with Trail Boss's hooks installed in a throwaway HOME. Two builds
 // are pinned: the oldest supported (test/e2e/package.json) and the newest tested
 // (test/e2e/clis/claude-code-<version>/). Every wait is a poll with a deadline.
+import type { Test } from 'tap'
 import type { JsonItem } from '../../lib/render/queue-table.js'
-import { execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
@@ -48,6 +49,12 @@ export const IDLE_NOTIF_MS = 3000
 /** Claude Code waits this long before the permission Notification (a constant in its binary). */
 export const PERMISSION_NOTIF_MS = 6000
 export const POLL_MS = 50
+/**
+ * A hook-driven state must show within this. A bound, not the measure (the latency tables are):
+ * both builds run at once, every poll is an `ls` run, and on a loaded 2-core machine a finished
+ * turn once took over 5 s to show.
+ */
+export const HOOK_BOUND_MS = 15_000
 const API_KEY = 'sk-ant-api03-trailboss-e2e-0123456789abcdefghij'
 
 export interface Run {
@@ -334,6 +341,39 @@ export const press = async (e2e: Lab, pane: string, ...keys: string[]): Promise<
 export const submit = async (e2e: Lab, pane: string, text: string): Promise<number> => {
   await typeText(e2e, pane, text)
   return press(e2e, pane, 'Enter')
+}
+
+/** A control-mode client (`tmux -C`) attached to `target`: a real client that needs no terminal. */
+export const attachClient = async (lab: Lab, target: string): Promise<{ name: string; child: ChildProcess }> => {
+  const child = spawn('tmux', ['-S', lab.socket, '-C', 'attach-session', '-t', target], { env: lab.env, stdio: ['pipe', 'ignore', 'ignore'] })
+  const { value } = await waitFor(
+    'the control client to attach',
+    async () => {
+      const r = await lab.tmux('list-clients', '-F', '#{client_name} #{client_pid}')
+      return r.stdout.split('\n').find((l) => l.endsWith(` ${child.pid}`))?.split(' ')[0]
+    },
+    5000,
+  )
+  return { name: value, child }
+}
+
+/** The pane a client shows. */
+export const clientPane = async (lab: Lab, client: string): Promise<string> => (await lab.tmux('display-message', '-p', '-c', client, '#{pane_id}')).stdout.trim()
+
+/**
+ * The assertions of one build's script, each message prefixed with its version: both builds'
+ * scripts report into the same test, interleaved.
+ */
+export const taggedAsserts = (parent: Test, build: ClaudeBuild) => {
+  const tag = `[${build.version}] `
+  return {
+    pass: (m: string) => parent.pass(tag + m),
+    fail: (m: string) => parent.fail(tag + m),
+    equal: (a: unknown, b: unknown, m = 'should be equal') => parent.equal(a, b, tag + m),
+    match: (a: unknown, b: unknown, m = 'should match pattern') => parent.match(a, b, tag + m),
+    same: (a: unknown, b: unknown, m = 'should be equivalent') => parent.same(a, b, tag + m),
+    comment: (m: string) => parent.comment(tag + m),
+  }
 }
 
 /** `trailboss <args>` as a person's shell outside tmux runs it. */
