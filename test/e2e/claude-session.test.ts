@@ -11,16 +11,19 @@ import {
   BUILDS,
   capture,
   checkClaude,
+  HOOK_BOUND_MS,
   IDLE_NOTIF_MS,
   itemOf,
   Latencies,
   lsJson,
   PERMISSION_NOTIF_MS,
   press,
+  recordText,
   sleep,
   startClaude,
   startE2e,
   submit,
+  taggedAsserts,
   waitFor,
   waitForItem,
   waitForScreen,
@@ -37,11 +40,6 @@ const askNamingTool = async (e2e: Parameters<typeof lsJson>[0], id: string) =>
     return it?.ask?.tool ? it : undefined
   }, HOOK_BOUND_MS)).value
 
-/**
- * A bound, not the measure (the latency table is): both builds run at once, every poll is an
- * `ls` run, and a loaded 2-core machine needs seconds where a quiet one needs one.
- */
-const HOOK_BOUND_MS = 15_000
 /** Waits that rest on the screen check need its quiet period (lib/queue/derive.ts SCREEN_CHECK_AFTER_MS) first. */
 const SCREEN_BOUND_MS = 45_000
 
@@ -53,15 +51,7 @@ const countOf = (text: string, word: string): number => text.split(word).length 
 const denyKey = (screen: string): string => screen.match(/(\d)\. No\b/)?.[1] ?? 'Escape'
 
 const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
-  // Every assertion names its build: both scripts report into the same test, interleaved.
-  const tag = `[${build.version}] `
-  const t = {
-    pass: (m: string) => parent.pass(tag + m),
-    fail: (m: string) => parent.fail(tag + m),
-    equal: (a: unknown, b: unknown, m = 'should be equal') => parent.equal(a, b, tag + m),
-    match: (a: unknown, b: unknown, m = 'should match pattern') => parent.match(a, b, tag + m),
-    comment: (m: string) => parent.comment(tag + m),
-  }
+  const t = taggedAsserts(parent, build)
   t.comment(`claude: ${await checkClaude(build)}`)
   const e2e = await startE2e({ build })
   parent.teardown(() => e2e.close())
@@ -70,6 +60,11 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     // Printed for docs/claude-code.md; also on failure, where it shows how far the run got.
     console.error(`# latency ${build.version} (keypress → state in ls --json)\n${lat.format().replace(/^/gm, '# ')}`)
   })
+
+  /** Waits until the session's record says its last hook was a Notification (the check after it means nothing before). */
+  const notificationRecorded = async (sessionId: string, timeoutMs: number): Promise<void> => {
+    await waitFor('the Notification in the record', async () => ((JSON.parse(await recordText(e2e, sessionId)) as { lastEvent?: string }).lastEvent === 'Notification' ? true : undefined), timeoutMs)
+  }
 
   /** Brings the pane back to an empty prompt after a failed step, so the next one stands alone. */
   const settle = async (pane: string): Promise<void> => {
@@ -135,7 +130,7 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     t.equal(item?.ask?.message, TEXT_DONE, 'the last message is what is asked')
     t.equal(item?.inferred, false)
     // idle_prompt (after messageIdleNotifThresholdMs) repeats the same wait: `since` must not move.
-    await sleep(IDLE_NOTIF_MS + 1500)
+    await notificationRecorded(id, IDLE_NOTIF_MS + HOOK_BOUND_MS)
     const again = itemOf(await lsJson(e2e), id)
     t.match(again, { state: 'waiting', kind: 'done', since: item?.since }, 'idle_prompt keeps the wait and its since')
   })
@@ -154,7 +149,7 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     t.match(item?.ask?.input, { command: new RegExp(`^touch ${e2e.scratch}/x\\d+$`) }, 'the command asked about')
     await waitForScreen(e2e, a.pane, /Do you want to proceed\?/, 5000, 'the permission dialog')
     // The Notification permission_prompt comes 6 s later and is the same wait.
-    await sleep(PERMISSION_NOTIF_MS + 1500)
+    await notificationRecorded(id, PERMISSION_NOTIF_MS + HOOK_BOUND_MS)
     const later = itemOf(await lsJson(e2e), id)
     t.match(later, { state: 'permission', kind: 'permission' }, 'permission_prompt keeps the wait')
     // Its since is the dialog's: the hook's stamp, or on 2.1.332 the session registry's own time of
