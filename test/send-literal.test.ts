@@ -68,7 +68,9 @@ t.test('send types the text exactly, into the same agent only', async (t) => {
     const r = send([SESSION.slice(0, 8), 'secret-token-42'])
     t.equal(r.code, 1, r.stderr)
     t.match(r.stderr, /no longer runs the agent/)
-    await new Promise((r) => setTimeout(r, 300))
+    // Keys reach the pane in the order they were sent: once a key typed after send shows, anything send typed would too.
+    server.tmux('send-keys', '-t', pane, '-l', 'typed-after-send')
+    await waitFor(() => capture().includes('typed-after-send'), 'a key typed after send in the pane')
     t.notMatch(capture(), 'secret-token-42', 'nothing was typed')
   })
 })
