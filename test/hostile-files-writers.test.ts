@@ -1,35 +1,16 @@
 // Issue #13, files that are not regular files, for the writers: the emitter on a FIFO record or
 // log, install/uninstall/doctor on FIFO settings files and log, notify on FIFO state files.
 // Each run is bounded (a hang fails the test); the readers are in hostile-files.test.ts.
-import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { cliBounded, emitBounded, type BoundedResult } from './helpers/bounded.js'
 import { payload, tempDir } from './helpers/emitter.js'
-import { line, startLab, type Lab } from './helpers/session-lab.js'
-
-const mkfifo = (path: string): void => {
-  execFileSync('mkfifo', ['-m', '600', path])
-}
-
-const finished = (t: Test, r: BoundedResult, what: string): void => {
-  t.notOk(r.hung, r.hung ? `${what} hung (killed after ${Math.round(r.ms)} ms)` : `${what} finishes`)
-}
-
-const labWithWait = async (t: Test): Promise<{ lab: Lab; dir: string }> => {
-  const lab = startLab(tempDir(t))
-  t.teardown(lab.close)
-  const pane = lab.newPane()
-  lab.appendTranscript('waiting1-aa', line.prompt('p1', 'hello'))
-  await lab.emit('waiting1-aa', 'UserPromptSubmit', { prompt_id: 'p1' }, { pane })
-  await lab.emit('waiting1-aa', 'Stop', { prompt_id: 'p1', last_assistant_message: 'done here' }, { pane })
-  return { lab, dir: join(String(lab.env.TRAILBOSS_HOME), 'sessions') }
-}
+import { finished, homeEnv, labWithWait, mkfifo } from './helpers/hostile.js'
 
 t.test('the emitter on a FIFO record keeps its deadline, leaves no lock, and keeps the event', async (t) => {
   const home = tempDir(t)
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude') }
+  const env = homeEnv(home)
   const dir = join(home, 'tb', 'sessions')
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
   fs.chmodSync(join(home, 'tb'), 0o700)
@@ -46,7 +27,7 @@ t.test('the emitter on a FIFO record keeps its deadline, leaves no lock, and kee
 
 t.test('the emitter on a FIFO where the ended mark goes keeps its deadline and records the end', async (t) => {
   const home = tempDir(t)
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude') }
+  const env = homeEnv(home)
   const dir = join(home, 'tb', 'sessions')
   fs.mkdirSync(join(dir, '.ended'), { recursive: true, mode: 0o700 })
   fs.chmodSync(join(home, 'tb'), 0o700)
@@ -64,7 +45,7 @@ t.test('the emitter on a FIFO where the ended mark goes keeps its deadline and r
 
 t.test('the emitter with a FIFO as its log stays within its deadline', async (t) => {
   const home = tempDir(t)
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude') }
+  const env = homeEnv(home)
   fs.mkdirSync(join(home, 'tb'), { mode: 0o700 })
   mkfifo(join(home, 'tb', 'log'))
   const r = await emitBounded('not json', env)

@@ -2,21 +2,12 @@
 // file or a folder where a record, a pending event, a transcript, a settings file or a state
 // file belongs. Every command must finish (a hang fails the bounded run), skip the file and say
 // why, and the emitter must keep its deadline and leave no lock.
-import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { cliBounded, emitBounded, type BoundedResult } from './helpers/bounded.js'
 import { payload, tempDir } from './helpers/emitter.js'
-import { line, startLab, type Lab } from './helpers/session-lab.js'
-
-const mkfifo = (path: string): void => {
-  execFileSync('mkfifo', ['-m', '600', path])
-}
-
-const finished = (t: Test, r: BoundedResult, what: string): void => {
-  t.notOk(r.hung, r.hung ? `${what} hung (killed after ${Math.round(r.ms)} ms)` : `${what} finishes`)
-}
+import { finished, labWithWait, mkfifo } from './helpers/hostile.js'
 
 interface Skipped {
   file: string
@@ -29,16 +20,6 @@ const skippedOf = (r: BoundedResult): Skipped[] => {
   } catch {
     return []
   }
-}
-
-const labWithWait = async (t: Test): Promise<{ lab: Lab; dir: string }> => {
-  const lab = startLab(tempDir(t))
-  t.teardown(lab.close)
-  const pane = lab.newPane()
-  lab.appendTranscript('waiting1-aa', line.prompt('p1', 'hello'))
-  await lab.emit('waiting1-aa', 'UserPromptSubmit', { prompt_id: 'p1' }, { pane })
-  await lab.emit('waiting1-aa', 'Stop', { prompt_id: 'p1', last_assistant_message: 'done here' }, { pane })
-  return { lab, dir: join(String(lab.env.TRAILBOSS_HOME), 'sessions') }
 }
 
 t.test('a FIFO named like a record: every reading command finishes and skips it', async (t) => {

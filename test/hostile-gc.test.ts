@@ -3,22 +3,26 @@
 // our folders belong (.ended, .tmp, <id>.pending) lead nowhere.
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { cliBounded } from './helpers/bounded.js'
 import { listTree, tempDir } from './helpers/emitter.js'
-import { startLab } from './helpers/session-lab.js'
+import { startLab, type Lab } from './helpers/session-lab.js'
 
 const aged = (path: string): void => {
   const old = new Date(Date.now() - 3600_000)
   fs.lutimesSync(path, old, old)
 }
 
-t.test('gc never deletes through a planted link, nor anything not ours', async (t) => {
+/** A lab with one session that ended in a live pane; `dir` is its sessions folder. */
+const labWithEnded = async (t: Test, sid: string): Promise<{ lab: Lab; dir: string }> => {
   const lab = startLab(tempDir(t))
   t.teardown(lab.close)
-  const pane = lab.newPane()
-  await lab.emit('ended000-1', 'SessionEnd', { reason: 'other' }, { pane })
-  const dir = join(String(lab.env.TRAILBOSS_HOME), 'sessions')
+  await lab.emit(sid, 'SessionEnd', { reason: 'other' }, { pane: lab.newPane() })
+  return { lab, dir: join(String(lab.env.TRAILBOSS_HOME), 'sessions') }
+}
+
+t.test('gc never deletes through a planted link, nor anything not ours', async (t) => {
+  const { lab, dir } = await labWithEnded(t, 'ended000-1')
   const outside = join(lab.root, 'precious')
   // Named like marks, temp files and locks, with old mtimes: what gc would take if it followed.
   fs.mkdirSync(join(outside, 'ended-index'), { recursive: true })
@@ -52,11 +56,7 @@ t.test('gc never deletes through a planted link, nor anything not ours', async (
 })
 
 t.test('gc leaves a FIFO named like a temp file alone', async (t) => {
-  const lab = startLab(tempDir(t))
-  t.teardown(lab.close)
-  const pane = lab.newPane()
-  await lab.emit('ended000-2', 'SessionEnd', { reason: 'other' }, { pane })
-  const dir = join(String(lab.env.TRAILBOSS_HOME), 'sessions')
+  const { lab, dir } = await labWithEnded(t, 'ended000-2')
   // Named as our leftover, but not a regular file: not ours to remove.
   fs.mkdirSync(join(dir, '.tmp'), { recursive: true })
   const fifo = join(dir, '.tmp', 'ended000-2.1.bb.tmp')

@@ -8,21 +8,14 @@ import { join } from 'node:path'
 import t from 'tap'
 import { cliBounded, emitBounded } from './helpers/bounded.js'
 import { payload, tempDir } from './helpers/emitter.js'
+import { homeEnv } from './helpers/hostile.js'
 
 const OTHER_UID = 4242
 const isRoot = process.getuid?.() === 0
 
-const envFor = (home: string): Record<string, string | undefined> => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  TRAILBOSS_HOME: join(home, 'tb'),
-  CLAUDE_CONFIG_DIR: join(home, 'claude'),
-  NO_COLOR: '1',
-})
-
 t.test('a home of another user: no record, no log line through a planted link', { skip: isRoot ? false : 'making a folder of another user needs root' }, async (t) => {
   const home = tempDir(t)
-  const env = envFor(home)
+  const env = homeEnv(home)
   const tb = join(home, 'tb')
   fs.mkdirSync(join(tb, 'sessions'), { recursive: true, mode: 0o755 })
   const victim = join(home, 'victim.txt')
@@ -43,7 +36,7 @@ t.test('a home of another user: no record, no log line through a planted link', 
 
   // A record the other user planted is not shown; the CLI says why, once.
   const elsewhere = tempDir(t)
-  await emitBounded(JSON.stringify(payload('planted0-1', 'UserPromptSubmit', { prompt_id: 'p' })), envFor(elsewhere))
+  await emitBounded(JSON.stringify(payload('planted0-1', 'UserPromptSubmit', { prompt_id: 'p' })), homeEnv(elsewhere))
   fs.copyFileSync(join(elsewhere, 'tb', 'sessions', 'planted0-1.json'), join(tb, 'sessions', 'planted0-1.json'))
   fs.chownSync(join(tb, 'sessions', 'planted0-1.json'), OTHER_UID, OTHER_UID)
   const ls = await cliBounded(['ls', '--json', '--all'], env)
@@ -62,7 +55,7 @@ t.test('a home of another user: no record, no log line through a planted link', 
 
 t.test('a record another user planted in our own folder is skipped with why', { skip: isRoot ? false : 'making a file of another user needs root' }, async (t) => {
   const home = tempDir(t)
-  const env = envFor(home)
+  const env = homeEnv(home)
   const dir = join(home, 'tb', 'sessions')
   const r = await emitBounded(JSON.stringify(payload('mine0000-1', 'UserPromptSubmit', { prompt_id: 'p' })), env)
   t.equal(r.code, 0)
@@ -79,7 +72,7 @@ t.test('a record another user planted in our own folder is skipped with why', { 
 
 t.test('a log that is a symlink in our own home is not followed', async (t) => {
   const home = tempDir(t)
-  const env = envFor(home)
+  const env = homeEnv(home)
   const tb = join(home, 'tb')
   fs.mkdirSync(tb, { mode: 0o700 })
   const victim = join(home, 'victim.txt')

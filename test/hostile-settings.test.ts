@@ -8,6 +8,7 @@ import fc from 'fast-check'
 import t from 'tap'
 import { cliBounded } from './helpers/bounded.js'
 import { tempDir } from './helpers/emitter.js'
+import { homeEnv } from './helpers/hostile.js'
 import { claudeCodeSetup } from '../lib/agents/claude-code/setup.js'
 import { deriveHookEntry, isOurHook } from '../lib/agents/claude-code/settings-hooks.js'
 import { geminiSetup } from '../lib/agents/gemini/setup.js'
@@ -30,14 +31,6 @@ const LOOKALIKES = [
   { type: 'command', command: 'trailboss-emit --other-tool' },
 ]
 
-const envFor = (home: string): Record<string, string | undefined> => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  TRAILBOSS_HOME: join(home, 'tb'),
-  CLAUDE_CONFIG_DIR: join(home, 'claude'),
-  NO_COLOR: '1',
-})
-
 t.test('hooks of other tools that look like ours are not ours', async (t) => {
   for (const hook of LOOKALIKES) t.notOk(isOurHook(hook), JSON.stringify(hook))
   t.ok(isOurHook(ENTRY), 'what install writes for user scope')
@@ -51,14 +44,14 @@ t.test('duplicate keys: the file is refused, untouched', async (t) => {
   const text = '{\n  "hooks": {\n    "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]\n  },\n  "model": "opus",\n  "hooks": {}\n}\n'
   fs.writeFileSync(file, text)
   for (const args of [['install'], ['uninstall'], ['install', '--dry-run']]) {
-    const r = await cliBounded(args, envFor(home))
+    const r = await cliBounded(args, homeEnv(home))
     t.equal(r.code, 1, `${args.join(' ')} refuses`)
     t.match(r.stderr, /has the key "hooks" twice \(at hooks\); left it untouched/, 'and names the key')
     t.equal(fs.readFileSync(file, 'utf8'), text, 'untouched')
   }
   const nested = '{"hooks": {"Stop": [], "Stop": [{"hooks": []}]}}'
   fs.writeFileSync(file, nested)
-  const r = await cliBounded(['install'], envFor(home))
+  const r = await cliBounded(['install'], homeEnv(home))
   t.equal(r.code, 1, 'a duplicate deeper down too')
   t.equal(fs.readFileSync(file, 'utf8'), nested)
 })
@@ -82,14 +75,14 @@ t.test('a CRLF file with foreign hooks comes back byte for byte, mode kept', asy
   ].join('\r\n')
   fs.writeFileSync(file, text)
   fs.chmodSync(file, 0o640)
-  const inst = await cliBounded(['install'], envFor(home))
+  const inst = await cliBounded(['install'], homeEnv(home))
   t.equal(inst.code, 0, inst.stderr)
   const installed = fs.readFileSync(file, 'utf8')
   t.notMatch(installed.replaceAll('\r\n', ''), /\n/, 'every line still ends in CRLF')
   t.match(installed, /python3 \/opt\/tools\/trailboss-emit/, 'the other tool stays')
   t.match(installed, /30\.0/, 'number formats kept')
   t.equal((fs.statSync(file).mode & 0o777).toString(8), '640', 'mode kept')
-  const un = await cliBounded(['uninstall'], envFor(home))
+  const un = await cliBounded(['uninstall'], homeEnv(home))
   t.equal(un.code, 0, un.stderr)
   t.equal(fs.readFileSync(file, 'utf8'), text, 'install → uninstall: the original bytes')
   t.equal((fs.statSync(file).mode & 0o777).toString(8), '640', 'mode kept')
@@ -210,7 +203,7 @@ t.test('property: install → uninstall gives back the original bytes of generat
 
 t.test('empty hooks and empty event lists come back through the CLI (Claude Code and Gemini CLI)', async (t) => {
   const home = tempDir(t)
-  const env = { ...envFor(home), GEMINI_CLI_HOME: home }
+  const env = { ...homeEnv(home), GEMINI_CLI_HOME: home }
   const cases = [
     { args: [], file: join(home, 'claude', 'settings.json'), text: '{\n  "model": "opus",\n  "hooks": {}\n}\n' },
     { args: [], file: join(home, 'claude', 'settings.json'), text: '{\n  "hooks": {\n    "Stop": [],\n    "PreCompact": [{"hooks": [{"type": "command", "command": "say done"}]}]\n  },\n  "x": 1\n}\n' },
