@@ -10,7 +10,7 @@ import { captureIo } from './helpers/io.js'
 import { describeItem, pickDefault, runGo } from '../lib/commands/go.js'
 import { loadQueue } from '../lib/queue/load.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
-import { attachControlClient, attachTerminalClient, cleanEnv, newPane, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
+import { attachControlClient, attachTerminalClient, cleanEnv, newPane, startKeyBindingLab, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
 
 t.setTimeout(150_000)
 const { cli: CLI } = await copyBuilt(t)
@@ -202,16 +202,7 @@ t.test('an empty queue: exit 1', async (t) => {
 })
 
 t.test('the README key bindings, pressed in a real terminal client', async (t) => {
-  const dir = t.testdir({ proj: {}, bin: {} })
-  const home = join(dir, 'home')
-  mkdirSync(home, { mode: 0o700 })
-  const cwd = join(dir, 'proj')
-  // `trailboss` on the server's PATH, as an installed package puts it.
-  const bin = join(dir, 'bin')
-  writeFileSync(join(bin, 'trailboss'), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`, { mode: 0o755 })
-  const server = startServer(t, 'alpha', SHELL)
-  server.tmux('set-environment', '-g', 'PATH', `${bin}:${process.env.PATH ?? ''}`)
-  server.tmux('set-environment', '-g', 'TRAILBOSS_HOME', home)
+  const { home, cwd, server } = startKeyBindingLab(t, CLI, 'alpha', SHELL)
   const caller = server.tmux('display-message', '-p', '-t', 'alpha', '#{pane_id}').trim()
   server.tmux('new-session', '-d', '-s', 'beta', 'sleep', '1000')
   const target = newPane(server, ['new-window', '-d', '-t', 'beta'])

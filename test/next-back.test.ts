@@ -2,14 +2,12 @@
 // real emitter, a real tmux server on a private socket, a real terminal client (`script`
 // running `tmux attach`) pressing the documented key bindings, and the built CLI as child
 // processes. Run `npm run build` first.
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import t from 'tap'
 import { pickClient, pickNext } from '../lib/commands/next.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import type { Client } from '../lib/tmux/clients.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
-import { attachTerminalClient, cleanEnv, newPane, startServer, waitFor } from './helpers/navigate-tmux.js'
+import { attachTerminalClient, cleanEnv, newPane, startKeyBindingLab, waitFor } from './helpers/navigate-tmux.js'
 import { runCli } from './helpers/cli.js'
 
 t.setTimeout(150_000)
@@ -47,15 +45,7 @@ t.test('pickClient: --client, else the one showing the pane, else the latest', a
 
 t.test('next, back and ack in a real tmux with a real terminal client', async (t) => {
   const { cli: CLI } = await copyBuilt(t)
-  const dir = t.testdir({ proj: {}, bin: {} })
-  const home = join(dir, 'home')
-  mkdirSync(home, { mode: 0o700 })
-  const cwd = join(dir, 'proj')
-  const bin = join(dir, 'bin')
-  writeFileSync(join(bin, 'trailboss'), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`, { mode: 0o755 })
-  const server = startServer(t, 'home', ['bash', '--norc', '--noprofile'])
-  server.tmux('set-environment', '-g', 'PATH', `${bin}:${process.env.PATH ?? ''}`)
-  server.tmux('set-environment', '-g', 'TRAILBOSS_HOME', home)
+  const { home, cwd, server } = startKeyBindingLab(t, CLI, 'home', ['bash', '--norc', '--noprofile'])
   const start = server.tmux('display-message', '-p', '-t', 'home', '#{pane_id}').trim()
   // Three agents in three sessions: a question, a permission, a finished turn (oldest first).
   server.tmux('new-session', '-d', '-s', 'api', 'sleep', '1000')

@@ -9,6 +9,7 @@ import t from 'tap'
 import { deriveSendRefusal } from '../lib/commands/send.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { copyBuilt } from './helpers/navigate-records.js'
+import { queueItem } from './helpers/queue-item.js'
 import { cleanEnv, newPane, startServer, waitFor } from './helpers/navigate-tmux.js'
 
 t.setTimeout(60_000)
@@ -17,25 +18,14 @@ const screen = (name: string): string => fileURLToPath(new URL(`./fixtures/scree
 const STAND_IN = fileURLToPath(new URL('./helpers/agent-stand-in.cjs', import.meta.url))
 
 const item = (over: Partial<QueueItem> = {}, promptId = 'p1'): QueueItem =>
-  ({
-    n: 1,
-    key: 'abcdefgh',
-    sessionId: 'abcdefgh-1',
-    agent: 'claude-code',
-    state: 'waiting',
-    kind: 'done',
+  queueItem({
     since: 1000,
-    cwd: '/w',
     project: 'w',
-    host: 'h',
-    headless: false,
     tmux: { pane: '%1', socket: '/s', serverPid: 1, alive: true },
-    inferred: false,
-    reason: null,
     ask: { tool: null, input: null, message: 'Done.' },
     record: { promptId } as QueueItem['record'],
     ...over,
-  }) as QueueItem
+  })
 
 t.test('deriveSendRefusal', async (t) => {
   const w = item()

@@ -1,6 +1,9 @@
 // Navigation tests: the shared tmux server (tmux-server.ts) as they start it, and a control-mode client
 // (`tmux -C attach` on a pipe), which tmux counts as an attached client like any terminal.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { cleanEnv, SLEEPER, startTmuxServer, type TmuxServer } from './tmux-server.js'
 import { waitFor } from './wait-for.js'
 
@@ -14,6 +17,33 @@ interface Teardown {
 /** A server whose first session is `session` (a long `sleep`); killed at teardown. */
 export const startServer = (t: Teardown, session = 'alpha', command: readonly string[] = SLEEPER, size: readonly [number, number] = [120, 30]): TmuxServer =>
   startTmuxServer(t, { session, command, size })
+
+/** A private home (`home`, `proj`) and a server whose panes run `cli` as `trailboss` from PATH. */
+export interface KeyBindingLab {
+  home: string
+  cwd: string
+  server: TmuxServer
+}
+
+/**
+ * A server for the README's key bindings: `trailboss` on its PATH (a wrapper running `cli`, as an
+ * installed package puts it) and TRAILBOSS_HOME in its global environment, first session
+ * `session` running `command`.
+ */
+export const startKeyBindingLab = (t: Teardown, cli: string, session: string, command: readonly string[]): KeyBindingLab => {
+  const dir = mkdtempSync(join(tmpdir(), 'tb-keys-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const home = join(dir, 'home')
+  const cwd = join(dir, 'proj')
+  const bin = join(dir, 'bin')
+  mkdirSync(home, { mode: 0o700 })
+  for (const d of [cwd, bin]) mkdirSync(d)
+  writeFileSync(join(bin, 'trailboss'), `#!/bin/sh\nexec '${process.execPath}' '${cli}' "$@"\n`, { mode: 0o755 })
+  const server = startServer(t, session, command)
+  server.tmux('set-environment', '-g', 'PATH', `${bin}:${process.env.PATH ?? ''}`)
+  server.tmux('set-environment', '-g', 'TRAILBOSS_HOME', home)
+  return { home, cwd, server }
+}
 
 /** A new pane running `command`; returns its id. */
 export const newPane = (server: TmuxServer, how: string[], command: readonly string[] = SLEEPER): string => server.newPane(how, command)
