@@ -1,7 +1,9 @@
 // Builds the two executables with esbuild. Type checking is `npm run typecheck` (tsc --noEmit).
 // - dist/hooks/spool.sh: hooks/spool.sh as it is, the hook of agents that wait for every hook.
-// - dist/hooks/emit.cjs: one CommonJS file with no imports beyond node builtins, because it
-//   starts on every agent event and module resolution is most of a Node start-up.
+// - dist/hooks/emitter.cjs: one CommonJS file with no imports beyond node builtins, because it
+//   starts on every agent event and module resolution is most of a Node start-up;
+//   dist/hooks/emit.v8, V8's code cache for it; dist/hooks/emit.cjs, the file hooks run,
+//   loads the one with the other (dist/hooks/spool.sh starts it too).
 // - dist/bin/main.cjs: the CLI with the fast path of ls and status in one file, and
 //   dist/bin/main.v8, V8's code cache for it; dist/bin/trailboss.cjs, the executable, loads
 //   the one with the other;
@@ -36,19 +38,47 @@ const fullCliExternal = {
 const requireBanner = { js: "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);" }
 
 /**
- * Fills dist/bin/main.v8: the loader runs the common commands over a few records (made by
- * the emitter just built, without tmux) and keeps what V8 compiled. The same Node, with no
- * flags, as people run it; a Node or flags that differ make V8 refuse the cache, nothing worse.
+ * A tmux server of the warm-up's own: the records name its first pane, and a second pane runs a
+ * program no record owns, so what `ls` does with tmux's answer (the pane parsers, the pane
+ * checks, the search for sessions without hooks) is in the cache too. Null without tmux.
  */
-const warmCodeCache = async (binDir) => {
+const startWarmServer = (root) => {
+  const socket = join(root, 'tmux.sock')
+  const tmux = (...args) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  try {
+    tmux('-f', '/dev/null', 'new-session', '-d', 'sleep', '600', ';', 'new-window', '-d', 'sleep', '600')
+    const [serverPid, pane] = tmux('list-panes', '-a', '-F', '#{pid} #{pane_id}').split('\n')[0].split(' ')
+    return {
+      env: { TMUX: `${socket},${serverPid},0`, TMUX_PANE: pane },
+      stop: () => {
+        try {
+          tmux('kill-server')
+        } catch {
+          // Gone already.
+        }
+      },
+    }
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Fills dist/bin/main.v8: the loader runs the common commands over a few records (made by
+ * the emitter just built, in a pane of a tmux server of its own) and keeps what V8 compiled.
+ * The same Node, with no flags, as people run it; a Node or flags that differ make V8 refuse
+ * the cache, nothing worse.
+ */
+const warmCodeCache = async (binDir, hooksDir) => {
   const root = mkdtempSync(join(tmpdir(), 'trailboss-build-'))
+  const tmux = startWarmServer(root)
   try {
     const projects = join(root, 'claude', 'projects', '-warm')
     const env = { PATH: process.env.PATH ?? '', HOME: root, TRAILBOSS_HOME: join(root, 'tb'), CLAUDE_CONFIG_DIR: join(root, 'claude') }
     const emit = (id, name, extra) => {
       const transcript = join(projects, `${id}.jsonl`)
-      execFileSync(process.execPath, ['dist/hooks/emit.cjs'], {
-        env: { ...env, CLAUDE_CODE_ENTRYPOINT: 'cli' },
+      execFileSync(process.execPath, [join(hooksDir, 'emit.cjs')], {
+        env: { ...env, CLAUDE_CODE_ENTRYPOINT: 'cli', ...tmux?.env },
         input: JSON.stringify({ session_id: id, transcript_path: transcript, cwd: root, hook_event_name: name, prompt_id: 'p1', ...extra }),
       })
     }
@@ -61,15 +91,36 @@ const warmCodeCache = async (binDir) => {
     emit('warm-done', 'SessionEnd', { reason: 'other' })
     execFileSync(process.execPath, [join(binDir, 'trailboss.cjs')], { env: { ...env, TRAILBOSS_WARM_CODE_CACHE: join(binDir, 'main.v8') }, stdio: ['ignore', 'ignore', 'inherit'] })
   } finally {
+    tmux?.stop()
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Fills dist/hooks/emit.v8 as warmCodeCache fills main.v8: the emitter records one event, then
+ * updates that record with the next (what most events do), and the second run keeps what V8
+ * compiled for it.
+ */
+const warmEmitterCache = async (hooksDir) => {
+  const root = mkdtempSync(join(tmpdir(), 'trailboss-build-'))
+  try {
+    const env = { PATH: process.env.PATH ?? '', HOME: root, TRAILBOSS_HOME: join(root, 'tb'), CLAUDE_CODE_ENTRYPOINT: 'cli' }
+    const event = (command) => JSON.stringify({ session_id: 'warm', transcript_path: join(root, 'warm.jsonl'), cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } })
+    execFileSync(process.execPath, [join(hooksDir, 'emit.cjs')], { env, input: event('npm ci') })
+    execFileSync(process.execPath, [join(hooksDir, 'emit.cjs')], { env: { ...env, TRAILBOSS_WARM_CODE_CACHE: join(hooksDir, 'emit.v8') }, input: event('npm test') })
+  } finally {
     await rm(root, { recursive: true, force: true })
   }
 }
 
 await rm('dist/bin.next', { recursive: true, force: true })
+await rm('dist/hooks.next', { recursive: true, force: true })
 await Promise.all([
   // graceful-fs (proper-lockfile's fs) patches all of fs at load, for retries on EMFILE that a
   // one-event process never meets: the emitter's lock uses node:fs itself.
-  build({ ...common, entryPoints: ['hooks/emit.cts'], outfile: 'dist/hooks/emit.cjs', format: 'cjs', alias: { 'graceful-fs': 'node:fs' } }),
+  build({ ...common, entryPoints: ['hooks/emit.cts'], outfile: 'dist/hooks.next/emitter.cjs', format: 'cjs', alias: { 'graceful-fs': 'node:fs' } }),
+  // The file hooks run (trailboss-emit): starts emitter.cjs from its V8 code cache, emit.v8.
+  build({ ...common, entryPoints: ['hooks/emit-loader.cts'], outfile: 'dist/hooks.next/emit.cjs', format: 'cjs' }),
   // The CLI with ls and status inside: one file, because every module a start-up resolves
   // and loads is a visible part of a 30 ms command. Its imports of dist/bin/full/ go through
   // the loader (see below).
@@ -94,6 +145,21 @@ await Promise.all([
     banner: requireBanner,
   }),
 ])
+// The loader wraps the emitter in a function: no hashbang line inside it.
+const emitterFile = 'dist/hooks.next/emitter.cjs'
+await writeFile(emitterFile, (await readFile(emitterFile, 'utf8')).replace(/^#!.*\n/, ''))
+await chmod('dist/hooks.next/emit.cjs', 0o755)
+await copyFile('hooks/spool.sh', 'dist/hooks.next/spool.sh')
+await chmod('dist/hooks.next/spool.sh', 0o755)
+try {
+  await warmEmitterCache('dist/hooks.next')
+  // Written under the emitter's umask (077): readable to all, as the rest of dist/.
+  await chmod('dist/hooks.next/emit.v8', 0o644)
+} catch (err) {
+  // The emitter runs without the cache, only a few ms slower: a build never fails for it.
+  await rm('dist/hooks.next/emit.v8', { force: true })
+  console.warn(`build: no code cache for dist/hooks/emitter.cjs (${err.message.split('\n')[0]})`)
+}
 // V8 loses the dynamic-import callback of a script compiled from a code cache: main.cjs asks
 // the loader for the modules in full/ instead (bin/trailboss.cts passes __tbImport).
 const mainFile = 'dist/bin.next/main.cjs'
@@ -102,25 +168,23 @@ const fullImports = mainText.split('import("./full/').length - 1
 if (fullImports === 0 || /\bimport\((?!"\.\/full\/)/.test(mainText)) throw new Error('main.cjs: expected dynamic imports of ./full/ only')
 await writeFile(mainFile, mainText.replaceAll('import("./full/', '__tbImport("./full/'))
 try {
-  await warmCodeCache('dist/bin.next')
+  await warmCodeCache('dist/bin.next', 'dist/hooks.next')
 } catch (err) {
   // The CLI runs without the cache, only a few ms slower: a build never fails for it.
   await rm('dist/bin.next/main.v8', { force: true })
   console.warn(`build: no code cache for dist/bin/main.cjs (${err.message.split('\n')[0]})`)
 }
 
-// Swapped in whole, so stale chunks never pile up, and tests running beside a build only ever
-// see a complete dist/bin (the two renames are microseconds apart).
+// Swapped in whole, so stale chunks never pile up, and tests and hooks running beside a build
+// only ever see a complete dist/bin and dist/hooks (the two renames are microseconds apart).
 await chmod('dist/bin.next/trailboss.cjs', 0o755)
-await rm('dist/bin.old', { recursive: true, force: true })
-await rename('dist/bin', 'dist/bin.old').catch((err) => {
-  if (err.code !== 'ENOENT') throw err
-})
-await rename('dist/bin.next', 'dist/bin')
-await rm('dist/bin.old', { recursive: true, force: true })
-await chmod('dist/hooks/emit.cjs', 0o755)
-// Copied beside the emitter it starts (the spool finds it as ${0%/*}/emit.cjs); a temp file
-// renamed in, so a hook running during a build never reads half a script.
-await copyFile('hooks/spool.sh', 'dist/hooks/spool.sh.next')
-await chmod('dist/hooks/spool.sh.next', 0o755)
-await rename('dist/hooks/spool.sh.next', 'dist/hooks/spool.sh')
+const swapIn = async (dir) => {
+  await rm(`${dir}.old`, { recursive: true, force: true })
+  await rename(dir, `${dir}.old`).catch((err) => {
+    if (err.code !== 'ENOENT') throw err
+  })
+  await rename(`${dir}.next`, dir)
+  await rm(`${dir}.old`, { recursive: true, force: true })
+}
+await swapIn('dist/bin')
+await swapIn('dist/hooks')

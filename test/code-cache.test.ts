@@ -56,3 +56,29 @@ t.test('the code cache is used; refused or missing, the output is the same', asy
   t.same([none.code, none.stdout, none.stderr], [0, used.stdout, 'trailboss: code cache none\n'])
   t.equal(run('--version').code, 0)
 })
+
+t.test('the emitter starts from its code cache; refused or missing, it records the same', async (t) => {
+  const built = await copyBuilt(t)
+  const cache = join(dirname(built.emitter), 'emit.v8')
+  const home = tempDir(t)
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CODE_ENTRYPOINT: 'cli', TRAILBOSS_DEBUG_CODE_CACHE: '1' }
+  const emit = (sessionId: string): Run => {
+    const input = JSON.stringify({ session_id: sessionId, transcript_path: join(home, `${sessionId}.jsonl`), cwd: home, hook_event_name: 'Stop', prompt_id: 'p', last_assistant_message: 'Done.' })
+    const r = spawnSync(process.execPath, [built.emitter], { env, input, encoding: 'utf8', timeout: 30_000 })
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+  }
+  const recorded = (sessionId: string): unknown => {
+    const { sessionId: id, state, kind, message } = JSON.parse(fs.readFileSync(join(home, 'tb', 'sessions', `${sessionId}.json`), 'utf8')) as Record<string, unknown>
+    return { id, state, kind, message }
+  }
+  const expect = (sessionId: string): unknown => ({ id: sessionId, state: 'waiting', kind: 'done', message: 'Done.' })
+
+  t.same(emit('cached01-1'), { code: 0, stdout: '', stderr: 'trailboss-emit: code cache used\n' })
+  t.same(recorded('cached01-1'), expect('cached01-1'))
+  fs.writeFileSync(cache, Buffer.alloc(4096, 7))
+  t.same(emit('refused1-1'), { code: 0, stdout: '', stderr: 'trailboss-emit: code cache refused\n' }, 'a damaged cache is refused by V8')
+  t.same(recorded('refused1-1'), expect('refused1-1'))
+  fs.rmSync(cache)
+  t.same(emit('nocache1-1'), { code: 0, stdout: '', stderr: 'trailboss-emit: code cache none\n' })
+  t.same(recorded('nocache1-1'), expect('nocache1-1'))
+})

@@ -14,6 +14,7 @@ import { writePendingEvent } from '../lib/record/pending-events.js'
 import { LOCK_STALE_MS } from '../lib/record/write.js'
 import {
   BUILT_EMITTER,
+  BUILT_EMITTER_BUNDLE,
   EMITTER,
   baseEnv,
   captureEnv,
@@ -677,12 +678,16 @@ const MARKERS: Record<string, string> = {
 }
 
 t.test('the built emitter bundles nothing heavy', async (t) => {
-  const text = fs.readFileSync(BUILT_EMITTER, 'utf8')
+  const text = fs.readFileSync(BUILT_EMITTER_BUNDLE, 'utf8')
   t.ok(text.includes(MARKERS['proper-lockfile']!), 'proper-lockfile is bundled (the scan sees packages)')
   for (const pkg of HEAVY) t.notOk(text.includes(MARKERS[pkg]!), `${pkg} is not in the bundle`)
   const requires = [...text.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1]!)
   t.ok(requires.length > 0, 'the scan sees require calls')
   t.same(requires.filter((m) => !isBuiltin(m)), [], 'it requires nothing but node builtins at run time')
+  const loader = fs.readFileSync(BUILT_EMITTER, 'utf8')
+  const loaderRequires = [...loader.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1]!)
+  t.ok(loaderRequires.includes('node:vm'), 'the loader compiles the bundle itself')
+  t.same(loaderRequires.filter((m) => !isBuiltin(m)), [], 'its loader requires nothing but node builtins')
 })
 
 t.test('the source import graph of hooks/emit.cts reaches nothing heavy', async (t) => {

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { HookEvent, SessionRecord } from '../../lib/record/types.js'
 import { recordFile } from '../../lib/paths.js'
@@ -11,16 +11,21 @@ import { looksLikeRecord } from '../../lib/record/light-check.js'
 import { type PendingEvent, readPendingEvents, withPending } from '../../lib/record/pending-events.js'
 
 export const BUILT_EMITTER = fileURLToPath(new URL('../../dist/hooks/emit.cjs', import.meta.url))
+/** The emitter's bundle, which BUILT_EMITTER (a loader) starts from its code cache. */
+export const BUILT_EMITTER_BUNDLE = fileURLToPath(new URL('../../dist/hooks/emitter.cjs', import.meta.url))
+/** The files of the built emitter: the loader, the bundle and, when the build made one, its code cache. */
+const EMITTER_FILES = ['emit.cjs', 'emitter.cjs', 'emit.v8']
 
 /**
  * The built emitter, copied once per test process: a rebuild (which empties dist/) while a
- * long suite runs must not turn into spurious failures. It is one self-contained file.
+ * long suite runs must not turn into spurious failures. Its files need nothing beside them.
  */
 export const EMITTER = ((): string => {
   if (!fs.existsSync(BUILT_EMITTER)) throw new Error(`${BUILT_EMITTER} is missing: run \`npm run build\` first`)
   const dir = fs.mkdtempSync(join(tmpdir(), 'trailboss-emit-'))
+  const built = dirname(BUILT_EMITTER)
+  for (const name of EMITTER_FILES) if (fs.existsSync(join(built, name)) || name !== 'emit.v8') fs.copyFileSync(join(built, name), join(dir, name))
   const copy = join(dir, 'emit.cjs')
-  fs.copyFileSync(BUILT_EMITTER, copy)
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
   return copy
 })()
