@@ -437,6 +437,18 @@ t.test('isReadableTranscriptPath admits only .jsonl files under the projects fol
     ),
     { numRuns: 3000 },
   )
+  // The check stands in for path.resolve (faster): the very paths it leaves unchanged pass.
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom('..', '.', 'a', 'b.jsonl', '', '...', '.a', 'a.', 'c..jsonl'), { maxLength: 6 }),
+      fc.constantFrom('/home/u/.claude/projects/', '/home/u/.claude/projects//', '/home/u/.claude/projects/./'),
+      (parts, prefix) => {
+        const path = prefix + parts.join('/')
+        return isReadableTranscriptPath(path, env) === (path.startsWith(root + sep) && path.endsWith('.jsonl') && resolve(path) === path)
+      },
+    ),
+    { numRuns: 3000 },
+  )
   t.equal(isReadableTranscriptPath('/home/u/.claude/projects/-w/s.jsonl', env), true)
   t.equal(isReadableTranscriptPath('/home/u/.claude/projects/../x.jsonl', env), false)
   t.equal(isReadableTranscriptPath('/home/u/.claude/projects/-w/../../../../etc/x.jsonl', env), false)

@@ -100,11 +100,13 @@ export const deriveKeys = (ids: readonly string[], min = MIN_KEY_LENGTH, wanted?
     while (i < a.length && i < b.length && a[i] === b[i]) i++
     return i
   }
-  sorted.forEach((id, i) => {
-    if (wanted && !wanted.has(id)) return
+  // A plain loop: `ls` runs it once over every id, the ended ones too, in code too cold to be optimised.
+  for (let i = 0; i < sorted.length; i++) {
+    const id = sorted[i]!
+    if (wanted && !wanted.has(id)) continue
     const len = Math.max(min, common(id, sorted[i - 1]) + 1, common(id, sorted[i + 1]) + 1)
     keys.set(id, id.slice(0, Math.min(len, id.length)))
-  })
+  }
   return keys
 }
 

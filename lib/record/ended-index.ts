@@ -40,7 +40,12 @@ export const unmarkEnded = (dir: string, sessionId: string): void => {
  * index that cannot be listed, or is a link, marks nothing: every record is then read. Only
  * regular files are marks.
  */
-export const readEndedMarks = (dir: string): Set<string> => new Set(listRealDir(endedIndexDir(dir)).flatMap((e) => (e.isFile() ? [e.name] : [])))
+export const readEndedMarks = (dir: string): Set<string> => {
+  // A plain loop: this runs once per `ls` over hundreds of marks, in code too cold to be optimised.
+  const marks = new Set<string>()
+  for (const e of listRealDir(endedIndexDir(dir))) if (e.isFile()) marks.add(e.name)
+  return marks
+}
 
 /**
  * Under the lock, before a record is written: a session that comes back loses its mark first,

@@ -13,8 +13,16 @@ export const claudeProjectsDir = (env: Env = process.env): string => join(claude
  */
 export const isReadableTranscriptPath = (path: unknown, env: Env = process.env): path is string => transcriptPathCheck(env)(path)
 
+/**
+ * An empty, `.` or `..` segment: what path.resolve would change in a path under the (resolved)
+ * projects folder. A pattern instead of resolve() itself, which walks every character in
+ * script for each of a hundred records on every `ls`.
+ */
+const UNRESOLVED_SEGMENT = /\/\.{0,2}(?:\/|$)/
+
 /** isReadableTranscriptPath for many paths: the projects folder is resolved once. */
 export const transcriptPathCheck = (env: Env = process.env): ((path: unknown) => path is string) => {
   const root = claudeProjectsDir(env) + sep
-  return (path: unknown): path is string => typeof path === 'string' && path.endsWith('.jsonl') && !path.includes('\0') && path.startsWith(root) && resolve(path) === path
+  return (path: unknown): path is string =>
+    typeof path === 'string' && path.endsWith('.jsonl') && !path.includes('\0') && path.startsWith(root) && !UNRESOLVED_SEGMENT.test(path)
 }
