@@ -684,6 +684,7 @@ t.test('the built emitter bundles nothing heavy', async (t) => {
   const requires = [...text.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1]!)
   t.ok(requires.length > 0, 'the scan sees require calls')
   t.same(requires.filter((m) => !isBuiltin(m)), [], 'it requires nothing but node builtins at run time')
+  t.notOk(requires.some((m) => m === 'assert' || m === 'node:assert'), 'not node:assert (signal-exit gets hooks/assert-equal.ts)')
   const loader = fs.readFileSync(BUILT_EMITTER, 'utf8')
   const loaderRequires = [...loader.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1]!)
   t.ok(loaderRequires.includes('node:vm'), 'the loader compiles the bundle itself')
