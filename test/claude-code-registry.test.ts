@@ -8,6 +8,7 @@ import { deriveRegistryWait, parseRegistryEntry, readRegistry, type RegistryEntr
 import { NEWEST_TESTED, OLDEST_SUPPORTED, parseClaudeVersion } from '../lib/agents/claude-code/versions.js'
 import type { SessionRecord } from '../lib/record/types.js'
 import { tempDir } from './helpers/emitter.js'
+import { sessionRecord } from './helpers/session-record.js'
 
 const FIXTURES = new URL('./fixtures/claude-code-2.1.332/', import.meta.url)
 
@@ -23,35 +24,24 @@ const changes = (mode: 'auto' | 'default'): Change[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Change)
 
-const record = (over: Partial<SessionRecord>): SessionRecord => ({
-  v: 1,
-  agent: 'claude-code',
-  sessionId: 'sess-1',
-  host: 'h',
-  headless: false,
-  cwd: '/w',
-  project: 'w',
-  transcriptPath: null,
-  tmux: { pane: '%1', socket: '/tmp/s', serverPid: 1 },
-  state: 'working',
-  kind: null,
-  since: 1000,
-  event: 'PreToolUse',
-  promptId: 'p1',
-  tool: null,
-  message: null,
-  offset: null,
-  lastTool: { name: 'Bash', input: { command: 'touch x' }, useId: 'toolu_1' },
-  turnEndedPromptId: null,
-  backgroundTasks: 0,
-  firstEventAt: 0,
-  lastEventAt: 1000,
-  lastEvent: 'PreToolUse',
-  stateStamp: 1000,
-  events: 3,
-  foldedPending: [],
-  ...over,
-})
+/** A session of 2.1.332 working on a tool call (its PreToolUse recorded). */
+const record = (over: Partial<SessionRecord>): SessionRecord =>
+  sessionRecord({
+    sessionId: 'sess-1',
+    cwd: '/w',
+    project: 'w',
+    state: 'working',
+    kind: null,
+    since: 1000,
+    event: 'PreToolUse',
+    promptId: 'p1',
+    lastTool: { name: 'Bash', input: { command: 'touch x' }, useId: 'toolu_1' },
+    lastEventAt: 1000,
+    lastEvent: 'PreToolUse',
+    stateStamp: 1000,
+    events: 3,
+    ...over,
+  })
 
 t.test('every captured registry file parses, and its status is one of three', async (t) => {
   for (const mode of ['auto', 'default'] as const) {

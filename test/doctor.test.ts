@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import { captureIo } from './helpers/io.js'
 import { runEmitter } from './helpers/emitter.js'
+import { sessionRecord } from './helpers/session-record.js'
 import { startTmuxServer, type TmuxServer } from './helpers/tmux-server.js'
 import { runDoctor } from '../lib/commands/doctor.js'
 import {
@@ -29,7 +30,6 @@ import {
   type ScopeSettings,
   type ServerAnswer,
 } from '../lib/doctor/checks.js'
-import type { SessionRecord } from '../lib/record/types.js'
 import { NEWEST_TESTED, OLDEST_SUPPORTED } from '../lib/agents/claude-code/versions.js'
 import { deriveHookEntry, mergeHooks } from '../lib/agents/claude-code/settings-hooks.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
@@ -150,37 +150,6 @@ t.test('checkLog: recent lines only; failures warn', async (t) => {
   t.same(c.details, ['2026-11-30T11:30:00.000Z emit[3] failed: ENOSPC'])
 })
 
-const record = (over: Partial<SessionRecord>): SessionRecord =>
-  ({
-    v: 1,
-    agent: 'claude-code',
-    sessionId: 'abcdef0123456789',
-    host: 'h',
-    headless: false,
-    cwd: '/p',
-    project: 'p',
-    transcriptPath: null,
-    tmux: { pane: '%1', socket: '/tmp/s', serverPid: 1 },
-    state: 'waiting',
-    kind: 'done',
-    since: 0,
-    event: 'Stop',
-    promptId: null,
-    tool: null,
-    message: null,
-    offset: null,
-    lastTool: null,
-    turnEndedPromptId: null,
-    backgroundTasks: 0,
-    firstEventAt: 0,
-    lastEventAt: 0,
-    lastEvent: 'Stop',
-    stateStamp: 0,
-    events: 1,
-    foldedPending: [],
-    ...over,
-  }) as SessionRecord
-
 t.test('checkSessions: pane there, gone, unknown; old sessions left out', async (t) => {
   const now = 10 * RECENT_SESSION_MS
   const servers = new Map<string, ServerAnswer>([
@@ -190,12 +159,12 @@ t.test('checkSessions: pane there, gone, unknown; old sessions left out', async 
   ])
   const checks = checkSessions(
     [
-      record({ sessionId: 'alive-000', lastEventAt: now - 5000 }),
-      record({ sessionId: 'gone-0000', lastEventAt: now - 4000, tmux: { pane: '%9', socket: '/tmp/s', serverPid: 1 } }),
-      record({ sessionId: 'ended-000', lastEventAt: now - 3000, state: 'ended', tmux: { pane: '%2', socket: '/tmp/dead', serverPid: 2 } }),
-      record({ sessionId: 'odd-00000', lastEventAt: now - 2000, tmux: { pane: '%3', socket: '/tmp/odd', serverPid: 3 } }),
-      record({ sessionId: 'headless0', lastEventAt: now - 1000, headless: true, tmux: null }),
-      record({ sessionId: 'old-00000', lastEventAt: now - RECENT_SESSION_MS - 1 }),
+      sessionRecord({ sessionId: 'alive-000', lastEventAt: now - 5000 }),
+      sessionRecord({ sessionId: 'gone-0000', lastEventAt: now - 4000, tmux: { pane: '%9', socket: '/tmp/s', serverPid: 1 } }),
+      sessionRecord({ sessionId: 'ended-000', lastEventAt: now - 3000, state: 'ended', tmux: { pane: '%2', socket: '/tmp/dead', serverPid: 2 } }),
+      sessionRecord({ sessionId: 'odd-00000', lastEventAt: now - 2000, tmux: { pane: '%3', socket: '/tmp/odd', serverPid: 3 } }),
+      sessionRecord({ sessionId: 'headless0', lastEventAt: now - 1000, headless: true, tmux: null }),
+      sessionRecord({ sessionId: 'old-00000', lastEventAt: now - RECENT_SESSION_MS - 1 }),
     ],
     servers,
     now,
@@ -404,7 +373,7 @@ t.test('doctor in-process: an old Node and an unbuilt package fail', async (t) =
 })
 
 t.test('checkEndedIndex: a mark on a live session fails, with the rm that fixes it', async (t) => {
-  const records = [record({ sessionId: 'a', state: 'ended' }), record({ sessionId: 'b', state: 'waiting' })]
+  const records = [sessionRecord({ sessionId: 'a', state: 'ended' }), sessionRecord({ sessionId: 'b', state: 'waiting' })]
   t.equal(checkEndedIndex('/s/.ended', new Set(['a', 'gone']), records).status, 'ok', 'marks of ended or removed records')
   const bad = checkEndedIndex('/s/.ended', new Set(['a', 'b']), records)
   t.equal(bad.status, 'fail')
