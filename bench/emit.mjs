@@ -5,9 +5,8 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, watch } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { fmt, interleave, machine, median, p95, iqr, ratio, runIfMain, scratch, timeSpawn } from './lib.mjs'
+import { EMITTER, fmt, hookEnv, interleave, machine, median, p95, iqr, ratio, runIfMain, scratch, timeSpawn } from './lib.mjs'
 
-const EMITTER = fileURLToPath(new URL('../dist/hooks/emit.cjs', import.meta.url))
 const SH_WRITER = fileURLToPath(new URL('./sh-writer.sh', import.meta.url))
 export const EMIT_TARGET_RATIO = 1.3
 export const VISIBLE_TARGET_MS = 250
@@ -24,19 +23,10 @@ const payloadFor = (sid, i) =>
     tool_use_id: `tu-${i}`,
   })
 
-const hookEnv = (home) => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  TRAILBOSS_HOME: join(home, 'tb'),
-  TMUX: '/tmp/tmux-1000/default,800,0',
-  TMUX_PANE: '%1',
-  CLAUDE_CODE_ENTRYPOINT: 'cli',
-})
-
 /** Start-up and work per event, interleaved with both baselines. */
 const measureCost = (flags) => {
   const home = scratch()
-  const env = hookEnv(home)
+  const env = hookEnv(home, { CLAUDE_CODE_ENTRYPOINT: 'cli' })
   const sid = 'bench-session'
   let i = 0
   // A record to update, as for every event after a session's first.
@@ -60,7 +50,7 @@ const measureCost = (flags) => {
 /** Time from spawning the emitter to the record file showing the event, as a watcher sees it. */
 const measureVisible = async (flags) => {
   const home = scratch()
-  const env = hookEnv(home)
+  const env = hookEnv(home, { CLAUDE_CODE_ENTRYPOINT: 'cli' })
   const sid = 'visible-session'
   const dir = join(home, 'tb', 'sessions')
   mkdirSync(dir, { recursive: true, mode: 0o700 })

@@ -1,10 +1,36 @@
 // Timing helpers shared by the benchmarks. Every figure is a ratio against a baseline measured
 // in the same run, with the candidates and the baseline interleaved round by round, so a noisy
 // neighbour slows all of them alike instead of skewing one.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The built files the benchmarks run (`npm run build` first). */
+export const CLI = fileURLToPath(new URL('../dist/bin/trailboss.cjs', import.meta.url))
+export const EMITTER = fileURLToPath(new URL('../dist/hooks/emit.cjs', import.meta.url))
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** A hook's environment: a private home, our records under it, a session in tmux pane %1. */
+export const hookEnv = (home, extra = {}) => ({
+  PATH: process.env.PATH,
+  HOME: home,
+  TRAILBOSS_HOME: join(home, 'tb'),
+  TMUX: '/tmp/tmux-1000/default,800,0',
+  TMUX_PANE: '%1',
+  ...extra,
+})
+
+/** One event through the built emitter, as an agent's hook sends it; rejects unless it exits 0. */
+export const emitEvent = (env, payload) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [EMITTER], { env, stdio: ['pipe', 'ignore', 'pipe'] })
+    child.on('error', reject)
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`emitter exited ${code}`))))
+    child.stdin.end(JSON.stringify(payload))
+  })
 
 export const median = (xs) => quantile(xs, 0.5)
 export const p95 = (xs) => quantile(xs, 0.95)

@@ -7,11 +7,9 @@ import * as fs from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { fmt, interleave, median, quantile, ratio, runIfMain, timeSpawn } from './lib.mjs'
+import { CLI, EMITTER as EMIT, fmt, interleave, median, quantile, ratio, runIfMain, timeSpawn } from './lib.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const CLI = join(ROOT, 'dist/bin/trailboss.cjs')
-const EMIT = join(ROOT, 'dist/hooks/emit.cjs')
 const TRANSCRIPT = join(ROOT, 'test/fixtures/transcripts/interactive-text-permission-approve-deny.jsonl')
 const QUIET_MS = 60 * 60 * 1000
 

@@ -10,18 +10,16 @@
 // with a timer, one that also stats a folder, one with a pending run, the plugin's own mod, and
 // each plugin folder given with `--compare <dir>`) beside as many without the plugin, in one
 // window. `--settle <s>`: how long they rest before it (default 15).
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { fmt, machine, runIfMain } from './lib.mjs'
+import { CLI, EMITTER as EMIT, emitEvent as emit, fmt, machine, runIfMain, sleep } from './lib.mjs'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const CLI = join(ROOT, 'dist/bin/trailboss.cjs')
-const EMIT = join(ROOT, 'dist/hooks/emit.cjs')
 const CLAUDE = join(ROOT, 'test/e2e/clis/claude-code-2.1.332/node_modules/.bin/claude')
 const SESSIONS = 10
 const OTHER_WAITS = 3
@@ -33,8 +31,6 @@ const argAfter = (flag) => (process.argv.includes(flag) ? process.argv[process.a
 /** How long the sessions rest after the last one opened, before the window (`--settle <s>`). */
 const SETTLE_MS = Number(argAfter('--settle') ?? 15) * 1000
 const API_KEY = 'sk-ant-api03-trailboss-bench-0123456789abcdefghij'
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 const statOf = (pid) => {
   try {
@@ -136,14 +132,6 @@ const descendantsWith = (pid, text, tree = parents()) => {
   }
   return out
 }
-
-const emit = (env, payload) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [EMIT], { env, stdio: ['pipe', 'ignore', 'pipe'] })
-    child.on('error', reject)
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`emitter exited ${code}`))))
-    child.stdin.end(JSON.stringify(payload))
-  })
 
 /** Idle sessions send a request or two at start; answer every one with an empty success. */
 const startApi = () =>

@@ -7,11 +7,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { fmt, interleave, machine, median, p95, iqr, ratio, runIfMain, scratch, timeSpawn } from './lib.mjs'
+import { CLI, EMITTER, fmt, hookEnv, interleave, machine, median, p95, iqr, ratio, runIfMain, scratch, timeSpawn } from './lib.mjs'
 
 const SPOOL = fileURLToPath(new URL('../dist/hooks/spool.sh', import.meta.url))
-const EMITTER = fileURLToPath(new URL('../dist/hooks/emit.cjs', import.meta.url))
-const CLI = fileURLToPath(new URL('../dist/bin/trailboss.cjs', import.meta.url))
 const SH_WRITER = fileURLToPath(new URL('./sh-writer.sh', import.meta.url))
 export const SPOOL_TARGET_MS = 10
 
@@ -28,14 +26,6 @@ const payloadFor = (sid, i) =>
     tool_input: { command: `echo ${i}` },
     tool_use_id: `call_${i}`,
   })
-
-const hookEnv = (home) => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  TRAILBOSS_HOME: join(home, 'tb'),
-  TMUX: '/tmp/tmux-1000/default,800,0',
-  TMUX_PANE: '%1',
-})
 
 const eventsOf = (home, sid) => {
   try {

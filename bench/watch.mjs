@@ -3,29 +3,15 @@
 // alone: a new prompt, an interrupt), and the CPU it uses while nothing
 // changes, averaged over 60 s (docs/design.md §7: within 200 ms; below 1% of one core). Linux only
 // for the CPU figure (it reads /proc). `--quick` shortens the idle window to 15 s.
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { fmt, machine, median, p95, runIfMain, scratch } from './lib.mjs'
+import { CLI, EMITTER as EMIT, emitEvent as emit, fmt, machine, median, p95, runIfMain, scratch, sleep } from './lib.mjs'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const CLI = join(ROOT, 'dist/bin/trailboss.cjs')
-const EMIT = join(ROOT, 'dist/hooks/emit.cjs')
 const LATENCY_TARGET_MS = 200
 const CPU_TARGET_PCT = 1
 const BACKGROUND_WAITS = 8
 const ENDED = 200
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-
-const emit = (env, payload) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [EMIT], { env, stdio: ['pipe', 'ignore', 'pipe'] })
-    child.on('error', reject)
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`emitter exited ${code}`))))
-    child.stdin.end(JSON.stringify(payload))
-  })
 
 const cpuMs = (pid) => {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
