@@ -438,13 +438,19 @@ const holdLock = (lock: string): void => {
   fs.utimesSync(lock, ahead, ahead)
 }
 
-t.test('a live lock holder: every event is kept as a pending event, folded in stamp order', async (t) => {
+/** A session started through the emitter, then its lock held (holdLock). */
+const startedAndLocked = async (t: Test, sid: string): Promise<{ home: ReturnType<typeof makeHome>; lock: string }> => {
   const home = makeHome(tempDir(t))
-  const sid = 'busy-session'
   quiet(t, await emit(home, payload(sid, 'SessionStart', { source: 'startup' }), INTERACTIVE), 'start')
-  // Hold the session's lock as a live holder does.
   const lock = join(home.sessions, `${sid}.json.lock`)
   holdLock(lock)
+  return { home, lock }
+}
+
+t.test('a live lock holder: every event is kept as a pending event, folded in stamp order', async (t) => {
+  const sid = 'busy-session'
+  // Hold the session's lock as a live holder does.
+  const { home, lock } = await startedAndLocked(t, sid)
   const N = 36
   const results = await pool(
     Array.from({ length: N }, (_, i) => () => emit(home, realistic(sid, i), INTERACTIVE)),
@@ -533,12 +539,9 @@ t.test('two sessions at once never touch each other’s files', async (t) => {
 })
 
 t.test('a lock left by a dead emitter delays nothing and loses nothing', async (t) => {
-  const home = makeHome(tempDir(t))
   const sid = 'dead-holder'
-  quiet(t, await emit(home, payload(sid, 'SessionStart', { source: 'startup' }), INTERACTIVE), 'start')
   // What a SIGKILLed holder leaves: its lock folder, and a temp file it never renamed.
-  const lock = join(home.sessions, `${sid}.json.lock`)
-  holdLock(lock)
+  const { home, lock } = await startedAndLocked(t, sid)
   const tmp = join(home.sessions, '.tmp', `${sid}.99999.deadbeef.tmp`)
   fs.writeFileSync(tmp, '{"half":')
   const old = new Date(Date.now() - 60_000)

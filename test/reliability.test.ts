@@ -5,7 +5,7 @@ import * as fs from 'node:fs'
 import { hostname } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 import fc from 'fast-check'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { normalizeEvent } from '../lib/agents/claude-code/hook-event.js'
 import { claudeProjectsDir, isReadableTranscriptPath } from '../lib/agents/claude-code/paths.js'
 import { SESSION_ID_PATTERN } from '../lib/paths.js'
@@ -191,10 +191,15 @@ const pctl = (xs: number[]): string => {
   return `${at(0.5).toFixed(0)} / ${at(0.95).toFixed(0)} / ${(s[s.length - 1] ?? NaN).toFixed(0)}`
 }
 
-t.test('racing bursts under load: counts add up, the newest stamp decides', async (t) => {
+/** A fresh home whose hooks run in pane %1. */
+const paneHome = (t: Test): { root: string; env: ChildEnv } => {
   const root = tempDir(t)
   fs.mkdirSync(join(root, 'home'))
-  const env = baseEnv(root, { ...PANE_ENV, TMUX_PANE: '%1' })
+  return { root, env: baseEnv(root, { ...PANE_ENV, TMUX_PANE: '%1' }) }
+}
+
+t.test('racing bursts under load: counts add up, the newest stamp decides', async (t) => {
+  const { env } = paneHome(t)
   const dir = join(env.TRAILBOSS_HOME!, 'sessions')
   const SESSIONS = 8
   const PER = scaled(20)
@@ -223,9 +228,7 @@ t.test('racing bursts under load: counts add up, the newest stamp decides', asyn
 // --- Faults: kill -9 at random moments --------------------------------------------------------------
 
 t.test('kill -9 at random moments: every file parses, leftovers never block, the next holder cleans', async (t) => {
-  const root = tempDir(t)
-  fs.mkdirSync(join(root, 'home'))
-  const env = baseEnv(root, { ...PANE_ENV, TMUX_PANE: '%1' })
+  const { env } = paneHome(t)
   const dir = join(env.TRAILBOSS_HOME!, 'sessions')
   const SESSIONS = 6
   const ROUNDS = scaled(40)
@@ -333,9 +336,7 @@ const payloadArb = fc.record(
 )
 
 t.test('fuzz (spawned): any bytes or JSON → exit 0, silent, nothing outside the sessions folder', async (t) => {
-  const root = tempDir(t)
-  fs.mkdirSync(join(root, 'home'))
-  const env = baseEnv(root, { ...PANE_ENV, TMUX_PANE: '%1' })
+  const { root, env } = paneHome(t)
   const tb = env.TRAILBOSS_HOME!
   const input = fc.oneof(
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.from(b)) },

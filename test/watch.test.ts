@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { deriveMove, deriveSelectedIndex, formatChanges, formatWatchScreen, WATCH_KEYS_HELP, type WatchScreen } from '../lib/render/watch-screen.js'
-import { CLI, emitWait, makeHome, type Home } from './helpers/surfaces.js'
+import { CLI, emitWait, makeHome, type Home, type Wait } from './helpers/surfaces.js'
 import { attachControlClient } from './helpers/navigate-tmux.js'
 import { startTmuxServer, type TmuxServer } from './helpers/tmux-server.js'
 import { waitFor } from './helpers/wait-for.js'
@@ -269,15 +269,23 @@ t.test('watch --once renders once and exits', async (t) => {
   t.match(out, /#1 {2}done {2}zeta/)
 })
 
-t.test('watch in a display-popup: a jump moves the client and closes the popup', async (t) => {
-  t.setTimeout(60_000)
+/**
+ * Two servers: the inner one holds an agent pane with a finished turn (`wait`); the outer one
+ * lends its first pane (`term`) as a real terminal for a client or a view to run in.
+ */
+const agentAndTerminal = async (t: Test, wait: Omit<Wait, 'tmux'>) => {
   const home = makeHome(t.testdir())
-  // The inner server holds the agents; the outer one gives its client a real terminal to run in.
   const inner = startTmux(t, home)
   const outer = startTmux(t, home)
   const agent = inner.tmux('new-window', '-d', '-t', 'main', '-n', 'agents', '-P', '-F', '#{pane_id}', 'sleep', '600').trim()
-  await emitWait(home, { session: 'pppp-popup', cwd: '/tmp/popproj', message: 'Ready for review.', tmux: { env: `${inner.socket},${inner.pid},0`, pane: agent } })
+  await emitWait(home, { ...wait, tmux: { env: `${inner.socket},${inner.pid},0`, pane: agent } })
   const term = outer.tmux('display-message', '-p', '-t', 'main', '#{pane_id}').trim()
+  return { home, inner, outer, agent, term }
+}
+
+t.test('watch in a display-popup: a jump moves the client and closes the popup', async (t) => {
+  t.setTimeout(60_000)
+  const { home, inner, outer, agent, term } = await agentAndTerminal(t, { session: 'pppp-popup', cwd: '/tmp/popproj', message: 'Ready for review.' })
   outer.tmux('send-keys', '-t', term, `exec tmux -S ${inner.socket} attach -t main`, 'Enter')
   const clients = (): string[] => inner.tmux('list-clients', '-F', '#{client_name} #{pane_id}').split('\n').filter(Boolean)
   await waitFor(() => clients().length === 1, 'a terminal client on the inner server', 5000)
@@ -299,12 +307,7 @@ t.test('watch in a display-popup: a jump moves the client and closes the popup',
 
 t.test('watch outside tmux: a jump attaches in this terminal, and the view returns on detach', async (t) => {
   t.setTimeout(60_000)
-  const home = makeHome(t.testdir())
-  const inner = startTmux(t, home)
-  const outer = startTmux(t, home)
-  const agent = inner.tmux('new-window', '-d', '-t', 'main', '-n', 'agents', '-P', '-F', '#{pane_id}', 'sleep', '600').trim()
-  await emitWait(home, { session: 'oooo-outside', cwd: '/tmp/outproj', message: 'Merged?', tmux: { env: `${inner.socket},${inner.pid},0`, pane: agent } })
-  const term = outer.tmux('display-message', '-p', '-t', 'main', '#{pane_id}').trim()
+  const { home, inner, outer, agent, term } = await agentAndTerminal(t, { session: 'oooo-outside', cwd: '/tmp/outproj', message: 'Merged?' })
   // The outer server only lends a terminal: without $TMUX the view is outside tmux.
   outer.tmux('send-keys', '-t', term, `env -u TMUX -u TMUX_PANE TRAILBOSS_HOME='${home.tb}' CLAUDE_CONFIG_DIR='${home.claude}' ${process.execPath} ${CLI} watch`, 'Enter')
   await waitFor(() => outer.capture(term).includes('Trail Boss · 1 waiting'), 'the view', 10_000)
