@@ -11,7 +11,7 @@ import type { Io } from '../io.js'
 import { SETUPS, setupFor } from '../agents/setup-registry.js'
 import { DEFAULT_AGENT } from '../agents/hook-registry.js'
 import type { AgentSetup } from '../agents/types.js'
-import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findOurEmitterFiles, findPackageRoot, findStableNode, isEphemeralPath } from '../settings/package-root.js'
+import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findOurEmitterFiles, findPackageRoot, findStableNode, isEphemeralPath, spoolPathFor } from '../settings/package-root.js'
 import { parseSettings, readSettingsFile, resolveSettingsTarget, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
 import { mergeStatusLine, unmergeStatusLine } from '../agents/claude-code/status-line-setting.js'
 import type { JsonObject } from '../settings/json-value.js'
@@ -80,9 +80,6 @@ const adapterOf = (args: InstallArgs): AgentSetup => {
 /** The emitter's command for an agent: the default agent's names none, as installs before `--agent` did. */
 const forAgent = (cmd: EmitterCommand, agent: AgentSetup): EmitterCommand =>
   agent.id === DEFAULT_AGENT ? cmd : { command: cmd.command, args: [...(cmd.args ?? []), '--agent', agent.id] }
-
-/** The spool hook beside the emitter (dist/hooks/spool.sh): what agents that wait for every hook run. */
-export const spoolPathFor = (emitter: string): string => join(dirname(emitter), 'spool.sh')
 
 /** The settings text a SettingsUpdate holds, parsed (null: no file, or nothing parseable). */
 const parsedOrNull = (text: string | null, file: string): JsonObject | null => {

@@ -55,6 +55,9 @@ export const findOurEmitterFiles = (settings: unknown): string[] =>
   })
 
 /** The built emitter inside a package root. */
+/** The spool hook beside the emitter (dist/hooks/spool.sh): what agents that wait for every hook run. */
+export const spoolPathFor = (emitter: string): string => join(dirname(emitter), 'spool.sh')
+
 export const emitterPathIn = (root: string): string => join(root, 'dist', 'hooks', 'emit.cjs')
 
 /**

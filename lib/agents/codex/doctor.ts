@@ -2,18 +2,17 @@
 // to run them, the spool hook and Node they name, and events left waiting in the spool. The
 // verdicts are pure (deriveCodexChecks); readCodexFacts gathers what they need.
 import * as fs from 'node:fs'
-import { dirname, join } from 'node:path'
 import { isRefusal, readRegularIfExists, READ_CAP } from '../../fs/safe-file.js'
 import { type Env, sessionsDir } from '../../paths.js'
 import { spoolAgesOf, spoolDir } from '../../record/spool.js'
 import { isJsonObject, type JsonObject } from '../../settings/json-value.js'
+import { spoolPathFor } from '../../settings/package-root.js'
+import { deriveSpoolStuckCheck } from '../spool-check.js'
 import type { AgentCheck } from '../types.js'
 import { CODEX_HOOK_EVENTS } from './hook-trust.js'
 import { CODEX_INSTALL_EVENTS, deriveTrustEntries, findTrustTables, isOurCodexHandler } from './install.js'
 import { codexConfigFile, codexHooksFile } from './paths.js'
 
-/** A spooled event older than this was never folded: the detached fold does not run. */
-export const SPOOL_STUCK_MS = 60_000
 const FIX = 'trailboss install --agent codex'
 
 export interface CodexFacts {
@@ -35,7 +34,6 @@ export const deriveCodexChecks = (f: CodexFacts): AgentCheck[] => {
   const out: AgentCheck[] = []
   if (typeof f.hooks === 'string') return [{ id: 'codex:hooks', status: 'fail', summary: `${f.hooksFile}: ${f.hooks}`, fix: `fix ${f.hooksFile} by hand (it must be one JSON object)` }]
   const entries = f.hooks ? deriveTrustEntries(f.hooks, f.hooksFile, f.known) : []
-  const stuck = f.spoolAges.filter((a) => a > SPOOL_STUCK_MS)
   if (entries.length === 0 && f.spoolAges.length === 0) return out
   const present = new Set(entries.map((e) => e.key.split(':').slice(-3)[0]))
   const missingEvents = CODEX_INSTALL_EVENTS.filter((e) => !present.has(CODEX_HOOK_EVENTS[e]))
@@ -58,14 +56,8 @@ export const deriveCodexChecks = (f: CodexFacts): AgentCheck[] => {
     )
   }
   if (f.missing.length > 0) out.push({ id: 'codex:command', status: 'fail', summary: `our Codex hooks run ${f.missing.join(', ')}, which does not exist`, fix: FIX })
-  if (stuck.length > 0) {
-    out.push({
-      id: 'codex:spool',
-      status: 'warn',
-      summary: `${stuck.length} event(s) waited in the spool over ${SPOOL_STUCK_MS / 1000} s: the detached fold does not run (readers still see them)`,
-      fix: `check the Node path in the hooks (${FIX} writes the current one) and ${'$TRAILBOSS_HOME'}/log`,
-    })
-  }
+  const stuck = deriveSpoolStuckCheck('codex:spool', 'Codex', f.spoolAges, FIX)
+  if (stuck) out.push(stuck)
   return out
 }
 
@@ -74,7 +66,7 @@ const words = (command: string): string[] => command.match(/'(?:[^']|'\\'')*'|\S
 export const readCodexFacts = (env: Env, knownEmitters: readonly string[], now: number): CodexFacts => {
   const hooksFile = codexHooksFile(env)
   const configFile = codexConfigFile(env)
-  const known = knownEmitters.map((e) => join(dirname(e), 'spool.sh'))
+  const known = knownEmitters.map(spoolPathFor)
   let hooks: CodexFacts['hooks'] = null
   const text = readRegularIfExists(hooksFile, { cap: READ_CAP.settings, follow: true })
   if (isRefusal(text)) hooks = text.why

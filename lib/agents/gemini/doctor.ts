@@ -3,11 +3,12 @@
 // Nothing at all when Gemini CLI is not set up (no settings file, or none of our hooks in it):
 // most people run one agent.
 import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { type Env, sessionsDir } from '../../paths.js'
 import { spoolAgesOf, spoolDir } from '../../record/spool.js'
 import type { JsonObject } from '../../settings/json-value.js'
+import { spoolPathFor } from '../../settings/package-root.js'
 import { readSettingsFile } from '../../settings/settings-file.js'
+import { deriveSpoolStuckCheck } from '../spool-check.js'
 import type { AgentCheck } from '../types.js'
 import { geminiSettingsFile } from './paths.js'
 import { splitShellWords } from '../../settings/shell-line.js'
@@ -15,9 +16,6 @@ import { deriveHooksDisabled, GEMINI_HOOK_EVENTS, listOurGeminiHooks } from './s
 
 const ID = 'gemini:hooks'
 const FIX = 'trailboss install --agent gemini'
-
-/** A spooled event older than this was never folded: the detached fold does not run. */
-const SPOOL_STUCK_MS = 60_000
 
 /**
  * Pure: the verdicts on one settings file as read (`exists` checks the programs our hooks run;
@@ -42,15 +40,8 @@ export const deriveGeminiChecks = (
   const programs = new Set(ours.flatMap((o) => (splitShellWords(String(o.hook.command)) ?? []).filter((w) => w.startsWith('/'))))
   const gone = [...programs].filter((p) => !exists(p))
   if (gone.length > 0) checks.push({ id: `${ID}:program`, status: 'fail', summary: `Gemini CLI's hooks run ${gone.join(', ')}, which is not there: its sessions are not recorded`, fix: FIX })
-  const stuck = spoolAges.filter((a) => a > SPOOL_STUCK_MS).length
-  if (stuck > 0) {
-    checks.push({
-      id: 'gemini:spool',
-      status: 'warn',
-      summary: `Gemini CLI: ${stuck} event(s) waited in the spool over ${SPOOL_STUCK_MS / 1000} s: the detached fold does not run (readers still see them)`,
-      fix: `check the Node path in the hooks (${FIX} writes the current one) and $TRAILBOSS_HOME/log`,
-    })
-  }
+  const stuck = deriveSpoolStuckCheck('gemini:spool', 'Gemini CLI', spoolAges, FIX)
+  if (stuck) checks.push(stuck)
   if (checks.length === 0) checks.push({ id: ID, status: 'ok', summary: `Gemini CLI: hooks for ${GEMINI_HOOK_EVENTS.length} events in ${file}`, fix: null })
   return checks
 }
@@ -59,6 +50,6 @@ export const geminiDoctor = (env: Env, known: readonly string[], now: number): A
   const file = geminiSettingsFile(env)
   // `known` holds emitter files; the spool hook beside each is ours too (what install writes now;
   // installs of an earlier version ran the emitter).
-  const ours = [...known, ...known.map((e) => join(dirname(e), 'spool.sh'))]
+  const ours = [...known, ...known.map(spoolPathFor)]
   return deriveGeminiChecks(file, readSettingsFile(file), ours, existsSync, spoolAgesOf(spoolDir(sessionsDir(env)), 'gemini', now))
 }
