@@ -1,5 +1,4 @@
 // trailboss ls: read → derive → filter → format → write.
-import { createHash } from 'node:crypto'
 import type { LsArgs } from '../cli/options.js'
 import { parseDuration } from '../duration.js'
 import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
@@ -57,7 +56,9 @@ const deriveShown = (view: QueueView, args: LsArgs, olderThanMs: number | undefi
  * Pure: a short hash of a document's content, whatever its layout: the same queue gives the
  * same digest, so a caller can ask `ls --json --until-change <digest>` to wait for a change.
  */
-export const listingDigest = (content: object): string => createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16)
+export const listingDigest = (content: object): string =>
+  // Loaded here, not at the top: a plain `ls` prints no digest and need not load node:crypto.
+  process.getBuiltinModule('node:crypto').createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16)
 
 /** Pure: `ls --json`'s document (docs/ls.schema.json). */
 export const deriveListing = (view: QueueView, args: LsArgs & { olderThanMs: number | undefined }) => {
