@@ -138,28 +138,27 @@ const PID_WRAP_GAP = 1 << 14
  * until they wrap (past the wrap, a small pid is the newer).
  */
 export const sortSpool = <F extends SpoolFile>(files: readonly F[]): F[] => {
-  const stampOf = (f: SpoolFile): bigint => BigInt(f.base.slice(0, f.base.indexOf('-')) || '0')
-  // Per stamp that holds pids from both sides of a wrap: the pid between the two sides.
-  const pidsByStamp = new Map<bigint, number[]>()
-  for (const f of files) pidsByStamp.set(stampOf(f), [...(pidsByStamp.get(stampOf(f)) ?? []), pidOf(f)])
-  const wrapAt = new Map<bigint, number>()
-  for (const [stamp, pids] of pidsByStamp) {
-    const lo = Math.min(...pids)
-    const hi = Math.max(...pids)
-    if (hi - lo > PID_WRAP_GAP) wrapAt.set(stamp, (lo + hi) / 2)
+  const keyed = files.map((f) => ({ f, stamp: BigInt(f.base.slice(0, f.base.indexOf('-')) || '0'), pid: pidOf(f) }))
+  // Per stamp, its lowest and highest pid: far apart, they lie on both sides of a wrap.
+  const pids = new Map<bigint, { lo: number; hi: number }>()
+  for (const k of keyed) {
+    const r = pids.get(k.stamp)
+    if (r) {
+      r.lo = Math.min(r.lo, k.pid)
+      r.hi = Math.max(r.hi, k.pid)
+    } else pids.set(k.stamp, { lo: k.pid, hi: k.pid })
   }
-  const rank = (f: SpoolFile): number => {
-    const pid = pidOf(f)
-    const at = wrapAt.get(stampOf(f))
-    return at !== undefined && pid < at ? pid + 2 ** 32 : pid
+  const rank = (k: (typeof keyed)[number]): number => {
+    const r = pids.get(k.stamp)!
+    return r.hi - r.lo > PID_WRAP_GAP && k.pid < (r.lo + r.hi) / 2 ? k.pid + 2 ** 32 : k.pid
   }
-  return [...files].sort((a, b) => {
-    if (a.mtimeMs !== b.mtimeMs) return a.mtimeMs - b.mtimeMs
-    const sa = stampOf(a)
-    const sb = stampOf(b)
-    if (sa !== sb) return sa < sb ? -1 : 1
-    return rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-  })
+  return keyed
+    .sort((a, b) => {
+      if (a.f.mtimeMs !== b.f.mtimeMs) return a.f.mtimeMs - b.f.mtimeMs
+      if (a.stamp !== b.stamp) return a.stamp < b.stamp ? -1 : 1
+      return rank(a) - rank(b) || (a.f.name < b.f.name ? -1 : a.f.name > b.f.name ? 1 : 0)
+    })
+    .map((k) => k.f)
 }
 
 /** The spooled files, oldest first (claimed ones too); nothing when the folder is missing or a link. */
