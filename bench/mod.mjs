@@ -30,6 +30,8 @@ const LATENCY_TARGET_MS = 3000
 const argAfter = (flag) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined)
 /** How long the sessions rest after the last one opened, before the window (`--settle <s>`). */
 const SETTLE_MS = Number(argAfter('--settle') ?? 15) * 1000
+/** What keeps a real Claude Code offline and quiet: the list the tests use. */
+const QUIET_ENV = JSON.parse(fs.readFileSync(join(ROOT, 'test/fixtures/claude-code-quiet-env.json'), 'utf8'))
 const API_KEY = 'sk-ant-api03-trailboss-bench-0123456789abcdefghij'
 
 const statOf = (pid) => {
@@ -245,11 +247,7 @@ export const run = async (flags) => {
     TRAILBOSS_HOME: tbHome,
     ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.address().port}`,
     ANTHROPIC_API_KEY: API_KEY,
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    ...QUIET_ENV,
   }
   const socket = join(dir, 's')
   const tmux = (...args) => execFileSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { env, encoding: 'utf8' })

@@ -7,6 +7,7 @@ import { captureIo } from './helpers/io.js'
 import { runInstall, runUninstall } from '../lib/commands/install.js'
 import { HOOK_EVENTS, listOurHooks, unmergeHooks } from '../lib/agents/claude-code/settings-hooks.js'
 import type { Json, JsonObject } from '../lib/settings/json-value.js'
+import { CLAUDE_QUIET_ENV } from './helpers/claude-quiet-env.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'dist', 'bin', 'trailboss.cjs')
@@ -242,7 +243,7 @@ t.test('the plugin: manifests in step with the package', async (t) => {
 const claude = (args: string[], home: string): Promise<Run> =>
   new Promise((resolve) => {
     const child = spawn(CLAUDE, args, {
-      env: { PATH: process.env.PATH, HOME: home, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1' },
+      env: { PATH: process.env.PATH, HOME: home, ...CLAUDE_QUIET_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 60_000,
     })

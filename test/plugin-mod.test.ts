@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { CLAUDE_QUIET_ENV } from './helpers/claude-quiet-env.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const PLUGIN = join(ROOT, 'plugin')
@@ -22,7 +23,7 @@ const claude = (args: string[], home: string, cwd = ROOT): Promise<Run> =>
   new Promise((resolve) => {
     const child = spawn(CLAUDE, args, {
       cwd,
-      env: { PATH: process.env.PATH, HOME: home, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1' },
+      env: { PATH: process.env.PATH, HOME: home, ...CLAUDE_QUIET_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 120_000,
     })

@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { NEWEST_TESTED, OLDEST_SUPPORTED } from '../../lib/agents/claude-code/versions.js'
 import { startMockApi, type MockApi } from './mock-api.js'
+import { CLAUDE_QUIET_ENV } from '../helpers/claude-quiet-env.js'
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -260,11 +261,7 @@ export const startE2e = async (opts: StartOptions = {}): Promise<E2e> => {
       const env: NodeJS.ProcessEnv = {
         ANTHROPIC_BASE_URL: api.url,
         ANTHROPIC_API_KEY: API_KEY,
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+        ...CLAUDE_QUIET_ENV,
       }
       return { api, env }
     },
