@@ -7,7 +7,7 @@ import { readSpooledEvents, spooledAgentProcess, spoolToEvent } from '../lib/rec
 import { BUILT_EMITTER } from './helpers/emitter.js'
 import { waitFor } from './helpers/wait-for.js'
 import { readProcStat, SHELLS } from '../lib/tmux/agent-process.js'
-import { claimSpoolFile, isIncomplete, listSpool, nsToMs, parseSpool, readSpoolFile, type SpoolEntry, type SpoolFile, SPOOL_LOST_MS, SPOOL_STALE_CLAIM_MS, sortSpool, spoolDir, spoolEnv } from '../lib/record/spool.js'
+import { claimSpoolFile, describeLost, isIncomplete, isLostSpoolFile, listSpool, nsToMs, parseSpool, readSpoolFile, type SpoolEntry, type SpoolFile, SPOOL_LOST_MS, SPOOL_STALE_CLAIM_MS, sortSpool, spoolDir, spoolEnv } from '../lib/record/spool.js'
 
 const SPOOL_SH = new URL('../hooks/spool.sh', import.meta.url).pathname
 
@@ -69,8 +69,24 @@ t.test('parseSpool reads what spool.sh writes', async (t) => {
   t.match(parseSpool('trailboss-spool 1\nagent codex\nppid 0x1\n\n{}', 1), { ppid: null })
   // What a reader sees of a file spool.sh is still writing.
   for (const text of ['', 'trailboss-sp', 'trailboss-spool 1\nagent codex\n{}', 'trailboss-spool 1\nagent codex\n\n', 'trailboss-spool 1\nagent codex\n\n{"session_id":"s","hook_event_name":"Sto']) {
-    t.same(parseSpool(text, 7), { incomplete: text.includes('\n\n') ? `payload is not whole JSON (${text.length - text.indexOf('\n\n') - 2} bytes)` : 'no header yet', mtimeMs: 7 }, `incomplete: ${JSON.stringify(text)}`)
+    t.same(parseSpool(text, 7), { incomplete: text.includes('\n\n') ? `payload ends before its JSON does (${text.length - text.indexOf('\n\n') - 2} bytes)` : 'no header yet', mtimeMs: 7 }, `incomplete: ${JSON.stringify(text)}`)
   }
+})
+
+t.test('parseSpool tells a payload that is not JSON from one cut short', async (t) => {
+  const head = 'trailboss-spool 1\nagent codex\n\n'
+  // Each a prefix of some JSON: a file still being written, or its hook killed half way.
+  for (const body of ['', '{', '{"a"', '{"a":', '{"a":-', '{"a":1.', '{"a":1e', '{"a":tr', '{"a":"é', '{"a":"\\u12', '{"a":1', '{"a":1 ', '{"a":[1,']) {
+    t.same(parseSpool(head + body, 7), { incomplete: `payload ends before its JSON does (${body.length} bytes)`, mtimeMs: 7 }, `cut short: ${JSON.stringify(body)}`)
+  }
+  // Each holds a byte no JSON may hold there: no further write makes it an event.
+  for (const body of ['hello', '{"a":x', '{"a":1}}', '{"a":1}x', '{"a":"a\nb"}', '[1 2]', '{"a":1,}', '\u00ff', 'x at position 999', '{"a":"\\x"}']) {
+    t.same(parseSpool(head + body, 7), { incomplete: `payload is not JSON (${body.length} bytes)`, mtimeMs: 7, notJson: true }, `not JSON: ${JSON.stringify(body)}`)
+  }
+  t.equal(isLostSpoolFile({ incomplete: 'payload is not JSON (5 bytes)', mtimeMs: 7, notJson: true }, 7), true, 'not JSON: lost at once')
+  t.equal(isLostSpoolFile({ incomplete: 'payload ends before its JSON does (5 bytes)', mtimeMs: 7 }, 7 + SPOOL_LOST_MS - 1), false, 'cut short: waited for')
+  t.equal(describeLost({ incomplete: 'payload is not JSON (5 bytes)', mtimeMs: 7, notJson: true }, 60_007), 'its payload is not JSON (5 bytes)')
+  t.equal(describeLost({ incomplete: 'payload ends before its JSON does (5 bytes)', mtimeMs: 7 }, 31_007), 'incomplete for 31 s: its hook stopped half way (payload ends before its JSON does (5 bytes))')
 })
 
 t.test('sortSpool: by mtime, then the names’ stamps, then pids across a wrap', async (t) => {
@@ -284,7 +300,7 @@ t.test('a file spool.sh is still writing is left to its hook by readers and fold
   const sid = 'still-being-written'
   const payload = codexPayload(sid, 'UserPromptSubmit')
   const { writer, exited, name } = await startHalfWritten(env, sdir, payload.slice(0, 40), ['codex', process.execPath])
-  t.match(readSpoolFile(join(sdir, name)), { incomplete: /^payload is not whole JSON/ })
+  t.match(readSpoolFile(join(sdir, name)), { incomplete: /^payload ends before its JSON does/, notJson: undefined })
   const said: string[] = []
   t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
   t.same(said, [], 'and says nothing: it is young')
@@ -319,12 +335,35 @@ t.test('a hook killed half way is a lost event once old: said by readers, kept a
   fs.utimesSync(join(sdir, name), old, old)
   const said: string[] = []
   t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
-  t.match(said, [new RegExp(`^ignored spool file ${name.replace('.', '\\.')}: a lost event, incomplete for 3\\d s`)], 'and says so')
+  t.match(said, [new RegExp(`^ignored spool file ${name.replace('.', '\\.')}: a lost event, incomplete for 3\\d s: its hook stopped half way \\(payload ends before its JSON does`)], 'and says so')
   t.equal(foldNow(env), 0)
   t.same(listSpool(sdir), [], 'out of the spool')
   const aside = join(sdir, `${name}.lost`)
   t.ok(fs.existsSync(aside), 'kept aside as .lost')
   t.equal(fs.statSync(aside).mode & 0o777, 0o600, 'still private')
-  t.match(fs.readFileSync(join(tb, 'log'), 'utf8'), `lost event: spool file ${name} stayed incomplete for`, 'said in the log')
+  t.match(fs.readFileSync(join(tb, 'log'), 'utf8'), new RegExp(`lost event: spool file ${name.replace('.', '\\.')}:? (stayed )?incomplete for 3\\d s`), 'said in the log')
   t.match(JSON.parse(fs.readFileSync(file, 'utf8')), { events: 1, kind: 'done' }, 'the record is unchanged')
+})
+
+t.test('a payload that is not JSON is a lost event at once: said as such by readers and the log, kept aside by the fold', async (t) => {
+  const home = scratch(t)
+  const tb = join(home, 'tb')
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: tb }
+  const sdir = spoolDir(join(tb, 'sessions'))
+  // Whole, and never JSON: what an agent's hook runner would send if it wrapped or mangled the payload.
+  const body = `event: ${codexPayload('not-json-session', 'Stop')}`
+  t.equal(spawnSync('/bin/sh', [DIST_SPOOL, 'codex'], { input: body, env }).status, 0, 'the hook exits 0')
+  const [f] = listSpool(sdir)
+  const name = f?.name ?? ''
+  t.match(readSpoolFile(join(sdir, name)), { incomplete: `payload is not JSON (${body.length} bytes)`, notJson: true })
+  const said: string[] = []
+  t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
+  t.same(said, [`ignored spool file ${name}: a lost event, its payload is not JSON (${body.length} bytes)`], 'and says what it is, young as it is')
+  t.equal(foldNow(env), 0)
+  t.same(listSpool(sdir), [], 'out of the spool at once')
+  t.ok(fs.existsSync(join(sdir, `${name}.lost`)), 'kept aside as .lost')
+  const log = fs.readFileSync(join(tb, 'log'), 'utf8')
+  t.match(log, `lost event: spool file ${name}`, 'said in the log')
+  t.match(log, `payload is not JSON (${body.length} bytes)`, 'as not JSON')
+  t.notMatch(log, 'ends before its JSON does', 'not as cut short')
 })

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js'
 import type { Env } from '../paths.js'
 import { type AgentProcess, findAgentProcess, parseProcStat, type StatReader } from '../tmux/agent-process.js'
 import { hookContext } from './hook-context.js'
-import { isIncomplete, isLostSpoolFile, listSpool, readSpoolFile, type SpoolEntry, spoolDir, spoolEnv } from './spool.js'
+import { describeLost, isIncomplete, isLostSpoolFile, listSpool, readSpoolFile, type SpoolEntry, spoolDir, spoolEnv } from './spool.js'
 import type { HookEvent } from './types.js'
 
 /** One spooled entry as the event its agent makes of it, or why it cannot be one. */
@@ -35,7 +35,7 @@ export const spooledAgentProcess = (entry: Pick<SpoolEntry, 'ppid' | 'procs'>): 
  * Every event still in the spool (claimed ones too: a fold may have died), by session: what
  * readers fold in memory. An event a fold has just written may be seen again here; folding it
  * twice changes nothing (the order rules of record/fold.ts). A file still being written is left
- * for the next read; one that stayed incomplete past SPOOL_LOST_MS is said (the fold keeps it aside).
+ * for the next read; a lost one (incomplete past SPOOL_LOST_MS, or not JSON) is said (the fold keeps it aside).
  */
 export const readSpooledEvents = (sessionsDir: string, env: Env, hostName: () => string, log: Logger = () => {}, now = Date.now()): Map<string, HookEvent[]> => {
   const out = new Map<string, HookEvent[]>()
@@ -50,7 +50,7 @@ export const readSpooledEvents = (sessionsDir: string, env: Env, hostName: () =>
       continue
     }
     if (isIncomplete(entry)) {
-      if (isLostSpoolFile(entry, now)) log(`ignored spool file ${f.name}: a lost event, incomplete for ${Math.round((now - entry.mtimeMs) / 1000)} s (${entry.incomplete})`)
+      if (isLostSpoolFile(entry, now)) log(`ignored spool file ${f.name}: a lost event, ${describeLost(entry, now)}`)
       continue
     }
     const ev = spoolToEvent(entry, env, (host ??= hostName()))

@@ -18,7 +18,8 @@ export const SPOOL_STALE_CLAIM_MS = 10_000
 /**
  * A file still incomplete this long after its last write is a lost event: its hook died or was
  * killed half way (agents end a hook after their timeout, 10 s at most for ours). The fold
- * logs it and keeps it aside as `<name>.lost`.
+ * logs it and keeps it aside as `<name>.lost`, as it does at once with a payload that is not
+ * JSON; `trailboss gc` removes those past its threshold, `trailboss doctor` lists them.
  */
 export const SPOOL_LOST_MS = 30_000
 /** The only variables a spool file may carry: what the hook's environment says about the session. */
@@ -46,17 +47,44 @@ export interface SpoolEntry {
   payload: unknown
 }
 
-/** A file spool.sh is still writing, or died writing: its payload is not whole JSON (yet). */
+/**
+ * A spool file that is no event: one spool.sh is still writing, or died writing (its payload
+ * ends before its JSON does), or one whose payload is not JSON at all (`notJson`).
+ */
 export interface SpoolIncomplete {
+  /** What is wrong with it, for the log. */
   incomplete: string
   /** Its last write. */
   mtimeMs: number
+  /**
+   * Its payload holds a byte no JSON may hold where it stands: no further write makes it an
+   * event, so it is lost at once rather than waited for.
+   */
+  notJson?: boolean
 }
 
 export const isIncomplete = (v: unknown): v is SpoolIncomplete => typeof v === 'object' && v !== null && typeof (v as SpoolIncomplete).incomplete === 'string'
 
 /** Pure: whether an incomplete file is a lost event by now, rather than one still being written. */
-export const isLostSpoolFile = (f: SpoolIncomplete, now: number): boolean => now - f.mtimeMs >= SPOOL_LOST_MS
+export const isLostSpoolFile = (f: SpoolIncomplete, now: number): boolean => f.notJson === true || now - f.mtimeMs >= SPOOL_LOST_MS
+
+/** Pure: why a lost spool file is lost, for the log and for readers' messages. */
+export const describeLost = (f: SpoolIncomplete, now: number): string =>
+  f.notJson === true ? `its ${f.incomplete}` : `incomplete for ${Math.round((now - f.mtimeMs) / 1000)} s: its hook stopped half way (${f.incomplete})`
+
+/**
+ * Pure: whether JSON.parse stopped at the end of `text` (a prefix of JSON: a file still being
+ * written, or cut short), rather than at a byte inside it that no JSON may hold there. V8 says
+ * "Unexpected end of JSON input", or "… at position N" with N at the end, for the first;
+ * "Unexpected token 'x', …" or a position inside the text for the second. A message it does not
+ * know counts as the end: such a file is waited for, as before, never dropped early.
+ */
+export const stoppedAtEnd = (err: unknown, length: number): boolean => {
+  const message = err instanceof Error ? err.message : ''
+  if (/^Unexpected token .* is not valid JSON$/s.test(message)) return false
+  const at = / at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(message)
+  return at === null || Number(at[1]) >= length
+}
 
 export interface SpoolFile {
   name: string
@@ -108,8 +136,9 @@ export const parseSpool = (text: string, mtimeMs: number): SpoolEntry | SpoolInc
   let payload: unknown
   try {
     payload = JSON.parse(body)
-  } catch {
-    return { incomplete: `payload is not whole JSON (${body.length} bytes)`, mtimeMs }
+  } catch (err) {
+    if (!stoppedAtEnd(err, body.length)) return { incomplete: `payload is not JSON (${body.length} bytes)`, mtimeMs, notJson: true }
+    return { incomplete: `payload ends before its JSON does (${body.length} bytes)`, mtimeMs }
   }
   return { agent, stamp, env, ppid, procs, payload }
 }
