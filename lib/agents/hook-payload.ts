@@ -1,7 +1,11 @@
 // Pure: what every agent's hook payload starts with (a JSON object naming its event and a
-// session id that is safe to name a file), and what the emitter knows beside it. Each agent's
-// hook-event.ts reads the rest. On the emitter's path: node builtins and pure code only.
+// session id that is safe to name a file), what the emitter knows beside it, and the HookEvent
+// built of the fields all agents' payloads share. Each agent's hook-event.ts maps the rest. On
+// the emitter's path: node builtins and pure code only.
 import { type Env, isValidSessionId } from '../paths.js'
+import { capInput, capText } from '../record/context-cap.js'
+import type { AgentId, HookEvent } from '../record/types.js'
+import { parseTmuxEnv } from '../tmux/env.js'
 import type { HookContext } from './types.js'
 
 /** What the emitter knows of one event beside its payload. */
@@ -49,4 +53,56 @@ export const deriveEventContext = (payload: unknown, ctx: HookContext, isTranscr
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>
   const offset = isTranscript(p.transcript_path) ? ctx.fileSize(p.transcript_path) : null
   return { env: ctx.env, stamp: ctx.stamp, host: ctx.host, offset, project: ctx.projectLabel(projectDir, str(p.cwd)) }
+}
+
+/**
+ * What an agent's payload means in its own way: the fields whose source differs by agent (or
+ * that one agent alone has). `message` is taken uncapped; the builder caps it.
+ */
+export interface AgentEventFields {
+  agent: AgentId
+  promptId: string | null
+  /** Nobody sits at a pane: the event names no tmux location. */
+  headless: boolean
+  notificationType: string | null
+  message: string | null
+  /** The tool call's id, where the agent gives one. */
+  toolUseId: string | null
+  backgroundTasks: number
+  isInterrupt: boolean
+}
+
+/**
+ * A payload as a HookEvent, or why it cannot be one: the head and the fields every agent's
+ * payload names alike (`cwd`, `transcript_path`, `source`, `reason`, `tool_name` and
+ * `tool_input`), the hook's tmux pane, and what `own` reads of the rest.
+ */
+export const buildHookEvent = (payload: unknown, ctx: EventContext, own: (fields: Record<string, unknown>, name: string) => AgentEventFields): HookEvent | string => {
+  const head = readPayloadHead(payload)
+  if (typeof head === 'string') return head
+  const { fields: p, name, sessionId } = head
+  const a = own(p, name)
+  const toolName = str(p.tool_name)
+  return {
+    v: 1,
+    stamp: ctx.stamp,
+    name,
+    sessionId,
+    agent: a.agent,
+    promptId: a.promptId,
+    host: ctx.host,
+    headless: a.headless,
+    cwd: str(p.cwd),
+    project: ctx.project,
+    transcriptPath: str(p.transcript_path),
+    offset: ctx.offset,
+    tmux: a.headless ? null : parseTmuxEnv(ctx.env.TMUX, ctx.env.TMUX_PANE),
+    source: str(p.source),
+    reason: str(p.reason),
+    notificationType: a.notificationType,
+    tool: toolName ? { name: toolName, input: capInput(p.tool_input), useId: a.toolUseId } : null,
+    message: a.message === null ? null : capText(a.message),
+    backgroundTasks: a.backgroundTasks,
+    isInterrupt: a.isInterrupt,
+  }
 }
