@@ -91,9 +91,9 @@ t.test('it ends when its reader goes, and when its parent is killed', async (t) 
   t.ok(await waitFor(() => !isAlive(pid), 40_000, 100), 'gone after its parent was killed')
 })
 
-/** One `ls --json --until-change <digest>` run: its output and exit code once it ends. */
-const untilChange = (env: Record<string, string | undefined>, digest: string) => {
-  const child = spawn(process.execPath, [CLI, 'ls', '--json', '--until-change', digest], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+/** One `ls --json --until-change <digest> [extra…]` run: its output and exit code once it ends. */
+const untilChange = (env: Record<string, string | undefined>, digest: string, extra: string[] = []) => {
+  const child = spawn(process.execPath, [CLI, 'ls', '--json', '--until-change', digest, ...extra], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
@@ -169,6 +169,59 @@ t.test('ls --json --until-change: the unchanged document after its longest wait'
   const code = await runLsFollow(args, io, { maxWaitMs: 500 })
   t.equal(code, 0, io.err())
   t.same(JSON.parse(io.out()), before, 'the same document, printed once')
+})
+
+t.test('ls --json --until-change --read-at: nothing written since that moment, nothing read, and the wait ends empty', async (t) => {
+  const env = baseEnv(tempDir(t))
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  const before = await lsJson(env)
+  const io = captureIo(env as Env)
+  // The digest given is not the queue's: a run that read the queue would answer with it at once.
+  const args = parseFast(['--json', '--until-change', '0000000000000000', '--read-at', String(Date.now())], LS_OPTIONS)
+  if (!args) throw new Error('the arguments did not parse')
+  const code = await runLsFollow(args, io, { maxWaitMs: 500 })
+  t.equal(code, 0, io.err())
+  t.equal(io.out(), '', 'nothing printed: the folder was not written after --read-at')
+  t.match(before.digest, /^[0-9a-f]{16}$/)
+})
+
+t.test('ls --json --until-change --read-at: a write after that moment, before the run began, is read at once', async (t) => {
+  const env = baseEnv(tempDir(t))
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  const before = await lsJson(env)
+  const readAt = Date.now()
+  await runEmitter(JSON.stringify(payload('s-two', 'Stop', { last_assistant_message: 'Which one?' })), env)
+  const u = untilChange(env, before.digest, ['--read-at', String(readAt)])
+  t.teardown(() => void u.child.kill('SIGKILL'))
+  t.equal(await u.exited, 0, u.stderr())
+  t.same(JSON.parse(u.stdout()), await lsJson(env), 'the changed queue')
+})
+
+t.test('ls --json --until-change --read-at: a write while it waits wakes it; one that leaves the queue as it was does not end it', async (t) => {
+  const env = baseEnv(tempDir(t))
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  const before = await lsJson(env)
+  const u = untilChange(env, before.digest, ['--read-at', String(Date.now())])
+  t.teardown(() => void u.child.kill('SIGKILL'))
+  // A session that starts working: its record is written, the queue stays as it was.
+  await runEmitter(JSON.stringify(payload('s-three', 'UserPromptSubmit', { prompt: 'go on' })), env)
+  await runEmitter(JSON.stringify(payload('s-three', 'Stop', { last_assistant_message: 'Ready?' })), env)
+  t.equal(await u.exited, 0, u.stderr())
+  const after = JSON.parse(u.stdout()) as Doc
+  t.same(after.queue.map((i) => i.sessionId).sort(), ['s-one', 's-three'], 'the changed queue, in one document')
+  t.same(after, await lsJson(env), 'what ls --json prints now')
+})
+
+t.test('--read-at goes with --until-change, as ms since the epoch', async (t) => {
+  const env = baseEnv(tempDir(t))
+  for (const args of [['ls', '--json', '--read-at', '1'], ['ls', '--json', '--until-change', 'abc', '--read-at', 'soon']]) {
+    const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] })
+    let err = ''
+    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')))
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    t.equal(code, 2, `${args.join(' ')}: a usage error`)
+    t.match(err, /--read-at goes with --until-change/)
+  }
 })
 
 t.test('--until-change goes with --json only', async (t) => {

@@ -38,6 +38,10 @@ export const LS_OPTIONS = {
     type: 'string',
     describe: "with --json: wait until the document's digest differs from this one (a digest of an earlier ls --json), print it and exit; after 9 minutes, print it unchanged",
   },
+  'read-at': {
+    type: 'string',
+    describe: 'with --until-change: when that digest was read (ms since the epoch); the queue is not read again until the sessions folder is written after it, and a wait in which nothing was written ends printing nothing',
+  },
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUS_OPTIONS = {

@@ -95,6 +95,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
           .check((a) => !(a.plain && a.json) || 'choose one of --plain and --json')
           .check((a) => !a.follow || (a.json && !a.exitStatus) || '--follow goes with --json (and not --exit-status)')
           .check((a) => a.untilChange === undefined || (a.json && !a.follow && !a.exitStatus) || '--until-change goes with --json (and not --follow or --exit-status)')
+          .check((a) => a.readAt === undefined || (a.untilChange !== undefined && /^\d{1,16}$/.test(String(a.readAt))) || '--read-at goes with --until-change and takes ms since the epoch')
           .example('$0 ls', 'the queue as a table')
           .example("$0 ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go", 'pick a wait and jump there')
           .example('$0 ls --json --exit-status', 'for scripts and cron')

@@ -5,7 +5,12 @@
 // (Claude Code's mod: holding a child's output stream open cost its host more than a pending
 // run, docs/benchmarks.md). At rest both do nothing: chokidar watches the sessions folder
 // (inotify); the only timer is a check every PARENT_CHECK_MS that the process that started it is
-// still there.
+// still there. `--until-change <digest> --read-at <ms>`: the caller read that digest at <ms>, so
+// nothing is read (nor chokidar loaded) until the sessions folder is written after it; a wait in
+// which nothing was written ends printing nothing. A renewal at rest then costs a Node start and
+// one folder watch, not a queue read and a watcher (docs/benchmarks.md, the mod).
+import { readdirSync, statSync, watch as watchFolder, type FSWatcher } from 'node:fs'
+import { join } from 'node:path'
 import type { LsArgs } from '../cli/options.js'
 import { parseDuration } from '../duration.js'
 import { formatError } from '../errors.js'
@@ -35,6 +40,76 @@ export const PARENT_CHECK_MS = 10_000
  */
 export const UNTIL_CHANGE_MAX_MS = 9 * 60_000
 
+/**
+ * A write's mtime comes from the kernel's coarse clock, which may lag the caller's clock by a
+ * tick: a write this close before `--read-at` counts as after it (at worst one read too many).
+ */
+export const READ_AT_SLACK_MS = 100
+
+/** Temp files, locks and the ended index change around every write; the record's rename is the news. */
+const isNoise = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /(^|[/\\])\.(tmp|ended)([/\\]|$)/.test(path)
+
+/**
+ * Whether the sessions folder, or a session's folder of pending events (the depth the watcher
+ * below sees), was written at or after `since`. A folder that cannot be read counts as written:
+ * reading the queue then says what is wrong.
+ */
+export const writtenSince = (dir: string, since: number): boolean => {
+  try {
+    if (statSync(dir).mtimeMs >= since) return true
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory() && !isNoise(entry.name) && statSync(join(dir, entry.name)).mtimeMs >= since) return true
+    }
+    return false
+  } catch {
+    return true
+  }
+}
+
+/**
+ * Resolves true on the first write in the sessions folder (or a session's folder in it) at or
+ * after `since`, false when `maxMs` passes or the parent is gone first. One node:fs watch per
+ * folder and nothing else: chokidar, with its load and its set-up, is for the watch that follows.
+ */
+const firstWriteSince = (dir: string, since: number, maxMs: number, parentGone: () => boolean): Promise<boolean> =>
+  new Promise((resolve) => {
+    const watchers: FSWatcher[] = []
+    let settled = false
+    const end = (written: boolean): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(giveUp)
+      clearInterval(parentCheck)
+      for (const w of watchers) w.close()
+      resolve(written)
+    }
+    const giveUp = setTimeout(() => end(false), maxMs)
+    const parentCheck = setInterval(() => {
+      if (parentGone()) end(false)
+    }, PARENT_CHECK_MS)
+    const watchOne = (path: string): void => {
+      try {
+        const w = watchFolder(path, { persistent: true }, (_event, name) => {
+          if (name === null || !isNoise(String(name))) end(true)
+        })
+        w.on('error', () => end(true))
+        watchers.push(w)
+      } catch {
+        end(true)
+      }
+    }
+    watchOne(dir)
+    try {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory() && !isNoise(entry.name)) watchOne(join(dir, entry.name))
+      }
+    } catch {
+      end(true)
+    }
+    // Watching from here on; a write between the caller's read and now shows in the mtimes.
+    if (writtenSince(dir, since)) end(true)
+  })
+
 export interface FollowDeps {
   /** The parent's pid now (process.ppid); it changes when the parent is gone. */
   parentPid?: () => number
@@ -44,14 +119,21 @@ export interface FollowDeps {
 
 export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): Promise<number> => {
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
-  const { watch } = await import('chokidar')
   const dir = sessionsDir(io.env)
   ensurePrivateDir(dir)
   const until = args.untilChange
   const parentPid = deps.parentPid ?? (() => process.ppid)
   const parent = parentPid()
-  // Temp files, locks and the ended index change around every write; the record's rename is the news.
-  const ignored = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /[/\\]\.(tmp|ended)([/\\]|$)/.test(path)
+  let maxWaitMs = deps.maxWaitMs ?? UNTIL_CHANGE_MAX_MS
+  if (until !== undefined && args.readAt !== undefined) {
+    const startedAt = io.now()
+    const parentGone = (): boolean => parentPid() !== parent || parentPid() === 1
+    if (!(await firstWriteSince(dir, Number(args.readAt) - READ_AT_SLACK_MS, maxWaitMs, parentGone))) return 0
+    // Written since: from here on, the wait as without --read-at, within what is left of it.
+    maxWaitMs = Math.max(0, maxWaitMs - (io.now() - startedAt))
+  }
+  const { watch } = await import('chokidar')
+  const ignored = (path: string): boolean => isNoise(path)
   const watcher = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored })
 
   let last = ''
@@ -132,7 +214,7 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
       ? undefined
       : setTimeout(() => {
           if (lastListing !== null && !closed) printOnce(lastListing)
-        }, deps.maxWaitMs ?? UNTIL_CHANGE_MAX_MS)
+        }, maxWaitMs)
   watcher.on('all', schedule)
   watcher.on('error', (err) => io.stderr.write(`${formatError(err)}\n`))
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
