@@ -111,20 +111,26 @@ export const formatAge = (ms: number): string => {
   return `${Math.floor(s / 86_400)}d`
 }
 
-/** The status entry: `2 others wait · oldest 4m`, or undefined (no entry) when nobody else waits. */
-export const formatStatus = (others: readonly Wait[], now: number): string | undefined => {
+/**
+ * The status entry: `2 others wait · oldest 4m`, or undefined (no entry) when nobody else waits.
+ * Its age counts whole minutes (`<1m` before the first): each new text makes Claude Code draw its
+ * status line again, which costs its main thread more than the mod's own work (docs/benchmarks.md).
+ * `floor`: the age will not move on, so it says "at least" (`oldest 4m+`, `oldest 12s+`).
+ */
+export const formatStatus = (others: readonly Wait[], now: number, floor = false): string | undefined => {
   if (others.length === 0) return undefined
   const oldest = Math.min(...others.map((w) => w.since))
   const who = others.length === 1 ? '1 other waits' : `${others.length} others wait`
-  return `${who} · oldest ${formatAge(now - oldest)}`
+  const age = now - oldest
+  return `${who} · oldest ${floor ? `${formatAge(age)}+` : age < 60_000 ? '<1m' : formatAge(age)}`
 }
 
-/** When the status entry's text changes next without a new wait: the oldest age's next step (`59s` → `1m`, `4m` → `5m`). */
+/** When the status entry's text changes next without a new wait: the oldest age's next step (`<1m` → `1m`, `4m` → `5m`, `59m` → `1h`). */
 export const nextChangeAt = (others: readonly Wait[], now: number): number => {
   if (others.length === 0) return Number.POSITIVE_INFINITY
   const oldest = Math.min(...others.map((w) => w.since))
   const age = Math.max(0, now - oldest)
-  const unit = age < 60_000 ? 1000 : age < 3_600_000 ? 60_000 : age < 86_400_000 ? 3_600_000 : 86_400_000
+  const unit = age < 3_600_000 ? 60_000 : age < 86_400_000 ? 3_600_000 : 86_400_000
   return oldest + (Math.floor(age / unit) + 1) * unit
 }
 

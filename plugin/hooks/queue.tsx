@@ -7,7 +7,10 @@
 // <digest>` stays pending, watching the sessions folder, and answers only when the queue differs
 // from the one the mod shows; then the mod draws it and asks again. The age in the entry moves
 // with a timer only while others wait, and this session's own turn events read the queue at once
-// (what only a check on read sees, such as an answered dialog).
+// (what only a check on read sees, such as an answered dialog). The pending run is told when the
+// queue it compares with was read (`--read-at`): until the sessions folder is written after that,
+// it reads nothing and loads nothing, and a wait in which nothing was written ends empty, so each
+// renewal at rest costs one small start.
 import type { EngineInterface, Register, RenderInputOf, Timer } from 'claude-code'
 import { formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, waitId, type Wait } from './queue-view'
 
@@ -17,6 +20,13 @@ const LS_TIMEOUT_MS = 15_000
 const WAIT_TIMEOUT_MS = 600_000
 /** Two pending runs start at least this far apart, whatever they answer. */
 export const MIN_WAIT_GAP_MS = 1000
+/**
+ * A pending run that answers has watched the folder until then, but a write in its last moments
+ * may not have been read: the next one counts writes from this long before the answer.
+ */
+export const ANSWER_SLACK_MS = 5000
+/** After this many waits in which nothing was written (about an hour), the queue is read anyway: what only a check on read sees (a pane gone). */
+export const QUIET_WAITS_BEFORE_READ = 6
 /** After a failed read (no `trailboss` on PATH, a foreign one), the next try. */
 export const RETRY_MS = 60_000
 const GO_TIMEOUT_MS = 15_000
@@ -24,6 +34,13 @@ const PANE_ID = 'trailboss-queue'
 const COMMAND = 'trailboss'
 /** Toasts for this many new waits at once; beyond, one toast counts the rest. */
 const MAX_TOASTS = 3
+/**
+ * The entry's age moves (a minute a step) only this long after this session was last used (a
+ * prompt, a turn's end, the pane): each new text makes Claude Code draw its status line again,
+ * which costs its main thread more than the mod's own work. After that it stays as a floor
+ * (`oldest 4m+`) until the next use or change; the nine sessions a person is not in draw nothing.
+ */
+export const AGE_MOVES_FOR_MS = 10 * 60_000
 /** Ages in an open pane move on this often. */
 const PANE_TICK_MS = 1000
 
@@ -38,6 +55,14 @@ interface State {
   shown: string | undefined
   /** A `trailboss ls --json --until-change` is pending. */
   waiting: boolean
+  /** Writes to the sessions folder from this moment on may not be in the queue shown; null: read before waiting. */
+  readAt: number | null
+  /** Waits in a row that ended with nothing written. */
+  quietWaits: number
+  /** When this session was last used (its prompts, turn ends, the pane); null: not since it started. */
+  usedAt: number | null
+  /** A use not yet stamped: the next read stamps it. */
+  used: boolean
   /** The next step of the entry's age, the retry after a failure, the open pane's ticks. */
   ageTimer: Timer | null
   retryTimer: Timer | null
@@ -55,6 +80,10 @@ const state: State = {
   error: null,
   shown: undefined,
   waiting: false,
+  readAt: null,
+  quietWaits: 0,
+  usedAt: null,
+  used: false,
   ageTimer: null,
   retryTimer: null,
   paneTimer: null,
@@ -63,11 +92,16 @@ const state: State = {
   paneOpen: false,
 }
 
-/** Runs one `trailboss ls` and takes its queue; whether what shows changed. Never rejects. */
-const readQueue = async ($: EngineInterface, argv: readonly string[], timeoutMs: number): Promise<boolean> => {
+/**
+ * Runs one `trailboss ls` and takes its queue; whether what shows changed, or 'quiet' when a wait
+ * with `--read-at` ended with nothing written. Never rejects.
+ */
+const readQueue = async ($: EngineInterface, argv: readonly string[], timeoutMs: number): Promise<boolean | 'quiet'> => {
   try {
     const r = await $.process.run(argv, { timeoutMs })
+    if (r.exitCode !== 0 && /read-at/.test(r.stderr)) throw new Error('`trailboss` is older than this plugin (no --read-at): npm install -g trailboss')
     if (r.exitCode !== 0) throw new Error(r.stderr.trim().split('\n')[0] || `\`trailboss ls --json\` exited ${r.exitCode}`)
+    if (argv.includes('--read-at') && r.stdout.trim() === '') return 'quiet'
     const listing = parseListing(r.stdout)
     if (listing.digest === null) throw new Error('`trailboss` is older than this plugin (no digest): npm install -g trailboss')
     if (listing.digest === state.digest && state.error === null) return false
@@ -94,7 +128,8 @@ const readQueue = async ($: EngineInterface, argv: readonly string[], timeoutMs:
 }
 
 /** Reads the queue now (at start, on this session's turns, after `go`), then draws it. Never rejects. */
-const refresh = async ($: EngineInterface): Promise<void> => {
+const refresh = async ($: EngineInterface, used = false): Promise<void> => {
+  if (used) state.used = true
   if (state.running) {
     // One `ls` at a time; a request meanwhile runs once after it.
     state.again = true
@@ -102,7 +137,18 @@ const refresh = async ($: EngineInterface): Promise<void> => {
   }
   state.running = (async () => {
     try {
-      if (await readQueue($, [COMMAND, 'ls', '--json'], LS_TIMEOUT_MS)) await draw($)
+      const startedAt = await $.clock.now()
+      const used = state.used
+      if (used) {
+        state.used = false
+        state.usedAt = startedAt
+      }
+      // A use restarts the age even when the queue is the same.
+      if ((await readQueue($, [COMMAND, 'ls', '--json'], LS_TIMEOUT_MS)) || used) await draw($)
+      if (state.digest !== null) {
+        state.readAt = startedAt
+        state.quietWaits = 0
+      }
     } catch {
       // The session is ending (its calls are refused): nothing to draw on.
     } finally {
@@ -118,12 +164,18 @@ const refresh = async ($: EngineInterface): Promise<void> => {
 }
 
 /**
- * Keeps one `ls --json --until-change <digest>` pending: it returns when the queue differs from
- * the one shown (or after its longest wait), and the next one starts with the new digest. After
- * a failure, a plain read retries later instead.
+ * Keeps one `ls --json --until-change <digest> --read-at <ms>` pending: it returns when the queue
+ * differs from the one shown, or after its longest wait (empty when nothing was written), and the
+ * next one starts with the new digest. After a failure, a plain read retries later instead.
  */
 const wait = ($: EngineInterface): void => {
   if (state.waiting) return
+  if (state.digest !== null && state.quietWaits >= QUIET_WAITS_BEFORE_READ) {
+    // Nothing written for about an hour: read once, as a turn would, then wait again.
+    state.quietWaits = 0
+    void refresh($)
+    return
+  }
   if (state.digest === null) {
     if (!state.retryTimer) {
       state.retryTimer = $.clock.after(RETRY_MS, () => {
@@ -135,13 +187,26 @@ const wait = ($: EngineInterface): void => {
   }
   state.waiting = true
   const digest = state.digest
+  const readAt = state.readAt
   void (async () => {
     let startedAt = 0
     try {
       startedAt = await $.clock.now()
-      if (await readQueue($, [COMMAND, 'ls', '--json', '--until-change', digest], WAIT_TIMEOUT_MS)) await draw($)
+      const argv = [COMMAND, 'ls', '--json', '--until-change', digest, ...(readAt === null ? [] : ['--read-at', String(Math.floor(readAt))])]
+      const answer = await readQueue($, argv, WAIT_TIMEOUT_MS)
+      const answeredAt = await $.clock.now()
+      if (answer === true) {
+        // The new queue was read some time after the run began: writes since then count.
+        state.readAt = startedAt
+        state.quietWaits = 0
+        await draw($, answeredAt)
+      } else if (state.digest !== null) {
+        // Unchanged or nothing written: the run watched every write until its answer.
+        state.readAt = answeredAt - ANSWER_SLACK_MS
+        state.quietWaits = answer === 'quiet' ? state.quietWaits + 1 : 0
+      }
       // A queue that changes without pause (or a CLI that answers at once) asks at most once per gap.
-      const early = startedAt + MIN_WAIT_GAP_MS - (await $.clock.now())
+      const early = startedAt + MIN_WAIT_GAP_MS - answeredAt
       if (early > 0) await $.clock.sleep(early)
     } catch {
       // The session is ending: its calls are refused, and no wait is asked again.
@@ -153,10 +218,15 @@ const wait = ($: EngineInterface): void => {
   })()
 }
 
-/** The status entry and an open pane, as of now; and the timer for the entry's next age step. */
-const draw = async ($: EngineInterface): Promise<void> => {
-  const now = await $.clock.now()
-  const text = state.error ? `trailboss: ${state.error}` : formatStatus(state.waits, now)
+/**
+ * The status entry and an open pane, as of `at` (now, unless the caller knows it); and the timer
+ * for the entry's next age step. A step costs Claude Code's main thread more than the mod (its
+ * status line is drawn again), so it makes two calls: the new text and the next timer.
+ */
+const draw = async ($: EngineInterface, at?: number): Promise<void> => {
+  const now = at ?? (await $.clock.now())
+  const moving = state.paneOpen || (state.usedAt !== null && now - state.usedAt < AGE_MOVES_FOR_MS)
+  const text = state.error ? `trailboss: ${state.error}` : formatStatus(state.waits, now, !moving)
   if (text !== state.shown) {
     state.shown = text
     $.ui.status(text)
@@ -164,12 +234,15 @@ const draw = async ($: EngineInterface): Promise<void> => {
   if (state.paneOpen) $.ui.invalidate('ui.render')
   state.ageTimer?.cancel()
   state.ageTimer = null
-  // The age moves only while others wait: at rest with nobody waiting, no timer runs at all.
-  const at = state.error ? Number.POSITIVE_INFINITY : nextChangeAt(state.waits, now)
-  if (Number.isFinite(at)) {
-    state.ageTimer = $.clock.after(Math.max(1, at - now), () => {
+  // The age moves only while others wait and this session is in use; then one last step writes
+  // it as a floor. At rest no timer runs at all.
+  const step = state.error || !moving ? Number.POSITIVE_INFINITY : nextChangeAt(state.waits, now)
+  const next = Number.isFinite(step) && !state.paneOpen ? Math.min(step, (state.usedAt ?? 0) + AGE_MOVES_FOR_MS) : step
+  if (Number.isFinite(next)) {
+    state.ageTimer = $.clock.after(Math.max(1, next - now), () => {
       state.ageTimer = null
-      void draw($).catch(() => {})
+      // The timer fires at the step: its moment is the age's, with no call to ask the clock.
+      void draw($, next).catch(() => {})
     })
   }
 }
@@ -182,6 +255,10 @@ const start = async ($: EngineInterface): Promise<void> => {
   state.own = await $.session.id()
   state.seen = null
   state.digest = null
+  state.readAt = null
+  state.quietWaits = 0
+  state.usedAt = null
+  state.used = false
   await $.command.register({ name: COMMAND, description: 'The other sessions waiting on you; a button takes you there' })
   await refresh($)
 }
@@ -192,7 +269,7 @@ const go = async ($: EngineInterface, key: string): Promise<void> => {
     stderr: err instanceof Error ? err.message : String(err),
   }))
   if (r.exitCode !== 0) $.ui.toast(`trailboss go: ${r.stderr.trim().split('\n')[0] ?? 'failed'}`, { timeoutMs: 8000 })
-  await refresh($)
+  await refresh($, true)
 }
 
 const openPane = async ($: EngineInterface): Promise<void> => {
@@ -203,7 +280,7 @@ const openPane = async ($: EngineInterface): Promise<void> => {
   state.paneTimer = $.clock.every(PANE_TICK_MS, () => {
     if (state.waits.length > 0) $.ui.invalidate('ui.render')
   })
-  await refresh($)
+  await refresh($, true)
 }
 
 const drawPane = async ($: EngineInterface, e: RenderInputOf<'Pane', 'terminal'> | RenderInputOf<'Pane', Exclude<Parameters<EngineInterface['ui']['resolve']>[0]['surface'], 'terminal'>>) => {
@@ -234,12 +311,12 @@ export const register: Register = (on) => {
     return result
   })
   on('prompt.submit', async ($, e, next) => {
-    void refresh($)
+    void refresh($, true)
     return next(e)
   })
   on('turn.complete', async ($, e, next) => {
     // A subagent's turns say nothing about the other sessions.
-    if (e.agentId === undefined) void refresh($)
+    if (e.agentId === undefined) void refresh($, true)
     return next(e)
   })
   on('command.run', { command: COMMAND }, async ($) => {

@@ -45,6 +45,11 @@ test('parseListing keeps the queue\'s items, skips what lacks a field, refuses w
 test('the status entry and the toast', () => {
   expect(formatStatus([], 0)).toBeUndefined()
   expect(formatStatus([wait({ since: 1000 })], 61_000)).toBe('1 other waits · oldest 1m')
+  // Whole minutes only: no new text each second of a new wait's first minute.
+  expect(formatStatus([wait({ since: 1000 })], 60_999)).toBe('1 other waits · oldest <1m')
+  // An age that will not move on is a floor.
+  expect(formatStatus([wait({ since: 1000 })], 31_000, true)).toBe('1 other waits · oldest 30s+')
+  expect(formatStatus([wait({ since: 5000 }), wait({ since: 2000 })], 242_000, true)).toBe('2 others wait · oldest 4m+')
   expect(formatStatus([wait({ since: 5000 }), wait({ since: 2000 })], 242_000)).toBe('2 others wait · oldest 4m')
   expect(formatToast(wait({ ask: 'Bash: npm run migrate' }))).toBe('api waits: Bash: npm run migrate')
   expect(formatToast(wait({ ask: '', kind: 'done' }))).toBe('api waits (done)')
@@ -62,11 +67,11 @@ test('others and new waits: a session waiting again from a new moment is a new w
   expect(newWaits(seen, [a, again])).toEqual([again])
 })
 
-test('nextChangeAt: the moment the oldest age shows its next step', () => {
+test('nextChangeAt: the moment the oldest age shows its next step, a minute apart at most often', () => {
   expect(nextChangeAt([], 5000)).toBe(Number.POSITIVE_INFINITY)
-  expect(nextChangeAt([wait({ since: 1000 }), wait({ since: 3000 })], 4500)).toBe(5000)
+  expect(nextChangeAt([wait({ since: 1000 }), wait({ since: 3000 })], 4500)).toBe(61_000)
   expect(nextChangeAt([wait({ since: 0 })], 59_999)).toBe(60_000)
   expect(nextChangeAt([wait({ since: 0 })], 61_000)).toBe(120_000)
   expect(nextChangeAt([wait({ since: 0 })], 3_600_000)).toBe(7_200_000)
-  expect(nextChangeAt([wait({ since: 10_000 })], 0)).toBe(11_000)
+  expect(nextChangeAt([wait({ since: 10_000 })], 0)).toBe(70_000)
 })

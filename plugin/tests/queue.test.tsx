@@ -4,7 +4,7 @@
 // memory.
 import type { On } from 'claude-code'
 import { expect, mock, test, type Engine } from 'claude-code/testing'
-import { MIN_WAIT_GAP_MS, RETRY_MS } from '../hooks/queue'
+import { AGE_MOVES_FOR_MS, ANSWER_SLACK_MS, MIN_WAIT_GAP_MS, QUIET_WAITS_BEFORE_READ, RETRY_MS } from '../hooks/queue'
 
 const T0 = Date.parse('2026-12-01T10:00:00Z')
 const OWN = 'own-session'
@@ -55,7 +55,7 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => Out | undefined
   const clock = mock.clock(on, { now: T0 })
   mock.env(on, { HOME: '/home/p', TRAILBOSS_HOME: '/tb' })
   /** The pending `ls --until-change` runs: their digest, and how to answer them. */
-  const pending: { digest: string; answer: () => void }[] = []
+  const pending: { digest: string; answer: () => void; quiet: () => void }[] = []
   const w = {
     clock,
     waits: [] as Wait[],
@@ -84,9 +84,9 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => Out | undefined
       w.waits = waits
       w.changed()
     },
-    /** The CLI's longest wait ran out: the pending runs answer with the queue unchanged. */
+    /** The CLI's longest wait ran out: the pending runs answer with the queue unchanged, or nothing after `--read-at` (nothing was written). */
     timeUp() {
-      for (const p of pending.splice(0)) p.answer()
+      for (const p of pending.splice(0)) p.quiet()
     },
     pendingCount: () => pending.length,
     lsCount: () => w.runs.filter((r) => r[1] === 'ls').length,
@@ -116,7 +116,8 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => Out | undefined
     const i = e.argv.indexOf('--until-change')
     const digest = e.argv[i + 1]
     if (i < 0 || digest === undefined || digest !== w.digest()) return reply(now())
-    return new Promise((resolve) => pending.push({ digest, answer: () => resolve(reply(now())) }))
+    const quiet = e.argv.includes('--read-at') ? { exitCode: 0, stdout: '', stderr: '' } : undefined
+    return new Promise((resolve) => pending.push({ digest, answer: () => resolve(reply(now())), quiet: () => resolve(reply(quiet ?? now())) }))
   })
   return w
 }
@@ -135,10 +136,12 @@ test('the status entry counts the other sessions that wait, never this one, with
   const w = world(on)
   w.setWaits([SELF, API, WEB])
   await startSession($)
-  expect(w.status()).toBe('2 others wait · oldest 4m')
+  // Not used since it started: the age will not move on, so it is a floor.
+  expect(w.status()).toBe('2 others wait · oldest 4m+')
   expect(w.runs[0]).toEqual(['trailboss', 'ls', '--json'])
   await w.clock.settle()
-  expect(w.runs[1]).toEqual(['trailboss', 'ls', '--json', '--until-change', w.digest()])
+  // The wait is told when its queue was read: the moment the `ls` began.
+  expect(w.runs[1]).toEqual(['trailboss', 'ls', '--json', '--until-change', w.digest(), '--read-at', String(T0)])
   expect(w.pendingCount()).toBe(1)
 })
 
@@ -149,7 +152,7 @@ test('the entry is empty when only this session waits, and one other reads in th
   expect(w.statuses).toEqual([])
   w.setWaits([SELF, WEB])
   await settleChange(w)
-  expect(w.status()).toBe('1 other waits · oldest 1m')
+  expect(w.status()).toBe('1 other waits · oldest 1m+')
   w.setWaits([SELF])
   await settleChange(w)
   expect(w.status()).toBeUndefined()
@@ -185,28 +188,71 @@ test('at rest one run stays pending: for half an hour nothing else is run or dra
   await w.clock.advance(30 * 60_000)
   expect(w.runs.length).toBe(calls)
   expect(w.statuses).toEqual([])
-  // The CLI's longest wait runs out: the same queue, nothing drawn, the next run asked.
+  // The CLI's longest wait runs out with nothing written: nothing drawn, the next run asked,
+  // counting writes from a little before that answer.
   w.timeUp()
   await settleChange(w)
   expect(w.lsCount()).toBe(3)
+  expect(w.runs[2]).toEqual(['trailboss', 'ls', '--json', '--until-change', w.digest(), '--read-at', String(T0 + 30 * 60_000 - ANSWER_SLACK_MS)])
   expect(w.pendingCount()).toBe(1)
   expect(w.statuses).toEqual([])
 })
 
-test('while others wait, the age moves on with a timer, without an `ls`', async ($, on) => {
+test('after an hour of waits in which nothing was written, the queue is read once anyway', async ($, on) => {
   const w = world(on)
+  await startSession($)
+  await w.clock.settle()
+  for (let i = 0; i < QUIET_WAITS_BEFORE_READ; i++) {
+    await w.clock.advance(9 * 60_000)
+    w.timeUp()
+    await settleChange(w)
+  }
+  const runs = w.runs.slice(1)
+  expect(runs.slice(0, QUIET_WAITS_BEFORE_READ).every((r) => r.includes('--read-at'))).toBe(true)
+  // A pane closed without a word to its record shows only on read.
+  expect(runs[QUIET_WAITS_BEFORE_READ]).toEqual(['trailboss', 'ls', '--json'])
+  expect(runs[QUIET_WAITS_BEFORE_READ + 1]?.slice(0, 6)).toEqual(['trailboss', 'ls', '--json', '--until-change', w.digest(), '--read-at'])
+  expect(w.pendingCount()).toBe(1)
+})
+
+test('a wait that answers a change counts writes from when it began', async ($, on) => {
+  const w = world(on)
+  await startSession($)
+  await w.clock.settle()
+  await w.clock.advance(120_000)
+  w.setWaits([WEB])
+  await settleChange(w)
+  expect(w.runs[2]?.slice(-2)).toEqual(['--read-at', String(T0)])
+  w.rev++
+  w.changed()
+  await settleChange(w)
+  // The second wait began two minutes in: writes from then on may not be in what it printed.
+  expect(w.runs[3]?.slice(-2)).toEqual(['--read-at', String(T0 + 120_000)])
+})
+
+test('while this session is in use and others wait, the age moves by the minute without an `ls`; unused, it stays a floor', async ($, on) => {
+  const w = world(on)
+  on('turn.complete', (_$, e) => ({ text: e.answer }))
   w.setWaits([API])
   await startSession($)
   await w.clock.settle()
-  expect(w.status()).toBe('1 other waits · oldest 4m')
+  // Not used since it started: no timer, and the age says "at least".
+  expect(w.status()).toBe('1 other waits · oldest 4m+')
+  await w.clock.advance(5 * 60_000)
+  expect(w.statuses).toEqual(['1 other waits · oldest 4m+'])
+  // A turn ends: the age moves by the minute for AGE_MOVES_FOR_MS, then stops as a floor.
+  await $.turn.complete({ reason: 'answer', answer: 'ok', durationMs: 10, isAborted: false, turnId: 't1' })
+  await w.clock.settle()
+  expect(w.status()).toBe('1 other waits · oldest 9m')
   const runs = w.lsCount()
   await w.clock.advance(60_000)
-  expect(w.status()).toBe('1 other waits · oldest 5m')
-  await w.clock.advance(3600_000)
-  expect(w.status()).toBe('1 other waits · oldest 1h')
+  expect(w.status()).toBe('1 other waits · oldest 10m')
+  await w.clock.advance(AGE_MOVES_FOR_MS)
   expect(w.lsCount()).toBe(runs)
   // Between two steps of the age, nothing is drawn again.
-  expect(w.statuses).toEqual(['1 other waits · oldest 4m', ...Array.from({ length: 55 }, (_, i) => `1 other waits · oldest ${i + 5}m`), '1 other waits · oldest 1h'])
+  expect(w.statuses).toEqual(['1 other waits · oldest 4m+', ...Array.from({ length: 10 }, (_, i) => `1 other waits · oldest ${i + 9}m`), '1 other waits · oldest 19m+'])
+  await w.clock.advance(3600_000)
+  expect(w.statuses.length).toBe(12)
 })
 
 test('this session\'s turn ends refresh the queue (what only a check on read sees)', async ($, on) => {

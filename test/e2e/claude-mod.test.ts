@@ -45,7 +45,7 @@ t.test('Claude Code 2.1.332: another session\'s wait in the status entry, one to
   })
   t.equal(await clientPane(e2e, client.name), watcher.pane, 'the client shows the watching session')
 
-  const STATUS = /trailboss: 1 other waits · oldest \d+[sm]/
+  const STATUS = /trailboss: 1 other waits · oldest (?:<1m|\d+[smh])/
   const TOAST = /proj waits: Bash: touch/
   t.notMatch(await capture(e2e, watcher.pane), /other waits?/, 'nobody waits yet: no status entry')
 
@@ -126,7 +126,7 @@ for (const build of [OLDEST, NEWEST]) {
     await waitFor('the waiting session in the queue', async () => (itemOf(await lsJson(e2e), waiter.sessionId)?.n ? true : undefined), STEP_MS)
     // Claude Code runs the status line when its own session changes: the viewer's turn does that.
     // Its settings watcher may take a moment to see the new statusLine: a second turn then.
-    const shows = async (): Promise<true | undefined> => (/\b1 other waits · oldest \d+[sm]/.test(await capture(e2e, viewer.pane)) ? true : undefined)
+    const shows = async (): Promise<true | undefined> => (/\b1 other waits · oldest (?:<1m|\d+[smh])/.test(await capture(e2e, viewer.pane)) ? true : undefined)
     let ms = -1
     for (let i = 0; i < 3 && ms < 0; i++) {
       const enter = await submit(e2e, viewer.pane, `hello ${i + 1} from the viewer`)
