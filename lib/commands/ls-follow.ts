@@ -45,6 +45,8 @@ export const UNTIL_CHANGE_MAX_MS = 9 * 60_000
  * tick: a write this close before `--read-at` counts as after it (at worst one read too many).
  */
 export const READ_AT_SLACK_MS = 100
+/** After a late write, the wait that follows lasts at least this long. */
+const READ_AT_LEAST_MS = 10_000
 
 /** Temp files, locks and the ended index change around every write; the record's rename is the news. */
 const isNoise = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /(^|[/\\])\.(tmp|ended)([/\\]|$)/.test(path)
@@ -129,8 +131,9 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
     const startedAt = io.now()
     const parentGone = (): boolean => parentPid() !== parent || parentPid() === 1
     if (!(await firstWriteSince(dir, Number(args.readAt) - READ_AT_SLACK_MS, maxWaitMs, parentGone))) return 0
-    // Written since: from here on, the wait as without --read-at, within what is left of it.
-    maxWaitMs = Math.max(0, maxWaitMs - (io.now() - startedAt))
+    // Written since: from here on, the wait as without --read-at, within what is left of it, but
+    // long enough for its first read to end before it gives up (a caller allows 10 minutes).
+    maxWaitMs = Math.max(Math.min(READ_AT_LEAST_MS, maxWaitMs), maxWaitMs - (io.now() - startedAt))
   }
   const { watch } = await import('chokidar')
   const ignored = (path: string): boolean => isNoise(path)
