@@ -212,6 +212,33 @@ t.test('ls --json --until-change --read-at: a write while it waits wakes it; one
   t.same(after, await lsJson(env), 'what ls --json prints now')
 })
 
+t.test('ls --json --until-change --read-at: a wait with nothing written ends when its parent is killed', async (t) => {
+  const env = baseEnv(tempDir(t))
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  const before = await lsJson(env)
+  const pidFile = `${env.TRAILBOSS_HOME}.pid`
+  const sh = spawn('/bin/sh', ['-c', `"$0" "$1" ls --json --until-change "$3" --read-at "$4" & echo $! > "$2"; wait`, process.execPath, CLI, pidFile, before.digest, String(Date.now())], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: 'ignore',
+  })
+  t.ok(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 20_000), 'the wait started under sh')
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').trim())
+  t.teardown(() => {
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+  })
+  // Its watch is set up (a run that read the queue and found it unchanged would look the same).
+  const watching = (): boolean => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === 'anon_inode:inotify')
+    } catch {
+      return false
+    }
+  }
+  t.ok(await waitFor(watching, 20_000), 'watching')
+  sh.kill('SIGKILL')
+  t.ok(await waitFor(() => !isAlive(pid), 40_000, 100), 'gone after its parent was killed')
+})
+
 t.test('--read-at goes with --until-change, as ms since the epoch', async (t) => {
   const env = baseEnv(tempDir(t))
   for (const args of [['ls', '--json', '--read-at', '1'], ['ls', '--json', '--until-change', 'abc', '--read-at', 'soon']]) {
