@@ -111,7 +111,7 @@ export const DOCTOR_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>
 
 export const GC_OPTIONS = {
-  'older-than': { type: 'string', default: '7d', describe: 'how long since their last event' },
+  'older-than': { type: 'string', default: '7d', describe: 'how long since their last event (a lost spool event: since it came)' },
   'dry-run': { type: 'boolean', default: false, describe: 'list what would be removed' },
 } as const satisfies Record<string, OptionSpec>
 

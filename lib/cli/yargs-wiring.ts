@@ -206,7 +206,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     )
     .command(
       'gc',
-      'retire ended and gone sessions older than a threshold',
+      'retire ended and gone sessions older than a threshold, and lost spool events as old',
       (y) =>
         y
           .options(toYargsOptions(GC_OPTIONS)),

@@ -5,7 +5,7 @@ import { deriveHomeProblem } from '../fs/home-check.js'
 import { isRefusal, readRange, withRegularFile } from '../fs/safe-file.js'
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
-import { type DoctorArgs, SCOPES } from '../cli/options.js'
+import { type DoctorArgs, GC_OPTIONS, SCOPES } from '../cli/options.js'
 import { codeCacheState } from '../cli/code-cache-state.js'
 import {
   checkAgentsInstalled,
@@ -16,6 +16,7 @@ import {
   checkHookless,
   checkHome,
   checkLog,
+  checkLostEvents,
   checkNode,
   checkRecords,
   checkRoutes,
@@ -37,6 +38,8 @@ import { findOnPath } from '../fs/find-on-path.js'
 import { useColour, type Io } from '../io.js'
 import { endedIndexDir, type Env, logFile, sessionsDir, trailbossHome } from '../paths.js'
 import { readEndedMarks } from '../record/ended-index.js'
+import { spoolDir } from '../record/spool.js'
+import { listLostSpool } from '../record/spool-lost.js'
 import { settingsFile } from '../agents/claude-code/settings-hooks.js'
 import { SETUPS } from '../agents/setup-registry.js'
 import { agentFor } from '../agents/index.js'
@@ -221,6 +224,9 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   for (const agent of SETUPS) checks.push(...(agent.doctor?.(env, facts.known, io.now()) ?? []))
   checks.push(homeCheck(env))
   checks.push(checkLog(logFile(env), readLogTail(logFile(env)), io.now()))
+  const lostDir = spoolDir(sessionsDir(env))
+  const lost = listLostSpool(lostDir).map((f) => ({ name: f.name, agent: f.agent, ageMs: io.now() - f.mtimeMs }))
+  checks.push(checkLostEvents(lostDir, lost, logFile(env), GC_OPTIONS['older-than'].default))
 
   const { readStore } = await import('../record/read.js')
   let records: Awaited<ReturnType<typeof readStore>>['records'] = []

@@ -1,6 +1,7 @@
-// trailboss gc: retire ended and gone sessions whose last event is older than a threshold, and
-// clear our own leftovers (stale temp files, folded pending files, stale locks). It says what
-// it removes, on stdout and in the log; nothing else is ever deleted (docs/design.md §2.7).
+// trailboss gc: retire ended and gone sessions whose last event is older than a threshold, remove
+// the spool's lost events past that threshold too, and clear our own leftovers (stale temp files,
+// folded pending files, stale locks). It says what it removes, on stdout and in the log; nothing
+// else is ever deleted (docs/design.md §2.7).
 import { removeSeenMark } from '../queue/seen.js'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
@@ -19,6 +20,8 @@ import { reportSkipped } from '../render/skipped.js'
 import { readEndedMarks, unmarkEnded } from '../record/ended-index.js'
 import { LOCK_STALE_MS, TEMP_LEFTOVER_MS } from '../record/write.js'
 import { readRecordFile } from '../record/read.js'
+import { spoolDir } from '../record/spool.js'
+import { listLostSpool } from '../record/spool-lost.js'
 import { formatVisible } from '../render/visible-text.js'
 
 /**
@@ -120,6 +123,19 @@ export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promi
       io.stdout.write(`${formatVisible(`${verb} leftover ${path}`)}\n`)
     }
   }
+  // Lost events (the fold logged each when it kept it aside): past the threshold, a person who
+  // wanted to look at one has had the time.
+  let lost = 0
+  for (const f of listLostSpool(spoolDir(dir))) {
+    if (view.now - f.mtimeMs < olderThanMs) continue
+    const what = `lost event ${f.path} (${f.agent ?? 'no agent named'}, ${formatAge(view.now - f.mtimeMs)} old)`
+    if (args.dryRun || removeOwnFile(f.path)) {
+      io.stdout.write(`${formatVisible(`${verb} ${what}`)}\n`)
+      if (!args.dryRun) appendLog(io, `removed ${f.path} (kept aside from the spool, ${f.agent ?? 'no agent named'}, ${formatAge(view.now - f.mtimeMs)} old)`)
+      lost++
+    }
+  }
+  if (lost > 0) io.stdout.write(`${verb} ${lost} lost spool event${lost === 1 ? '' : 's'} older than ${formatVisible(args.olderThan)}\n`)
   if (count === 0 && io.stdout.isTTY) io.stdout.write(`nothing to retire (ended or gone for ${args.olderThan})\n`)
   return EXIT_OK
 }

@@ -373,8 +373,39 @@ export const checkHookless = (found: readonly HooklessFacts[]): Check[] =>
     }
   })
 
+/** One lost event of the spool as doctor sees it. */
+export interface LostEventFacts {
+  name: string
+  agent: string | null
+  ageMs: number
+}
+
+/** How many lost events doctor names one by one (the newest). */
+export const LOST_EVENTS_LISTED = 5
+
+/**
+ * The spool's lost events (kept aside by the fold as `<name>.lost`): how many, whose, how old,
+ * where, and what to do. Each was one agent event that reached no record; the session went on.
+ */
+export const checkLostEvents = (dir: string, files: readonly LostEventFacts[], logPath: string, gcAfter: string): Check => {
+  if (files.length === 0) return { id: 'spool:lost', status: 'ok', summary: 'no lost events in the spool', fix: null }
+  const byAgent = new Map<string, number>()
+  for (const f of files) byAgent.set(f.agent ?? 'no agent named', (byAgent.get(f.agent ?? 'no agent named') ?? 0) + 1)
+  const agents = [...byAgent].map(([agent, n]) => `${agent} ${n}`).join(', ')
+  const oldest = Math.max(...files.map((f) => f.ageMs))
+  const newest = [...files].sort((a, b) => a.ageMs - b.ageMs).slice(0, LOST_EVENTS_LISTED)
+  const more = files.length - newest.length
+  return {
+    id: 'spool:lost',
+    status: 'warn',
+    summary: `${files.length} lost event${files.length === 1 ? '' : 's'} in ${dir} (${agents}), the oldest ${formatAge(oldest)} old: agent events that reached no session record`,
+    fix: `${logPath} says why each was lost (its hook stopped half way, or its payload was not JSON); their sessions went on with their next events. Read a file if you need what the agent sent; trailboss gc removes them once older than ${gcAfter}, or now: rm ${dir}/*.ev.lost`,
+    details: [...newest.map((f) => `${f.name}: ${f.agent ?? 'no agent named'}, ${formatAge(f.ageMs)} old`), ...(more > 0 ? [`and ${more} older`] : [])],
+  }
+}
+
 /** Log lines that mean an event was lost or a write failed, as opposed to notes (a pending event). */
-const LOG_PROBLEM = /\b(failed|gave up|compromised|not JSON|rejected)\b/
+const LOG_PROBLEM = /\b(failed|gave up|compromised|not JSON|rejected|lost event)\b/
 /** How many of the latest log lines doctor shows. */
 export const LOG_LINES_SHOWN = 3
 
