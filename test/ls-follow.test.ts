@@ -7,6 +7,7 @@ import t from 'tap'
 import { parseFast } from '../lib/cli/fast-args.js'
 import { LS_OPTIONS } from '../lib/cli/options.js'
 import { runLsFollow } from '../lib/commands/ls-follow.js'
+import { listingDigest } from '../lib/commands/ls.js'
 import type { Env } from '../lib/paths.js'
 import { captureIo } from './helpers/io.js'
 import { CLI } from './helpers/cli.js'
@@ -116,6 +117,22 @@ const lsJson = async (env: Record<string, string | undefined>): Promise<Doc> => 
   await new Promise((resolve) => child.on('close', resolve))
   return JSON.parse(out) as Doc
 }
+
+t.test('listingDigest: 16 hex digits that change with any part of the document, the same for the same content', async (t) => {
+  const doc = { version: 1, queue: Array.from({ length: 40 }, (_, i) => ({ n: i + 1, key: `k${i}`, ask: { message: `wait ${i} ✓` } })), tmux: 'ok', skipped: [] }
+  const d = listingDigest(doc)
+  t.match(d, /^[0-9a-f]{16}$/)
+  t.equal(listingDigest(JSON.parse(JSON.stringify(doc)) as object), d, 'the same content, another object: the same digest')
+  // One character changed near the start, in the middle and at the end of the text.
+  for (const i of [0, 20, 39]) {
+    const other = structuredClone(doc)
+    const item = other.queue[i]
+    if (item) item.ask.message = `wait ${i} ✗`
+    t.not(listingDigest(other), d, `item ${i} changed`)
+  }
+  t.not(listingDigest({ ...doc, tmux: 'unavailable' }), d, 'the last field changed')
+  t.not(listingDigest({ ...doc, queue: doc.queue.slice(1) }), d, 'an item fewer')
+})
 
 t.test('ls --json carries a digest of the queue: the same queue, the same digest, in --follow lines too', async (t) => {
   const env = baseEnv(tempDir(t))
