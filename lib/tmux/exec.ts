@@ -1,4 +1,10 @@
 // The exec seam to tmux: runs it with argument arrays, never a shell string.
+import { closeSync, constants, fstatSync, openSync, unlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { uniqueSuffix } from '../fs/atomic-write.js'
+import { readRange } from '../fs/safe-file.js'
+
+const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NOCTTY } = constants
 
 /** No tmux call of ours may hang a command (a wedged server must not freeze `ls`). */
 export const TMUX_TIMEOUT_MS = 2000
@@ -27,22 +33,107 @@ export class TmuxUnavailable extends Error {
   }
 }
 
-export const execTmux: TmuxExec = async (args, call = {}) => {
-  // Loaded on first use: `ls` over sessions without tmux, and `status` with nothing waiting,
-  // never pay for compiling child_process. getBuiltinModule, not import(): a dynamic import
-  // starts the ESM loader, a few ms of a CommonJS entry's start-up.
+/** tmux's output is never kept past this (execFile's maxBuffer before). */
+const MAX_OUTPUT = 16 * 1024 * 1024
+
+/**
+ * A file for a child's output, unlinked as soon as it is made (only our descriptor names it),
+ * or null when none can be made here. Created exclusively and never through a link, 0600.
+ */
+const scratchFile = (): number | null => {
+  const path = join(process.env.TMPDIR || '/tmp', `.trailboss-tmux.${process.pid}.${uniqueSuffix()}`)
+  let fd: number
+  try {
+    fd = openSync(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY, 0o600)
+  } catch {
+    return null
+  }
+  try {
+    unlinkSync(path)
+    return fd
+  } catch {
+    closeSync(fd)
+    return null
+  }
+}
+
+/** Everything the child wrote to a scratch file (null past MAX_OUTPUT); closes it. */
+const drain = (fd: number): string | null => {
+  try {
+    const size = fstatSync(fd).size
+    return size > MAX_OUTPUT ? null : readRange(fd, 0, size).toString('utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The pipes execFile makes: only when no scratch file can be made. */
+const execViaPipes = (argv: string[], call: TmuxCall): Promise<TmuxResult> => {
   const { execFile } = process.getBuiltinModule('node:child_process')
   return new Promise((resolve, reject) => {
-    const argv = call.socket ? ['-S', call.socket, ...args] : [...args]
     execFile(
       'tmux',
       argv,
-      { timeout: call.timeoutMs ?? TMUX_TIMEOUT_MS, env: call.env ?? process.env, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+      { timeout: call.timeoutMs ?? TMUX_TIMEOUT_MS, env: call.env ?? process.env, maxBuffer: MAX_OUTPUT, encoding: 'utf8' },
       (err, stdout, stderr) => {
         if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new TmuxUnavailable(err))
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
         resolve({ stdout, stderr, code })
       },
+    )
+  })
+}
+
+/**
+ * Runs tmux with its stdout and stderr going to two unlinked scratch files, read once it has
+ * exited. Pipes would do the same, but making them costs `ls` about a tenth of a Node start
+ * (a net.Socket and its stream for each: most of a spawn's cost), where a file descriptor
+ * costs an open and an unlink.
+ */
+export const execTmux: TmuxExec = async (args, call = {}) => {
+  // Loaded on first use: `ls` over sessions without tmux, and `status` with nothing waiting,
+  // never pay for compiling child_process. getBuiltinModule, not import(): a dynamic import
+  // starts the ESM loader, a few ms of a CommonJS entry's start-up.
+  const { spawn } = process.getBuiltinModule('node:child_process')
+  const argv = call.socket ? ['-S', call.socket, ...args] : [...args]
+  const out = scratchFile()
+  const err = out === null ? null : scratchFile()
+  if (out === null || err === null) {
+    if (out !== null) closeSync(out)
+    return execViaPipes(argv, call)
+  }
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const settle = (then: () => void): void => {
+      if (settled) return
+      settled = true
+      then()
+    }
+    let child: ReturnType<typeof spawn>
+    try {
+      child = spawn('tmux', argv, { stdio: ['ignore', out, err], env: call.env ?? process.env, timeout: call.timeoutMs ?? TMUX_TIMEOUT_MS })
+    } catch (e) {
+      // Refused before it started (an argument list too long): as execFile, a throw.
+      closeSync(out)
+      closeSync(err)
+      throw e
+    }
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      settle(() => {
+        closeSync(out)
+        closeSync(err)
+        // A timeout's kill that fails reports here too: only a missing tmux is TmuxUnavailable.
+        if (e.code === 'ENOENT') reject(new TmuxUnavailable(e))
+        else resolve({ stdout: '', stderr: e.message, code: 1 })
+      }),
+    )
+    child.on('close', (exitCode: number | null) =>
+      settle(() => {
+        const stdout = drain(out)
+        const stderr = drain(err) ?? ''
+        // Killed (the timeout) or too much output: a failure, as execFile reported them.
+        resolve(stdout === null ? { stdout: '', stderr, code: 1 } : { stdout, stderr, code: exitCode ?? 1 })
+      }),
     )
   })
 }
