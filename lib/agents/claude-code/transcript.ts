@@ -3,6 +3,7 @@
 // most TRANSCRIPT_READ_CAP of them, from the end), so a transcript's size never matters.
 import { isRefusal, readRange, withRegularFile } from '../../fs/safe-file.js'
 import type { TranscriptVerdict } from '../types.js'
+import { wholeLines } from '../jsonl-lines.js'
 
 /** The most bytes one check reads. The last decisive line wins, so the end is what counts. */
 export const TRANSCRIPT_READ_CAP = 1024 * 1024
@@ -36,9 +37,7 @@ export const mayBeUserLine = (line: string): boolean => line.includes('"user"')
 
 /** Splits complete lines and parses those kept; a partial last line (still being written) is dropped. */
 export const parseTranscriptLines = (text: string, fromStart: boolean, keep: (line: string) => boolean = () => true): TranscriptEntry[] => {
-  const lines = text.split('\n')
-  lines.pop() // the part after the last newline is incomplete (or empty)
-  if (!fromStart) lines.shift() // a read that began mid-file starts mid-line
+  const lines = wholeLines(text, fromStart)
   const out: TranscriptEntry[] = []
   for (const line of lines) {
     if (!line.startsWith('{') || !keep(line)) continue

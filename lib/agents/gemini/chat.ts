@@ -7,6 +7,7 @@
 import { isRefusal, readRange, withRegularFile } from '../../fs/safe-file.js'
 import type { LiveState } from '../../record/types.js'
 import type { ConversationLine, TranscriptVerdict } from '../types.js'
+import { wholeLines } from '../jsonl-lines.js'
 
 /** The most bytes one check reads, from the end: a turn's records are its last lines. */
 export const CHAT_READ_CAP = 1024 * 1024
@@ -35,9 +36,7 @@ const asObj = (v: unknown): Record<string, unknown> | null => (typeof v === 'obj
  * history and are most of a long chat's bytes: they are recognised by their start, never parsed.
  */
 export const parseChatLines = (text: string, fromStart: boolean): ChatLine[] => {
-  const lines = text.split('\n')
-  lines.pop() // the part after the last newline is incomplete (or empty)
-  if (!fromStart) lines.shift() // a read that began mid-file starts mid-line
+  const lines = wholeLines(text, fromStart)
   const out: ChatLine[] = []
   for (const line of lines) {
     if (line.startsWith('{"$set":')) {
