@@ -3,6 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 import t from 'tap'
 import { CANCELLED_TEXT, deriveChatVerdict, deriveGeminiConversation, isTypedPrompt, liveRecords, parseChatLines, readChatTail, type ChatLine } from '../lib/agents/gemini/chat.js'
+import { gemini } from '../lib/agents/gemini/index.js'
+import { sessionRecord } from './helpers/session-record.js'
 import { findChatFile, isReadableChatPath, parseProjectShortName, pickChatFile } from '../lib/agents/gemini/paths.js'
 
 const FIXTURES = new URL('./fixtures/gemini/', import.meta.url)
@@ -123,6 +125,11 @@ t.test('paths: the chat file by projects.json when transcript_path is of no use'
   const id = chatNames[0]!.slice(-14, -6)
   t.equal(findChatFile({ HOME: home }, '/w/proj', `${id}-0000`), join(chats, chatNames[0]!))
   t.equal(findChatFile({ HOME: home }, '/w/other', `${id}-0000`), null)
+  // What watch watches: the payload's path where it is a chat file, else the one found the same way.
+  const rec = (transcriptPath: string | null, cwd: string) => sessionRecord({ agent: 'gemini', sessionId: `${id}-0000`, cwd, transcriptPath })
+  t.equal(gemini.watchedFile(rec(join(chats, 'other.jsonl'), '/w/other'), { HOME: home }), join(chats, 'other.jsonl'), 'a readable transcript_path as it is')
+  t.equal(gemini.watchedFile(rec('/etc/x.jsonl', '/w/proj'), { HOME: home }), join(chats, chatNames[0]!), 'else the chat file of its project')
+  t.equal(gemini.watchedFile(rec(null, '/w/other'), { HOME: home }), null)
 
   // projects.json as a FIFO: refused at once. A blocking read would wait for this writer and
   // then find the chat file through what it writes.

@@ -4,7 +4,7 @@ import type { AgentAdapter } from '../types.js'
 import { deriveChatVerdict, deriveGeminiConversation, readChatTail } from './chat.js'
 import { geminiDiscovery } from './discovery.js'
 import { geminiHooks } from './hooks.js'
-import { chatPathCheck, findChatFile, isReadableChatPath } from './paths.js'
+import { chatPathCheck, findChatFile } from './paths.js'
 import { classifyGeminiScreen, GEMINI_SCREEN_RULES_VERSION, readGeminiPermissionDialog } from './screen.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import type { Env } from '../../paths.js'
@@ -26,7 +26,7 @@ export const gemini: AgentAdapter = {
       return lines ? deriveChatVerdict(lines, { state: rec.state, since: rec.since }, now) : null
     }
   },
-  watchedFile: (rec, env) => (isReadableChatPath(rec.transcriptPath, env) ? rec.transcriptPath : findChatFile(env, rec.cwd, rec.sessionId)),
+  watchedFile: (rec, env) => chatFileOf(rec, env),
   readConversation: (rec, env, count) => {
     const file = chatFileOf(rec, env)
     const lines = file ? readChatTail(file, 256 * 1024) : null
