@@ -200,7 +200,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     )
     .command(
       'doctor',
-      'check the whole chain (node, emitter, hooks, records, tmux) and say how to fix it',
+      'check the whole chain (node, emitter, hooks, records, lost spool events, tmux) and say how to fix it',
       (y) => y.options(toYargsOptions(DOCTOR_OPTIONS)),
       run<DoctorArgs>(async () => (await import('../commands/doctor.js')).runDoctor),
     )
