@@ -22,6 +22,7 @@ t.test('checkLostEvents: how many, whose, the oldest, where, and what to do', as
   t.equal(c.status, 'warn')
   t.equal(c.summary, '7 lost events in /h/sessions/.spool (no agent named 1, codex 3, gemini 3), the oldest 7d old: agent events that reached no session record')
   t.match(c.fix, /^\/h\/log says why each was lost .*trailboss gc removes them once older than 7d, or now: rm \/h\/sessions\/\.spool\/\*\.ev\.lost$/)
+  t.match(checkLostEvents('/s', [files[1]!], '/l', '7d').summary, /^1 lost event in \/s \(codex 1\), the oldest 2d old: an agent event that reached/)
   t.same(c.details, ['0-1.ev.lost: no agent named, 1d old', '1-1.ev.lost: codex, 2d old', '2-1.ev.lost: gemini, 3d old', '3-1.ev.lost: codex, 4d old', '4-1.ev.lost: gemini, 5d old', 'and 2 older'], 'the newest, named')
   t.equal(parseLostAgent('trailboss-spool 1\nagent gemini\nenv TMUX=x\n'), 'gemini')
   t.equal(parseLostAgent('trailboss-spool 1\nage'), null, 'cut before its agent')

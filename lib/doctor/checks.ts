@@ -398,7 +398,7 @@ export const checkLostEvents = (dir: string, files: readonly LostEventFacts[], l
   return {
     id: 'spool:lost',
     status: 'warn',
-    summary: `${files.length} lost event${files.length === 1 ? '' : 's'} in ${dir} (${agents}), the oldest ${formatAge(oldest)} old: agent events that reached no session record`,
+    summary: `${files.length} lost event${files.length === 1 ? '' : 's'} in ${dir} (${agents}), the oldest ${formatAge(oldest)} old: ${files.length === 1 ? 'an agent event' : 'agent events'} that reached no session record`,
     fix: `${logPath} says why each was lost (its hook stopped half way, or its payload was not JSON); their sessions went on with their next events. Read a file if you need what the agent sent; trailboss gc removes them once older than ${gcAfter}, or now: rm ${dir}/*.ev.lost`,
     details: [...newest.map((f) => `${f.name}: ${f.agent ?? 'no agent named'}, ${formatAge(f.ageMs)} old`), ...(more > 0 ? [`and ${more} older`] : [])],
   }
