@@ -4,7 +4,7 @@ import t from 'tap'
 import { describeWriteError, lockNow } from '../lib/fs/lock-now.js'
 import { tempDir } from './helpers/emitter.js'
 
-/** node:fs, counting proper-lockfile's attempts to make its lock folder. */
+/** node:fs, counting proper-lockfile's attempts to make its lock folder (the first one is synchronous). */
 const countingFs = (): { fs: typeof fs; attempts: () => number } => {
   let n = 0
   const wrapped = {
@@ -12,6 +12,10 @@ const countingFs = (): { fs: typeof fs; attempts: () => number } => {
     mkdir: (...args: Parameters<typeof fs.mkdir>) => {
       n++
       return fs.mkdir(...args)
+    },
+    mkdirSync: (...args: Parameters<typeof fs.mkdirSync>) => {
+      n++
+      return fs.mkdirSync(...args)
     },
   } as typeof fs
   return { fs: wrapped, attempts: () => n }
