@@ -24,6 +24,7 @@ import type types = require('../lib/record/types.js')
 import write = require('../lib/record/write.js')
 import agentProcess = require('../lib/tmux/agent-process.js')
 import lockNow = require('../lib/fs/lock-now.js')
+import stdin = require('../lib/fs/read-stdin.js')
 
 /** Payloads above this are drained unread (docs/design.md §6.6); a PostToolUse after a big read is normal. */
 const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
@@ -40,8 +41,10 @@ const LOG_CAP_BYTES = 256 * 1024
 // The order of events is the order their emitters started (docs/design.md §2.6). With async hooks Claude
 // Code starts PreToolUse and PermissionRequest milliseconds apart, and Node's own start-up
 // (30-60 ms, more under load) reorders a stamp taken in this script; the process's time
-// origin, taken before that start-up, kept the order (0 swaps in 40 trials, against 7).
-const stamp = performance.timeOrigin
+// origin, taken before that start-up, kept the order (0 swaps in 40 trials, against 7). The
+// origin is the clock now less process.uptime(), which counts from the process's start (within
+// a millisecond of performance.timeOrigin, whose first use loads perf_hooks: 2-3 ms a start).
+const stamp = Date.now() - process.uptime() * 1000
 const env = process.env
 
 /**
@@ -79,7 +82,8 @@ const logOnce = (line: string): void => {
   log(line)
 }
 
-const readStdin = (): Promise<{ text: string | null; bytes: number }> =>
+/** Stdin through Node's stream: for a terminal or a socket, or where /proc is missing. */
+const readStdinStream = (): Promise<stdin.StdinText> =>
   new Promise((resolve) => {
     const chunks: Buffer[] = []
     let bytes = 0
@@ -91,6 +95,13 @@ const readStdin = (): Promise<{ text: string | null; bytes: number }> =>
     process.stdin.on('end', () => resolve({ text: bytes <= MAX_PAYLOAD_BYTES ? Buffer.concat(chunks).toString('utf8') : null, bytes }))
     process.stdin.on('error', () => resolve({ text: null, bytes }))
   })
+
+const readStdin = async (): Promise<stdin.StdinText> => {
+  const read = stdin.readStdinSync(MAX_PAYLOAD_BYTES, stdinUntil)
+  // No timer fires during a synchronous read: the deadline the timer keeps, kept by hand.
+  if (read === 'deadline') giveUp(STDIN_DEADLINE_MS, false)
+  return read === null || read === 'deadline' ? readStdinStream() : read
+}
 
 /** `--agent <id>` from the hook command; the default agent when it names none. */
 const agentArg = (argv: readonly string[]): string => {
@@ -124,6 +135,7 @@ const armDeadline = (ms: number, read: boolean): NodeJS.Timeout => {
 }
 
 let deadline = armDeadline(STDIN_DEADLINE_MS, false)
+const stdinUntil = Date.now() + STDIN_DEADLINE_MS
 
 /** Folding the spool takes at most this long; what is left waits for the next fold, and readers see it meanwhile. */
 const FOLD_BUDGET_MS = 5000
