@@ -83,6 +83,14 @@ t.test('parseSpool tells a payload that is not JSON from one cut short', async (
   for (const body of ['hello', '{"a":x', '{"a":1}}', '{"a":1}x', '{"a":"a\nb"}', '[1 2]', '{"a":1,}', '\u00ff', 'x at position 999', '{"a":"\\x"}']) {
     t.same(parseSpool(head + body, 7), { incomplete: `payload is not JSON (${body.length} bytes)`, mtimeMs: 7, notJson: true }, `not JSON: ${JSON.stringify(body)}`)
   }
+  // No cut of a JSON document, at any byte (a UTF-8 sequence cut too), is taken for not JSON.
+  const doc = Buffer.from(' {"session_id":"s","a":true,"b":false,"c":null,"d":-1.5e+10,"e":"x\\u00e9\\n\\"é😀","f":[1,{"g":[]}],"h":1E-3, "i" : 0 } ')
+  const misread = Array.from({ length: doc.length }, (_, i) => i).filter((i) => {
+    const got = parseSpool(head + doc.subarray(0, i).toString('utf8'), 7)
+    return isIncomplete(got) ? got.notJson === true : typeof got === 'string'
+  })
+  t.same(misread, [], 'every cut of a document is one still being written (or, once its last brace is in, an event)')
+  t.ok(isIncomplete(parseSpool(head + doc.toString('utf8'), 7)) === false, 'and the whole document an event')
   t.equal(isLostSpoolFile({ incomplete: 'payload is not JSON (5 bytes)', mtimeMs: 7, notJson: true }, 7), true, 'not JSON: lost at once')
   t.equal(isLostSpoolFile({ incomplete: 'payload ends before its JSON does (5 bytes)', mtimeMs: 7 }, 7 + SPOOL_LOST_MS - 1), false, 'cut short: waited for')
   t.equal(describeLost({ incomplete: 'payload is not JSON (5 bytes)', mtimeMs: 7, notJson: true }, 60_007), 'its payload is not JSON (5 bytes)')
