@@ -105,8 +105,10 @@ t.test('ls finds sessions that have no record: registry, pane processes and tran
   t.match(byId(CLAUDE_OLD_ID), { agent: 'claude-code', inferred: true, tmux: { pane: oldClaudePane } }, 'a pane running claude, named by its transcript')
   t.match(byId(CODEX_ID), { agent: 'codex', inferred: true, tmux: { pane: codexPane } }, 'a pane running codex, named by its rollout')
   t.equal(items.length, 3, 'one row each, nothing else')
-  const cache = JSON.parse(readFileSync(join(env.TRAILBOSS_HOME!, 'discovery.json'), 'utf8')) as { panes: Record<string, { sessionId: string }> }
+  t.equal(byId(CODEX_ID)?.project, 'proj', "the project of the process's folder")
+  const cache = JSON.parse(readFileSync(join(env.TRAILBOSS_HOME!, 'discovery.json'), 'utf8')) as { panes: Record<string, { sessionId: string; project?: string }> }
   t.equal(cache.panes[`${server.socket}\n${codexPane}`]?.sessionId, CODEX_ID, 'what a pane runs is remembered for the next run')
+  t.equal(cache.panes[`${server.socket}\n${codexPane}`]?.project, 'proj', 'and its project label')
 
   // doctor lists each, with how to give it hooks; a project that turns hooks off says so.
   mkdirSync(join(project, '.claude'), { recursive: true })
@@ -127,6 +129,7 @@ t.test('ls finds sessions that have no record: registry, pane processes and tran
   const merged = await ls()
   t.same(merged.filter((i) => i.sessionId === REGISTRY_ID).length, 1, 'one row for the session')
   t.match(byId(REGISTRY_ID, merged), { key, state: 'working', inferred: false, reason: null }, 'same key, the hook’s state now, no hint')
+  t.equal(byId(CODEX_ID, merged)?.project, 'proj', 'the remembered project label, read again')
 
   // Codex exits: its row goes with it; the registry file of a dead process is left out too.
   server.tmux('kill-pane', '-t', codexPane)

@@ -41,6 +41,8 @@ export interface Hookless extends FoundSession {
   startTicks: number | null
   /** Where it was found, for doctor: 'registry' or 'pane'. */
   via: 'registry' | 'pane'
+  /** Its project label when discovery remembered it; absent: worked out from `cwd`. */
+  project?: string | null
 }
 
 /** The sessions the agents list themselves (before tmux is asked: they name more sockets). */
@@ -113,6 +115,8 @@ export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cac
     cache.panes[key] = memo
     const agent = memo.agent ? agentFor(memo.agent) : undefined
     if (!agent?.discovery || memo.pid === null) continue
+    // Worked out once per process found (its cwd is the process's, and stays with the memo).
+    if (memo.project === undefined) memo.project = projectLabelIn(env)(undefined, memo.cwd)
     if (now - memo.lookedAt >= (memo.sessionId === null ? UNNAMED_LOOKUP_AFTER_MS : SESSION_LOOKUP_AFTER_MS)) {
       const startedAt = memo.startTicks === null ? null : processStartMs(memo.startTicks)
       const found = await agent.discovery.findSession(env, { pid: memo.pid, startedAt, cwd: memo.cwd })
@@ -131,6 +135,7 @@ export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cac
       state: null,
       hadTurn: memo.hadTurn,
       via: 'pane',
+      project: memo.project,
     })
   }
   for (const k of Object.keys(cache.panes)) if (!seen.has(k)) delete cache.panes[k]
@@ -211,7 +216,7 @@ export const toHooklessRecord = (s: Hookless, env: Env, now: number, host: strin
     host,
     headless: false,
     cwd: s.cwd,
-    project: projectLabelIn(env)(undefined, s.cwd),
+    project: s.project !== undefined ? s.project : projectLabelIn(env)(undefined, s.cwd),
     transcriptPath: s.transcriptPath,
     tmux: s.tmux,
     state: st.state,

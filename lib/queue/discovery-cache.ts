@@ -18,6 +18,11 @@ export interface PaneMemo {
   pid: number | null
   startTicks: number | null
   cwd: string | null
+  /**
+   * The project label of `cwd` (the nearest folder holding .git), worked out with the memo:
+   * a walk up the folders per session per run otherwise. Absent in a cache written before it.
+   */
+  project?: string | null
   sessionId: string | null
   transcriptPath: string | null
   hadTurn: boolean
