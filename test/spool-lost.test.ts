@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import t from 'tap'
 import { checkLostEvents, LOST_EVENTS_LISTED } from '../lib/doctor/checks.js'
 import { findOnPath } from '../lib/fs/find-on-path.js'
-import { listSpool, SPOOL_LOST_MS, spoolDir } from '../lib/record/spool.js'
-import { listLostSpool, parseLostAgent } from '../lib/record/spool-lost.js'
+import { listSpool, parseSpoolAgent, SPOOL_LOST_MS, spoolDir } from '../lib/record/spool.js'
+import { listLostSpool } from '../lib/record/spool-lost.js'
 import { runCli } from './helpers/cli.js'
 import { baseEnv, BUILT_EMITTER, tempDir } from './helpers/emitter.js'
 
@@ -24,9 +24,9 @@ t.test('checkLostEvents: how many, whose, the oldest, where, and what to do', as
   t.match(c.fix, /^\/h\/log says why each was lost .*trailboss gc removes them once older than 7d, or now: rm \/h\/sessions\/\.spool\/\*\.ev\.lost$/)
   t.match(checkLostEvents('/s', [files[1]!], '/l', '7d').summary, /^1 lost event in \/s \(codex 1\), the oldest 2d old: an agent event that reached/)
   t.same(c.details, ['0-1.ev.lost: no agent named, 1d old', '1-1.ev.lost: codex, 2d old', '2-1.ev.lost: gemini, 3d old', '3-1.ev.lost: codex, 4d old', '4-1.ev.lost: gemini, 5d old', 'and 2 older'], 'the newest, named')
-  t.equal(parseLostAgent('trailboss-spool 1\nagent gemini\nenv TMUX=x\n'), 'gemini')
-  t.equal(parseLostAgent('trailboss-spool 1\nage'), null, 'cut before its agent')
-  t.equal(parseLostAgent('something else\nagent codex\n'), null)
+  t.equal(parseSpoolAgent('trailboss-spool 1\nagent gemini\nenv TMUX=x\n'), 'gemini')
+  t.equal(parseSpoolAgent('trailboss-spool 1\nage'), null, 'cut before its agent')
+  t.equal(parseSpoolAgent('something else\nagent codex\n'), null)
 })
 
 t.test('lost events: kept aside by the fold, listed by doctor, removed by gc past its threshold only', async (t) => {

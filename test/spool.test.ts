@@ -7,7 +7,7 @@ import { readSpooledEvents, spooledAgentProcess, spoolToEvent } from '../lib/rec
 import { BUILT_EMITTER } from './helpers/emitter.js'
 import { waitFor } from './helpers/wait-for.js'
 import { readProcStat, SHELLS } from '../lib/tmux/agent-process.js'
-import { claimSpoolFile, describeLost, isIncomplete, isLostSpoolFile, listSpool, nsToMs, parseSpool, readSpoolFile, type SpoolEntry, type SpoolFile, SPOOL_LOST_MS, SPOOL_STALE_CLAIM_MS, sortSpool, spoolDir, spoolEnv } from '../lib/record/spool.js'
+import { claimSpoolFile, describeLost, isIncomplete, isLostSpoolFile, parseSpoolAgent, spoolAgesOf, listSpool, nsToMs, parseSpool, readSpoolFile, type SpoolEntry, type SpoolFile, SPOOL_LOST_MS, SPOOL_STALE_CLAIM_MS, sortSpool, spoolDir, spoolEnv } from '../lib/record/spool.js'
 
 const SPOOL_SH = new URL('../hooks/spool.sh', import.meta.url).pathname
 
@@ -374,4 +374,18 @@ t.test('a payload that is not JSON is a lost event at once: said as such by read
   t.match(log, `lost event: spool file ${name}`, 'said in the log')
   t.match(log, `payload is not JSON (${body.length} bytes)`, 'as not JSON')
   t.notMatch(log, 'ends before its JSON does', 'not as cut short')
+})
+
+t.test('spoolAgesOf counts only the named agent’s files, by the agent line spool.sh writes', async (t) => {
+  const home = scratch(t)
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }
+  const sdir = spoolDir(join(home, 'tb', 'sessions'))
+  // No node given: no fold starts, the files stay.
+  for (const agent of ['codex', 'gemini', 'codex']) t.equal(spawnSync('/bin/sh', [DIST_SPOOL, agent], { input: codexPayload('ages', 'Stop'), env }).status, 0)
+  const now = Date.now() + 1000
+  t.equal(spoolAgesOf(sdir, 'codex', now).length, 2)
+  t.equal(spoolAgesOf(sdir, 'gemini', now).length, 1)
+  t.equal(spoolAgesOf(sdir, 'codex-x', now).length, 0, 'a name that starts like another agent’s is not it')
+  t.ok(spoolAgesOf(sdir, 'codex', now).every((a) => a >= 1000), 'ages from the files’ mtimes')
+  t.equal(parseSpoolAgent('trailboss-spool 1\nagent codex'), null, 'an agent line not yet ended names none')
 })

@@ -5,11 +5,9 @@
 import { join } from 'node:path'
 import { listRealDir, ownMtimeMs } from '../fs/own-files.js'
 import { readRegularHead } from '../fs/safe-file.js'
-import { SPOOL_MAGIC } from './spool.js'
+import { parseSpoolAgent, SPOOL_HEAD_BYTES } from './spool.js'
 
 const LOST = /^\d{1,24}-\d{1,10}\.ev\.lost$/
-/** Enough of a file's start for its magic line and its agent line. */
-const HEAD_BYTES = SPOOL_MAGIC.length + '\nagent '.length + 41
 
 export interface LostSpoolFile {
   path: string
@@ -20,9 +18,6 @@ export interface LostSpoolFile {
   agent: string | null
 }
 
-/** Pure: the agent a spool file's first bytes name, if they name one. */
-export const parseLostAgent = (head: string): string | null => new RegExp(`^${SPOOL_MAGIC}\\nagent ([a-z0-9-]{1,40})\\n`).exec(head)?.[1] ?? null
-
 /**
  * The lost events in the spool folder `sdir`, oldest first: regular files of our own named as
  * the fold names them, never through a link; none when the folder is missing or a link.
@@ -32,11 +27,11 @@ export const listLostSpool = (sdir: string): LostSpoolFile[] => {
   for (const e of listRealDir(sdir)) {
     if (!e.isFile() || !LOST.test(e.name)) continue
     const path = join(sdir, e.name)
-    const head = readRegularHead(path, HEAD_BYTES, { ownOnly: true })
+    const head = readRegularHead(path, SPOOL_HEAD_BYTES, { ownOnly: true })
     const mtimeMs = ownMtimeMs(path)
     // One of another user, or gone meanwhile: not ours to list.
     if (typeof head !== 'string' || mtimeMs === null) continue
-    out.push({ path, name: e.name, mtimeMs, agent: parseLostAgent(head) })
+    out.push({ path, name: e.name, mtimeMs, agent: parseSpoolAgent(head) })
   }
   return out.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : 1))
 }

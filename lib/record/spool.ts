@@ -247,11 +247,22 @@ export const claimSpoolFile = (sdir: string, file: SpoolFile, now: number, pid =
   }
 }
 
+/** Enough of a spool file's start for its magic line and its agent line. */
+export const SPOOL_HEAD_BYTES = SPOOL_MAGIC.length + '\nagent '.length + 41
+
+const AGENT_LINE = new RegExp(`^${SPOOL_MAGIC}\\nagent ([a-z0-9-]{1,40})\\n`)
+
+/** Pure: the agent a spool file's first bytes name, if they name one. */
+export const parseSpoolAgent = (head: string): string | null => AGENT_LINE.exec(head)?.[1] ?? null
+
+/** The agent a spool file names, read from its start (a regular file of our own); null when none. */
+export const readSpoolAgent = (path: string): string | null => {
+  const head = readRegularHead(path, SPOOL_HEAD_BYTES, { ownOnly: true })
+  return typeof head === 'string' ? parseSpoolAgent(head) : null
+}
+
 /** How long ago each spooled file of `agent` was last written (doctor: a fold that never runs). */
 export const spoolAgesOf = (sdir: string, agent: string, now: number): number[] =>
   listSpool(sdir)
-    .filter((f) => {
-      const head = readRegularHead(join(sdir, f.name), SPOOL_MAGIC.length + agent.length + 8, { ownOnly: true })
-      return typeof head === 'string' && head.startsWith(`${SPOOL_MAGIC}\nagent ${agent}\n`)
-    })
+    .filter((f) => readSpoolAgent(join(sdir, f.name)) === agent)
     .map((f) => now - f.mtimeMs)
