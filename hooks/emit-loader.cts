@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // trailboss-emit, the file hooks run (dist/hooks/emit.cjs): starts the emitter (emitter.cjs
-// beside it, built from hooks/emit.cts) from the V8 code cache the build made for it
+// beside it, built from hooks/emit.ts) from the V8 code cache the build made for it
 // (emit.v8). Compiling the 44 KB emitter is a visible part of a start-up that runs on every
 // agent event. A cache V8 refuses (another Node, other V8 flags in NODE_OPTIONS) or a missing
 // one is not used: the emitter compiles as usual. Only node built-ins here.

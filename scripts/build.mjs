@@ -119,7 +119,7 @@ await Promise.all([
   // graceful-fs (proper-lockfile's fs) patches all of fs at load, for retries on EMFILE that a
   // one-event process never meets: the emitter's lock uses node:fs itself. signal-exit's one
   // assert.equal gets hooks/assert-equal.ts instead of node:assert, which is slow to load.
-  build({ ...common, entryPoints: ['hooks/emit.cts'], outfile: 'dist/hooks.next/emitter.cjs', format: 'cjs', alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' } }),
+  build({ ...common, entryPoints: ['hooks/emit.ts'], outfile: 'dist/hooks.next/emitter.cjs', format: 'cjs', alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' } }),
   // The file hooks run (trailboss-emit): starts emitter.cjs from its V8 code cache, emit.v8.
   build({ ...common, entryPoints: ['hooks/emit-loader.cts'], outfile: 'dist/hooks.next/emit.cjs', format: 'cjs' }),
   // The CLI with ls and status inside: one file, because every module a start-up resolves

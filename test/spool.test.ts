@@ -213,7 +213,7 @@ t.test('listSpool lists spooled and claimed files in order, and ignores foreign 
   )
 })
 
-/** A fold holds the spool's lock (hooks/emit.cts). */
+/** A fold holds the spool's lock (hooks/emit.ts). */
 const foldRunning = (home: string): boolean => fs.existsSync(join(spoolDir(join(home, 'tb', 'sessions')), '.fold.lock'))
 
 const DIST_SPOOL = new URL('../dist/hooks/spool.sh', import.meta.url).pathname

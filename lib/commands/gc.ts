@@ -89,7 +89,7 @@ const listLeftovers = (dir: string, now: number): Leftover[] => {
 
 export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = parseDuration(args.olderThan)
-  // proper-lockfile makes its lock folders with the default mode (see hooks/emit.cts).
+  // proper-lockfile makes its lock folders with the default mode (see hooks/emit.ts).
   process.umask(0o077)
   // A home of another user: nothing of it is ours to remove (loadQueue reads none of it).
   const foreign = deriveHomeProblem(io.env)

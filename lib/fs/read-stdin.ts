@@ -12,7 +12,7 @@
 //   back at exit);
 // - a regular file or /dev/null never waits on a writer: read as it is.
 // Anything else (a terminal, no /proc, an open or a handle refused) is left to the stream.
-import fs = require('node:fs')
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs'
 
 /** What stdin held: its text, or null when it was over the cap or failed midway; and its size. */
 export interface StdinText {
@@ -32,9 +32,9 @@ const sleep = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
-const isDevNull = (st: fs.Stats): boolean => {
+const isDevNull = (st: Stats): boolean => {
   try {
-    return st.rdev === fs.statSync('/dev/null').rdev
+    return st.rdev === statSync('/dev/null').rdev
   } catch {
     return false
   }
@@ -73,9 +73,9 @@ interface Opened {
 
 /** The descriptor to read stdin from without blocking for good, or null to leave stdin to the stream. */
 const openForReading = (): Opened | null => {
-  let st: fs.Stats
+  let st: Stats
   try {
-    st = fs.fstatSync(0)
+    st = fstatSync(0)
   } catch {
     return null
   }
@@ -83,8 +83,8 @@ const openForReading = (): Opened | null => {
   if (st.isFile() || (st.isCharacterDevice() && isDevNull(st))) return { fd: 0, done: () => {} }
   if (st.isFIFO()) {
     try {
-      const fd = fs.openSync('/proc/self/fd/0', fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
-      return { fd, done: () => fs.closeSync(fd) }
+      const fd = openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK)
+      return { fd, done: () => closeSync(fd) }
     } catch {
       // No /proc: the stream reads it.
       return null
@@ -111,7 +111,7 @@ export const readStdinSync = (maxBytes: number, until: number): StdinRead => {
       const buf = Buffer.allocUnsafe(CHUNK_BYTES)
       let n: number
       try {
-        n = fs.readSync(opened.fd, buf, 0, CHUNK_BYTES, null)
+        n = readSync(opened.fd, buf, 0, CHUNK_BYTES, null)
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return { text: null, bytes }
         if (Date.now() >= until) return 'deadline'

@@ -1,6 +1,6 @@
 // The record store's write path: lock a session's file, fold events in, write it atomically.
 // It is the emitter's path too, so it stays free of zod and every other heavy import.
-import * as fs from 'node:fs'
+import { mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { applyEvent } from './fold.js'
 import type { HookEvent, SessionRecord } from './types.js'
@@ -36,7 +36,7 @@ const readRecordOrSetAside = (file: string, sessionId: string, log: Logger): Ses
   if (looksLikeRecord(parsed, sessionId)) return parsed
   // Never delete what we cannot read: set it aside for `doctor`, and start afresh.
   const aside = `${file}.corrupt-${Date.now()}`
-  fs.renameSync(file, aside)
+  renameSync(file, aside)
   log(`record ${file} ${got.ok ? 'did not parse' : `is ${got.why}`}; moved to ${aside}`)
   return null
 }
@@ -103,7 +103,7 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
     const folded = withPending(onDisk, pending, at)
     const next = applyEvent(folded, ev, at)
     next.foldedPending = pending.map((p) => p.file)
-    fs.mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
+    mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
     unmarkBeforeWrite(dir, ev.sessionId, onDisk?.state ?? null, next.state, log)
     writeFileAtomic(file, JSON.stringify(next), tempDir(dir), ev.sessionId)
     opts.onSaved?.('written')

@@ -7,24 +7,24 @@
 // hooks were installed before agents were named. `--fold-spool`: started detached by
 // hooks/spool.sh (the hook of agents that wait for every hook), it folds the spooled events
 // into their records instead of reading one from stdin.
-import fs = require('node:fs')
-import os = require('node:os')
-import path = require('node:path')
-import registry = require('../lib/agents/hook-registry.js')
-import home = require('../lib/fs/home-check.js')
-import paths = require('../lib/paths.js')
-import ownFiles = require('../lib/fs/own-files.js')
-import privateDir = require('../lib/fs/private-dir.js')
-import safeFile = require('../lib/fs/safe-file.js')
-import hookContext = require('../lib/record/hook-context.js')
-import pending = require('../lib/record/pending-events.js')
-import spool = require('../lib/record/spool.js')
-import spoolEvents = require('../lib/record/spool-events.js')
-import type types = require('../lib/record/types.js')
-import write = require('../lib/record/write.js')
-import agentProcess = require('../lib/tmux/agent-process.js')
-import lockNow = require('../lib/fs/lock-now.js')
-import stdin = require('../lib/fs/read-stdin.js')
+import { lstatSync, mkdirSync, renameSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { dirname, join } from 'node:path'
+import * as registry from '../lib/agents/hook-registry.js'
+import * as home from '../lib/fs/home-check.js'
+import * as paths from '../lib/paths.js'
+import * as ownFiles from '../lib/fs/own-files.js'
+import * as privateDir from '../lib/fs/private-dir.js'
+import * as safeFile from '../lib/fs/safe-file.js'
+import * as hookContext from '../lib/record/hook-context.js'
+import * as pending from '../lib/record/pending-events.js'
+import * as spool from '../lib/record/spool.js'
+import * as spoolEvents from '../lib/record/spool-events.js'
+import type * as types from '../lib/record/types.js'
+import * as write from '../lib/record/write.js'
+import * as agentProcess from '../lib/tmux/agent-process.js'
+import * as lockNow from '../lib/fs/lock-now.js'
+import * as stdin from '../lib/fs/read-stdin.js'
 
 /** Payloads above this are drained unread (docs/design.md §6.6); a PostToolUse after a big read is normal. */
 const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
@@ -58,11 +58,11 @@ const log = (line: string): void => {
   try {
     if (!mayWrite()) return
     const file = paths.logFile(env)
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
     try {
       // lstat: the size of a link's target is no reason to rename anything.
-      const st = fs.lstatSync(file)
-      if (st.isFile() && st.size > LOG_CAP_BYTES) fs.renameSync(file, `${file}.1`)
+      const st = lstatSync(file)
+      if (st.isFile() && st.size > LOG_CAP_BYTES) renameSync(file, `${file}.1`)
     } catch {
       // No log yet.
     }
@@ -162,7 +162,7 @@ const foldSpool = async (): Promise<void> => {
     let release: lockNow.Release
     try {
       release = await lockNow.lockNow(sdir, {
-        lockfilePath: path.join(sdir, FOLD_LOCK),
+        lockfilePath: join(sdir, FOLD_LOCK),
         realpath: false,
         stale: write.LOCK_STALE_MS,
         update: write.LOCK_STALE_MS / 2,
@@ -183,7 +183,7 @@ const foldSpool = async (): Promise<void> => {
     // still being written is its hook's fold's, which starts once it is whole: looked at again
     // only when it is whole by now (that fold may have found the lock busy).
     if (!pass.finished) return
-    const whole = (f: spool.SpoolFile): boolean => !pass.writing.has(f.name) || !spool.isIncomplete(spool.readSpoolFile(path.join(sdir, f.name)))
+    const whole = (f: spool.SpoolFile): boolean => !pass.writing.has(f.name) || !spool.isIncomplete(spool.readSpoolFile(join(sdir, f.name)))
     if (!spool.listSpool(sdir).some((f) => !f.claimed && whole(f))) return
   }
 }
@@ -197,7 +197,7 @@ interface FoldPass {
 
 /** Folds what the spool holds now, oldest first. */
 const foldAll = async (dir: string, sdir: string, until: number): Promise<FoldPass> => {
-  const host = os.hostname()
+  const host = hostname()
   const writing = new Set<string>()
   for (const f of spool.listSpool(sdir)) {
     if (Date.now() > until) {
@@ -205,7 +205,7 @@ const foldAll = async (dir: string, sdir: string, until: number): Promise<FoldPa
       return { finished: false, writing }
     }
     // Read before it is claimed: a file still being written keeps its name.
-    const entry = spool.readSpoolFile(path.join(sdir, f.name))
+    const entry = spool.readSpoolFile(join(sdir, f.name))
     if (entry === 'missing') continue
     if (spool.isIncomplete(entry) && !spool.isLostSpoolFile(entry, Date.now())) {
       writing.add(f.name)
@@ -237,10 +237,10 @@ const foldAll = async (dir: string, sdir: string, until: number): Promise<FoldPa
 
 /** A file its hook never finished: said in the log and kept aside, out of the spool's names. */
 const keepLost = (sdir: string, f: spool.SpoolFile, claimed: string, entry: spool.SpoolIncomplete): void => {
-  const aside = path.join(sdir, `${f.base}.lost`)
+  const aside = join(sdir, `${f.base}.lost`)
   const age = Math.round((Date.now() - entry.mtimeMs) / 1000)
   try {
-    fs.renameSync(claimed, aside)
+    renameSync(claimed, aside)
     log(`lost event: spool file ${f.base} stayed incomplete for ${age} s (${entry.incomplete}); kept as ${aside}`)
   } catch (err) {
     log(`lost event: spool file ${f.base} stayed incomplete for ${age} s (${entry.incomplete}); not kept aside: ${(err as Error).message}`)
@@ -278,7 +278,7 @@ const main = async (): Promise<void> => {
       return
     }
   }
-  const ev = agent.toHookEvent(payload, hookContext.hookContext(env, stamp, os.hostname()))
+  const ev = agent.toHookEvent(payload, hookContext.hookContext(env, stamp, hostname()))
   if (typeof ev === 'string') {
     log(`rejected event: ${ev}`)
     return
