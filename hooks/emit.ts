@@ -238,12 +238,12 @@ const foldAll = async (dir: string, sdir: string, until: number): Promise<FoldPa
 /** A file its hook never finished: said in the log and kept aside, out of the spool's names. */
 const keepLost = (sdir: string, f: spool.SpoolFile, claimed: string, entry: spool.SpoolIncomplete): void => {
   const aside = join(sdir, `${f.base}.lost`)
-  const age = Math.round((Date.now() - entry.mtimeMs) / 1000)
+  const why = spool.describeLost(entry, Date.now())
   try {
     renameSync(claimed, aside)
-    log(`lost event: spool file ${f.base} stayed incomplete for ${age} s (${entry.incomplete}); kept as ${aside}`)
+    log(`lost event: spool file ${f.base}: ${why}; kept as ${aside}`)
   } catch (err) {
-    log(`lost event: spool file ${f.base} stayed incomplete for ${age} s (${entry.incomplete}); not kept aside: ${(err as Error).message}`)
+    log(`lost event: spool file ${f.base}: ${why}; not kept aside: ${(err as Error).message}`)
   }
 }
 
