@@ -12,6 +12,7 @@ import { readEndedMarks } from './ended-index.js'
 import { foldEvents } from './fold.js'
 import { readPendingEvents, withPending } from './pending-events.js'
 import { readSpooledEvents } from './spool-events.js'
+import { deriveFileStamp, isSettled, readSnapshot, SNAPSHOT_MAX_ENTRIES, type SnapshotEntry, statRecordFile, writeSnapshot } from './snapshot.js'
 
 export interface SkippedFile {
   file: string
@@ -92,6 +93,8 @@ export interface ReadOptions {
   onRecord?: (rec: SessionRecord) => void
 }
 
+const myUid = (): bigint | null => (typeof process.getuid === 'function' ? BigInt(process.getuid()) : null)
+
 export const readStore = async (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): Promise<StoreContents> => {
   // A home of another user may hold anything they planted: one line for it, no record read.
   const foreign = deriveHomeProblem(env)
@@ -130,13 +133,31 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   const marked = skipEnded ? readEndedMarks(dir) : new Set<string>()
   // The folder normalised once: path.join per record is a visible part of a hundred reads.
   const inDir = join(dir, '/')
+  // Records checked by an earlier run (record/snapshot.ts), only for the home's own folder.
+  const snapshot = dir === sessionsDir(env) ? readSnapshot(env, dir) : null
+  const remembered = new Map<string, SnapshotEntry>()
+  const readAt = Date.now()
+  const uid = myUid()
   for (const id of recordIds) {
     if (marked.has(id) && !pendingIds.has(id)) {
       endedIds.push(id)
       continue
     }
     const file = `${inDir}${id}${RECORD_SUFFIX}`
-    const rec = await readRecordOrEnded(file, id, skipEnded && !pendingIds.has(id))
+    const st = snapshot ? statRecordFile(file, uid) : null
+    const stamp = st ? deriveFileStamp(st) : null
+    const hit = stamp !== null ? snapshot?.entries.get(id) : undefined
+    let rec: SessionRecord | string | typeof ENDED
+    if (hit && hit.k === stamp) {
+      rec = hit.r
+      remembered.set(id, hit)
+    } else {
+      rec = await readRecordOrEnded(file, id, skipEnded && !pendingIds.has(id))
+      // Only a checked live record whose file has settled (ended ones are rarely opened at all).
+      if (st && stamp !== null && typeof rec === 'object' && rec.state !== 'ended' && isSettled(st.ctimeNs, readAt) && remembered.size < SNAPSHOT_MAX_ENTRIES) {
+        remembered.set(id, { k: stamp, r: rec })
+      }
+    }
     seen.add(id)
     if (rec === ENDED) {
       endedIds.push(id)
@@ -152,6 +173,8 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
       opts.onRecord?.(merged)
     }
   }
+  // Before anything else holds the records: entries of files gone or changed drop out.
+  if (snapshot) writeSnapshot(env, snapshot, remembered)
   // Events of a session whose first write lost the lock race exist only as pending files (or spooled).
   for (const id of pendingIds) {
     if (seen.has(id) || !isValidSessionId(id)) continue
