@@ -60,11 +60,12 @@ const MISSING = 'missing'
 export const ENDED = Symbol('ended')
 
 /** Reads one record file: the record, why it was skipped, or ENDED when told to skip those. */
-const readRecordOrEnded = async (path: string, sessionId: string, skipEnded: boolean): Promise<SessionRecord | string | typeof ENDED> => {
+const readRecordOrEnded = async (path: string, sessionId: string, skipEnded: boolean, file?: { ino: number }): Promise<SessionRecord | string | typeof ENDED> => {
   let data: unknown
   // Never blocks on a FIFO, never follows a link, never reads more than a record can be.
   const got = readRegularFile(path, { cap: READ_CAP.record, ownOnly: true })
   if (!got.ok) return got.missing ? MISSING : got.why
+  if (file) file.ino = got.st.ino
   if (skipEnded && peekState(got.text) === 'ended') return ENDED
   try {
     data = JSON.parse(got.text)
@@ -144,18 +145,21 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
       continue
     }
     const file = `${inDir}${id}${RECORD_SUFFIX}`
-    const st = snapshot ? statRecordFile(file, uid) : null
-    const stamp = st ? deriveFileStamp(st) : null
-    const hit = stamp !== null ? snapshot?.entries.get(id) : undefined
+    // Only a remembered record costs an lstat first; any other is read as without a snapshot.
+    const hit = snapshot?.entries.get(id)
+    const st = hit ? statRecordFile(file, uid) : null
     let rec: SessionRecord | string | typeof ENDED
-    if (hit && hit.k === stamp) {
+    if (hit && st && hit.k === deriveFileStamp(st)) {
       rec = hit.r
       remembered.set(id, hit)
     } else {
-      rec = await readRecordOrEnded(file, id, skipEnded && !pendingIds.has(id))
-      // Only a checked live record whose file has settled (ended ones are rarely opened at all).
-      if (st && stamp !== null && typeof rec === 'object' && rec.state !== 'ended' && isSettled(st.ctimeNs, readAt) && remembered.size < SNAPSHOT_MAX_ENTRIES) {
-        remembered.set(id, { k: stamp, r: rec })
+      const read = { ino: -1 }
+      rec = await readRecordOrEnded(file, id, skipEnded && !pendingIds.has(id), read)
+      // A checked live record, once its file has settled. Stamped after the read: the same inode
+      // with a ctime older than this run began was not written since, so the text read is its.
+      if (snapshot && typeof rec === 'object' && rec.state !== 'ended' && remembered.size < SNAPSHOT_MAX_ENTRIES) {
+        const after = statRecordFile(file, uid)
+        if (after && Number(after.ino) === read.ino && isSettled(after.ctimeNs, readAt)) remembered.set(id, { k: deriveFileStamp(after), r: rec })
       }
     }
     seen.add(id)
