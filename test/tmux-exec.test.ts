@@ -2,7 +2,7 @@
 // codes, a timeout, no tmux at all) is the same whether its output went to scratch files (the
 // usual way) or to pipes (when no scratch file can be made), and no scratch file stays behind.
 import t, { type Test } from 'tap'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execTmux, TmuxUnavailable } from '../lib/tmux/exec.js'
@@ -49,8 +49,13 @@ for (const way of ways) {
     t.match(gone.stderr, /no server running|error connecting|No such file/i, 'no server: said on stderr')
     // A client that waits longer than its time is stopped (tmux exits 0 on the SIGTERM; this
     // test would hang until tap's own timeout without it).
-    const slow = await execTmux(['run-shell', 'sleep 1000'], { socket: server.socket, env, timeoutMs: 300 })
+    // The server's job outlives the client: tmux waits for its jobs before it exits, even on
+    // kill-server, so the job writes its pid and is ended here (else the server lingers).
+    const jobPid = join(server.dir, 'job.pid')
+    const slow = await execTmux(['run-shell', `echo $$ > ${jobPid}; exec sleep 1000`], { socket: server.socket, env, timeoutMs: 300 })
     t.equal(slow.stdout, '', 'stopped at its timeout, with nothing printed')
+    await waitFor(() => existsSync(jobPid) && readFileSync(jobPid, 'utf8').trim() !== '', 'the job wrote its pid')
+    process.kill(Number(readFileSync(jobPid, 'utf8')), 'SIGKILL')
     await t.rejects(execTmux(['list-panes'], { socket: server.socket, env: { ...env, PATH: join(scratch, 'empty') } }), TmuxUnavailable, 'tmux not on PATH')
     t.same(readdirSync(scratch), [], 'no scratch file left behind')
   })
