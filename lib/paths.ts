@@ -18,6 +18,13 @@ export const trailbossHome = (env: Env = process.env): string =>
 
 export const sessionsDir = (env: Env = process.env): string => join(trailbossHome(env), 'sessions')
 
+/**
+ * Pure: whether a change at `path` (a path or a bare name) in the sessions folder is only the
+ * noise around a write: temp files, locks and the ended index change with every write; the
+ * record's rename is the news. What every watcher of the folder ignores.
+ */
+export const isSessionsNoise = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /(^|[/\\])\.(tmp|ended)([/\\]|$)/.test(path)
+
 export const logFile = (env: Env = process.env): string => join(trailbossHome(env), 'log')
 
 export const recordFile = (dir: string, sessionId: string): string => join(dir, `${sessionId}.json`)

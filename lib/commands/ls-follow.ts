@@ -16,7 +16,7 @@ import { parseDuration } from '../duration.js'
 import { formatError } from '../errors.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
 import type { Io } from '../io.js'
-import { sessionsDir } from '../paths.js'
+import { isSessionsNoise, sessionsDir } from '../paths.js'
 import { filterAgents } from '../queue/filter.js'
 import { loadQueue } from '../queue/load.js'
 import { deriveListing } from './ls.js'
@@ -48,9 +48,6 @@ export const READ_AT_SLACK_MS = 100
 /** After a late write, the wait that follows lasts at least this long. */
 const READ_AT_LEAST_MS = 10_000
 
-/** Temp files, locks and the ended index change around every write; the record's rename is the news. */
-const isNoise = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /(^|[/\\])\.(tmp|ended)([/\\]|$)/.test(path)
-
 /**
  * Whether the sessions folder, or a session's folder of pending events (the depth the watcher
  * below sees), was written at or after `since`. A folder that cannot be read counts as written:
@@ -60,7 +57,7 @@ export const writtenSince = (dir: string, since: number): boolean => {
   try {
     if (statSync(dir).mtimeMs >= since) return true
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory() && !isNoise(entry.name) && statSync(join(dir, entry.name)).mtimeMs >= since) return true
+      if (entry.isDirectory() && !isSessionsNoise(entry.name) && statSync(join(dir, entry.name)).mtimeMs >= since) return true
     }
     return false
   } catch {
@@ -92,7 +89,7 @@ const firstWriteSince = (dir: string, since: number, maxMs: number, parentGone: 
     const watchOne = (path: string): void => {
       try {
         const w = watchFolder(path, { persistent: true }, (_event, name) => {
-          if (name === null || !isNoise(String(name))) end(true)
+          if (name === null || !isSessionsNoise(String(name))) end(true)
         })
         w.on('error', () => end(true))
         watchers.push(w)
@@ -103,7 +100,7 @@ const firstWriteSince = (dir: string, since: number, maxMs: number, parentGone: 
     watchOne(dir)
     try {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        if (entry.isDirectory() && !isNoise(entry.name)) watchOne(join(dir, entry.name))
+        if (entry.isDirectory() && !isSessionsNoise(entry.name)) watchOne(join(dir, entry.name))
       }
     } catch {
       end(true)
@@ -136,8 +133,7 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
     maxWaitMs = Math.max(Math.min(READ_AT_LEAST_MS, maxWaitMs), maxWaitMs - (io.now() - startedAt))
   }
   const { watch } = await import('chokidar')
-  const ignored = (path: string): boolean => isNoise(path)
-  const watcher = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored })
+  const watcher = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
 
   let last = ''
   let lastListing: unknown = null

@@ -6,7 +6,7 @@
 import { agentFor } from '../agents/index.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
 import type { Io } from '../io.js'
-import { sessionsDir } from '../paths.js'
+import { isSessionsNoise, sessionsDir } from '../paths.js'
 import type { TmuxExec } from '../tmux/exec.js'
 import { loadQueue, type QueueView } from './load.js'
 
@@ -41,10 +41,7 @@ export const startLive = async (
   const { watch } = await import('chokidar')
   const dir = sessionsDir(io.env)
   ensurePrivateDir(dir)
-  // Temp files, locks and the ended index change around every write; the record's rename is
-  // the news.
-  const ignored = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /[/\\]\.(tmp|ended)([/\\]|$)/.test(path)
-  const sessions = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored })
+  const sessions = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
   const transcripts = watch([], { ignoreInitial: true, atomic: false })
   let watched = new Set<string>()
 
