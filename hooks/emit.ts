@@ -237,7 +237,7 @@ const foldAll = async (dir: string, sdir: string, until: number): Promise<FoldPa
 
 /** A file its hook never finished: said in the log and kept aside, out of the spool's names. */
 const keepLost = (sdir: string, f: spool.SpoolFile, claimed: string, entry: spool.SpoolIncomplete): void => {
-  const aside = join(sdir, `${f.base}.lost`)
+  const aside = join(sdir, spool.lostNameOf(f.base))
   const why = spool.describeLost(entry, Date.now())
   try {
     renameSync(claimed, aside)

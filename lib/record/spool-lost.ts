@@ -5,9 +5,7 @@
 import { join } from 'node:path'
 import { listRealDir, ownMtimeMs } from '../fs/own-files.js'
 import { readRegularHead } from '../fs/safe-file.js'
-import { parseSpoolAgent, SPOOL_HEAD_BYTES } from './spool.js'
-
-const LOST = /^\d{1,24}-\d{1,10}\.ev\.lost$/
+import { isLostSpoolName, parseSpoolAgent, SPOOL_HEAD_BYTES } from './spool.js'
 
 export interface LostSpoolFile {
   path: string
@@ -25,7 +23,7 @@ export interface LostSpoolFile {
 export const listLostSpool = (sdir: string): LostSpoolFile[] => {
   const out: LostSpoolFile[] = []
   for (const e of listRealDir(sdir)) {
-    if (!e.isFile() || !LOST.test(e.name)) continue
+    if (!e.isFile() || !isLostSpoolName(e.name)) continue
     const path = join(sdir, e.name)
     const head = readRegularHead(path, SPOOL_HEAD_BYTES, { ownOnly: true })
     const mtimeMs = ownMtimeMs(path)

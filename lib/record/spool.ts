@@ -33,6 +33,13 @@ export const spoolDir = (sessionsDir: string): string => join(sessionsDir, '.spo
  */
 const SPOOLED = /^(\d{1,24})-(\d{1,10})\.ev$/
 const CLAIMED = /^(\d{1,24})-(\d{1,10})\.ev\.(\d{1,10})\.claim$/
+const LOST_SUFFIX = '.lost'
+
+/** A lost event's name: its spooled name (`<stamp>-<pid>.ev`) kept aside, out of the spool's names. */
+export const lostNameOf = (base: string): string => `${base}${LOST_SUFFIX}`
+
+/** Pure: whether `name` is one lostNameOf gave. */
+export const isLostSpoolName = (name: string): boolean => name.endsWith(LOST_SUFFIX) && SPOOLED.test(name.slice(0, -LOST_SUFFIX.length))
 
 export interface SpoolEntry {
   agent: string
