@@ -31,6 +31,12 @@ const isPlainOutput = (fd: number): boolean => {
   }
 }
 
+/** A monotonic clock in ms; not `performance.now()`, whose first use loads perf_hooks (~1.5 ms). */
+const monotonicMs = (): number => {
+  const [s, ns] = process.hrtime()
+  return s * 1e3 + ns / 1e6
+}
+
 const pause = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
@@ -70,17 +76,17 @@ export const descriptorOut = (fd: number, limits: StallLimits = defaultLimits): 
       if (readerGone) return false
       const bytes = Buffer.from(text)
       let backoffMs = firstBackoffMs
-      let lastProgress = performance.now()
+      let lastProgress = monotonicMs()
       for (let done = 0; done < bytes.length; ) {
         try {
           done += writeSync(fd, bytes, done)
           backoffMs = firstBackoffMs
-          lastProgress = performance.now()
+          lastProgress = monotonicMs()
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code
           const stalled =
             code === 'EAGAIN' &&
-            (process.ppid !== limits.parentPid || performance.now() - lastProgress >= limits.stallMs)
+            (process.ppid !== limits.parentPid || monotonicMs() - lastProgress >= limits.stallMs)
           if (code === 'EPIPE' || stalled) {
             readerGone = true
             return false

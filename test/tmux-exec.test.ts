@@ -1,6 +1,7 @@
 // The exec seam against a real tmux on a private socket: what it answers (output, errors, exit
-// codes, a timeout, no tmux at all) is the same whether its output went to scratch files (the
-// usual way) or to pipes (when no scratch file can be made), and no scratch file stays behind.
+// codes, a timeout, no tmux at all) is the same whether tmux started on libuv's process handle
+// with its output to scratch files (the usual way), through child_process (a Node that gives no
+// process handle) or with pipes (when no scratch file can be made); no scratch file stays behind.
 import t, { type Test } from 'tap'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,9 +23,22 @@ const useTmpdir = (t: Test, dir: string): void => {
 }
 
 const ways = [
-  { name: 'scratch files', tmpdir: scratch },
-  { name: 'pipes (no scratch file can be made)', tmpdir: join(scratch, 'missing') },
+  { name: 'scratch files', tmpdir: scratch, handle: true },
+  { name: 'scratch files, child_process (no process handle)', tmpdir: scratch, handle: false },
+  { name: 'pipes (no scratch file can be made)', tmpdir: join(scratch, 'missing'), handle: true },
 ]
+
+/** A Node whose process.binding refuses: what spawn-handle.ts meets where Node gives no handle. */
+const withoutBindings = (t: Test): void => {
+  const proc = process as unknown as { binding: (name: string) => unknown }
+  const real = proc.binding
+  proc.binding = (name: string) => {
+    throw new Error(`No such module: ${name}`)
+  }
+  t.teardown(() => {
+    proc.binding = real
+  })
+}
 
 /** A pane that printed one line longer than a pipe's buffer (64 KiB), then END. */
 const LONG = 100_000
@@ -35,6 +49,7 @@ for (const way of ways) {
     const server = startTmuxServer(t, { command: PRINTER, size: [200, 50] })
     await waitFor(() => server.capture(server.firstPane).includes('END'), 'the long line printed')
     useTmpdir(t, way.tmpdir)
+    if (!way.handle) withoutBindings(t)
     const env = cleanEnv()
     const listed = await execTmux(['list-panes', '-a', '-F', '#{pane_id} #{session_name}'], { socket: server.socket, env })
     t.same(listed, { stdout: `${server.firstPane} main\n`, stderr: '', code: 0 })

@@ -13,6 +13,7 @@
 // - a regular file or /dev/null never waits on a writer: read as it is.
 // Anything else (a terminal, no /proc, an open or a handle refused) is left to the stream.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs'
+import { nodeBinding } from '../node-binding.js'
 
 /** What stdin held: its text, or null when it was over the cap or failed midway; and its size. */
 export interface StdinText {
@@ -49,19 +50,15 @@ type PipeBinding = { Pipe: new (type: number) => PipeHandle; constants: { SOCKET
 
 /** Descriptor 0 made non-blocking by a pipe handle opened on it; null when this Node refuses. */
 const openNonBlocking = (): PipeHandle | null => {
-  // process.binding is deprecated, and --pending-deprecation would print so: the emitter prints nothing.
-  const quiet = process.noDeprecation
-  process.noDeprecation = true
+  const binding = nodeBinding<PipeBinding>('pipe_wrap')
+  if (!binding) return null
   try {
-    const binding = (process as unknown as { binding(name: string): PipeBinding }).binding('pipe_wrap')
     const handle = new binding.Pipe(binding.constants.SOCKET)
     if (handle.open(0) === 0) return handle
     handle.close()
     return null
   } catch {
     return null
-  } finally {
-    process.noDeprecation = quiet
   }
 }
 

@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, openSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { uniqueSuffix } from '../fs/atomic-write.js'
 import { readRange } from '../fs/safe-file.js'
+import { type HandleExit, spawnOnHandle } from './spawn-handle.js'
 
 const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_NOCTTY } = constants
 
@@ -84,24 +85,28 @@ const execViaPipes = (argv: string[], call: TmuxCall): Promise<TmuxResult> => {
   })
 }
 
-/**
- * Runs tmux with its stdout and stderr going to two unlinked scratch files, read once it has
- * exited. Pipes would do the same, but making them costs `ls` about a tenth of a Node start
- * (a net.Socket and its stream for each: most of a spawn's cost), where a file descriptor
- * costs an open and an unlink.
- */
-export const execTmux: TmuxExec = async (args, call = {}) => {
-  // Loaded on first use: `ls` over sessions without tmux, and `status` with nothing waiting,
-  // never pay for compiling child_process. getBuiltinModule, not import(): a dynamic import
-  // starts the ESM loader, a few ms of a CommonJS entry's start-up.
+/** Errors child_process reports as an 'error' event rather than a throw: the call fails, `ls` goes on. */
+const REPORTED_SPAWN_ERRORS = new Set(['EACCES', 'EAGAIN', 'EMFILE', 'ENFILE', 'ENOENT'])
+
+/** What a failed start means for the caller, as execFile reported it: unavailable, a failure, or a throw. */
+const spawnFailure = (e: NodeJS.ErrnoException): TmuxResult => {
+  if (e.code === 'ENOENT') throw new TmuxUnavailable(e)
+  if (e.code !== undefined && REPORTED_SPAWN_ERRORS.has(e.code)) return { stdout: '', stderr: e.message, code: 1 }
+  // Refused before it started (an argument list too long): as execFile, a throw.
+  throw e
+}
+
+/** Both scratch files read once tmux has exited (killed by the timeout: code 1). */
+const collect = (out: number, err: number, exitCode: number | null): TmuxResult => {
+  const stdout = drain(out)
+  const stderr = drain(err) ?? ''
+  // Killed (the timeout) or too much output: a failure, as execFile reported them.
+  return stdout === null ? { stdout: '', stderr, code: 1 } : { stdout, stderr, code: exitCode ?? 1 }
+}
+
+/** child_process's spawn onto the scratch files: where this Node gives no process handle. */
+const execViaSpawn = (argv: string[], call: TmuxCall, out: number, err: number): Promise<TmuxResult> => {
   const { spawn } = process.getBuiltinModule('node:child_process')
-  const argv = call.socket ? ['-S', call.socket, ...args] : [...args]
-  const out = scratchFile()
-  const err = out === null ? null : scratchFile()
-  if (out === null || err === null) {
-    if (out !== null) closeSync(out)
-    return execViaPipes(argv, call)
-  }
   return new Promise((resolve, reject) => {
     let settled = false
     const settle = (then: () => void): void => {
@@ -113,7 +118,6 @@ export const execTmux: TmuxExec = async (args, call = {}) => {
     try {
       child = spawn('tmux', argv, { stdio: ['ignore', out, err], env: call.env ?? process.env, timeout: call.timeoutMs ?? TMUX_TIMEOUT_MS })
     } catch (e) {
-      // Refused before it started (an argument list too long): as execFile, a throw.
       closeSync(out)
       closeSync(err)
       throw e
@@ -127,13 +131,41 @@ export const execTmux: TmuxExec = async (args, call = {}) => {
         else resolve({ stdout: '', stderr: e.message, code: 1 })
       }),
     )
-    child.on('close', (exitCode: number | null) =>
-      settle(() => {
-        const stdout = drain(out)
-        const stderr = drain(err) ?? ''
-        // Killed (the timeout) or too much output: a failure, as execFile reported them.
-        resolve(stdout === null ? { stdout: '', stderr, code: 1 } : { stdout, stderr, code: exitCode ?? 1 })
-      }),
-    )
+    child.on('close', (exitCode: number | null) => settle(() => resolve(collect(out, err, exitCode))))
   })
+}
+
+/**
+ * Runs tmux with its stdout and stderr going to two unlinked scratch files, read once it has
+ * exited. Pipes would do the same, but making them costs `ls` about a tenth of a Node start
+ * (a net.Socket and its stream for each), where a file descriptor costs an open and an unlink;
+ * and it starts on libuv's process handle (./spawn-handle.ts), because loading child_process
+ * costs about as much again.
+ */
+export const execTmux: TmuxExec = async (args, call = {}) => {
+  const argv = call.socket ? ['-S', call.socket, ...args] : [...args]
+  const out = scratchFile()
+  const err = out === null ? null : scratchFile()
+  if (out === null || err === null) {
+    if (out !== null) closeSync(out)
+    return execViaPipes(argv, call)
+  }
+  let started: Promise<HandleExit> | null
+  try {
+    started = spawnOnHandle('tmux', argv, { env: call.env ?? process.env, stdout: out, stderr: err, timeoutMs: call.timeoutMs ?? TMUX_TIMEOUT_MS })
+  } catch (e) {
+    closeSync(out)
+    closeSync(err)
+    throw e
+  }
+  if (started === null) return execViaSpawn(argv, call, out, err)
+  let exit: HandleExit
+  try {
+    exit = await started
+  } catch (e) {
+    closeSync(out)
+    closeSync(err)
+    return spawnFailure(e as NodeJS.ErrnoException)
+  }
+  return collect(out, err, exit.code)
 }

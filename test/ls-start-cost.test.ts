@@ -1,0 +1,69 @@
+// What `ls --json` loads of Node's own modules while it asks tmux for its panes and prints a
+// digest: none of child_process, zlib, net, the stream classes or perf_hooks, each a visible part
+// of a 50 ms start (docs/benchmarks.md). The built CLI in a real child process, a real tmux
+// server on a private socket; the modules are read from process.moduleLoadList through a
+// preload that writes them at exit. Run with --pending-deprecation: the native bindings it uses
+// instead must print no warning.
+import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import { join } from 'node:path'
+import { crc32 } from 'node:zlib'
+import t from 'tap'
+import { CLI } from './helpers/cli.js'
+import { line, startLab } from './helpers/session-lab.js'
+
+t.setTimeout(120_000) // a bound for hangs on a loaded machine
+
+interface Exit {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** The CLI under `node --pending-deprecation -r preload`, through env(1) without the test runner's NODE_OPTIONS. */
+const runWithPreload = (args: string[], env: Record<string, string | undefined>, preload: string): Promise<Exit> =>
+  new Promise((resolve) => {
+    const child = spawn('env', ['-u', 'NODE_OPTIONS', process.execPath, '--pending-deprecation', '-r', preload, CLI, ...args], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => err.push(c))
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
+  })
+
+const hex8 = (n: number): string => n.toString(16).padStart(8, '0')
+
+t.test('ls --json asks tmux and prints its digest without loading child_process, zlib or streams', async (t) => {
+  const lab = startLab(t.testdir())
+  t.teardown(lab.close)
+  const pane = lab.newPane()
+  lab.appendTranscript('aaaaaaaa-1', line.prompt('pa', 'hello'), line.assistant('Shall I go on?'))
+  await lab.emit('aaaaaaaa-1', 'Stop', { prompt_id: 'pa', last_assistant_message: 'Shall I go on?' }, { pane })
+
+  const modules = join(lab.root, 'modules.txt')
+  const preload = join(lab.root, 'modules.cjs')
+  fs.writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(modules)}, process.moduleLoadList.join('\\n')))\n`)
+  const r = await runWithPreload(['ls', '--json'], lab.env, preload)
+  t.equal(r.code, 0, r.stderr)
+  t.equal(r.stderr, '', 'nothing on stderr, no deprecation warning either')
+
+  const out = JSON.parse(r.stdout) as { queue: Array<{ sessionId: string; tmux: { pane: string; alive: boolean | null } | null }>; digest: string }
+  t.same(
+    out.queue.map((i) => [i.sessionId, i.tmux?.pane, i.tmux?.alive]),
+    [['aaaaaaaa-1', pane, true]],
+    'the pane was checked against tmux: alive',
+  )
+  // The digest: the CRC-32 of each half of the compact JSON without it (docs/design.md).
+  const { digest, ...content } = out
+  const bytes = Buffer.from(JSON.stringify(content), 'utf8')
+  const mid = bytes.length >>> 1
+  t.equal(digest, hex8(crc32(bytes.subarray(0, mid))) + hex8(crc32(bytes.subarray(mid))), 'the digest is the CRC-32 pair node:zlib computes')
+
+  const loaded = fs.readFileSync(modules, 'utf8').split('\n')
+  t.ok(loaded.includes('Internal Binding process_wrap'), 'tmux started on the process handle')
+  const heavy = loaded.filter((m) => /^NativeModule (child_process|zlib|net|stream|dgram|perf_hooks|internal\/streams\/readable)$/.test(m))
+  t.same(heavy, [], 'none of the heavy modules loaded')
+})
