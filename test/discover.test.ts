@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { deriveRegistryState, isClaudeProcess, parseRegistrySession, projectFolderName } from '../lib/agents/claude-code/discovery.js'
 import { isCodexProcess, parseRolloutCwd, rolloutDayFolders } from '../lib/agents/codex/discovery.js'
 import { isGeminiProcess, parseChatHeaderId } from '../lib/agents/gemini/discovery.js'
-import { deriveHookless, deriveScreenState, type Hookless, NO_HOOKS_HINT } from '../lib/queue/discover.js'
+import { deriveHookless, deriveLookupDue, deriveScreenState, type Hookless, NO_HOOKS_HINT, SESSION_LOOKUP_AFTER_MS, SESSION_RECHECK_AFTER_MS, UNNAMED_LOOKUP_AFTER_MS } from '../lib/queue/discover.js'
 import { deriveDescendants, parseCmdline, parseEnvironTmux } from '../lib/tmux/process-table.js'
 import { checkHookless } from '../lib/doctor/checks.js'
 import { runCli } from './helpers/cli.js'
@@ -19,6 +19,7 @@ import type { JsonItem } from '../lib/render/queue-table.js'
 const REGISTRY_ID = 'aaaaaaaa-1111-4222-8333-444444444444'
 const CLAUDE_OLD_ID = 'bbbbbbbb-1111-4222-8333-444444444444'
 const CODEX_ID = '01a23147-606d-7f30-9291-74234de135a4'
+const CLAUDE_NEW_ID = 'cccccccc-1111-4222-8333-444444444444'
 
 t.test('pure parts: processes, registry states, transcripts', async (t) => {
   t.ok(isClaudeProcess('claude', ['claude']))
@@ -44,6 +45,17 @@ t.test('pure parts: processes, registry states, transcripts', async (t) => {
   t.match(deriveRegistryState({ ...entry!, status: 'idle', waitingFor: null }, true), { state: 'waiting', kind: 'done' })
   t.match(deriveRegistryState({ ...entry!, status: 'idle', waitingFor: null }, false), { state: 'idle', kind: null }, 'never prompted: idle, not done')
   t.equal(deriveRegistryState({ ...entry!, status: 'strange', waitingFor: null }, true), null, 'an unknown status: the screen decides')
+  // A session is looked up again when its agent's transcript folders changed, not on a timer.
+  const named = { sessionId: 'x', lookedAt: 1_000_000, folders: '7:123' }
+  t.equal(deriveLookupDue(named, '7:123', 1_000_000 + SESSION_LOOKUP_AFTER_MS * 10), false, 'folders unchanged: not looked up again')
+  t.equal(deriveLookupDue(named, '7:456', 1_000_001), true, 'a folder changed: looked up at once')
+  t.equal(deriveLookupDue(named, '-', 1_000_001), true, 'a folder went or came')
+  t.equal(deriveLookupDue(named, null, 1_000_001), true, 'a folder changed too recently to vouch: looked up')
+  t.equal(deriveLookupDue(named, '7:123', 1_000_000 + SESSION_RECHECK_AFTER_MS), true, 'and after the long recheck in any case')
+  t.equal(deriveLookupDue({ ...named, lookedAt: 0, folders: undefined }, '7:123', 1_000_000), true, 'a new process: looked up')
+  t.equal(deriveLookupDue(named, undefined, 1_000_000 + SESSION_LOOKUP_AFTER_MS - 1), false, 'no folders named: the timer')
+  t.equal(deriveLookupDue(named, undefined, 1_000_000 + SESSION_LOOKUP_AFTER_MS), true)
+  t.equal(deriveLookupDue({ ...named, sessionId: null }, undefined, 1_000_000 + UNNAMED_LOOKUP_AFTER_MS), true, 'an unnamed one sooner')
   t.same(deriveScreenState('idle', false), { state: 'idle', kind: null })
   t.same(deriveScreenState('idle', true), { state: 'waiting', kind: 'done' })
   t.same(deriveScreenState('permission', true), { state: 'permission', kind: 'permission' })
@@ -85,6 +97,9 @@ t.test('ls finds sessions that have no record: registry, pane processes and tran
   const claudeProject = join(home, '.claude', 'projects', projectFolderName(project))
   mkdirSync(claudeProject, { recursive: true })
   writeFileSync(join(claudeProject, `${CLAUDE_OLD_ID}.jsonl`), '{"type":"user"}\n')
+  // Still for a while, so the folder vouches for what the first run found.
+  const aMinuteAgo = new Date(Date.now() - 60_000)
+  utimesSync(claudeProject, aMinuteAgo, aMinuteAgo)
   // Codex: its rollout, with the process's folder in its session_meta.
   const now = new Date()
   const day = join(home, '.codex', 'sessions', String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'), String(now.getDate()).padStart(2, '0'))
@@ -136,4 +151,17 @@ t.test('ls finds sessions that have no record: registry, pane processes and tran
   utimesSync(registryFile, new Date(), new Date())
   await waitFor(async () => byId(CODEX_ID, await ls()) === undefined, 'the codex row to go', 10_000)
   t.pass('an ended hook-less session leaves the list')
+
+  // Nothing new in the project folder: the session is not looked up again (no search of the
+  // transcripts); /clear starts a new transcript there, and the next run finds it at once.
+  const paneMemo = (): { sessionId: string | null; lookedAt: number } | undefined =>
+    (JSON.parse(readFileSync(join(env.TRAILBOSS_HOME!, 'discovery.json'), 'utf8')) as { panes: Record<string, { sessionId: string | null; lookedAt: number }> }).panes[`${server.socket}\n${oldClaudePane}`]
+  const lookedAt = paneMemo()?.lookedAt
+  t.ok(lookedAt !== undefined && lookedAt > 0, 'the pane-found session was looked up once')
+  await ls()
+  t.equal(paneMemo()?.lookedAt, lookedAt, 'and not again while its project folder stays the same')
+  writeFileSync(join(claudeProject, `${CLAUDE_NEW_ID}.jsonl`), '{"type":"user"}\n')
+  const afterClear = await ls()
+  t.match(byId(CLAUDE_NEW_ID, afterClear), { agent: 'claude-code', inferred: true, tmux: { pane: oldClaudePane } }, 'the new transcript names the pane at once')
+  t.equal(byId(CLAUDE_OLD_ID, afterClear), undefined, 'the old session is gone from the list')
 })

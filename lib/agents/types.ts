@@ -186,6 +186,13 @@ export interface AgentDiscovery {
   listSessions?: (env: Env, memo: Record<string, unknown>) => FoundSession[]
   /** The session a process of the agent runs, by its transcripts; null when none is found yet. */
   findSession: (env: Env, proc: AgentProcessInfo) => Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null>
+  /**
+   * The folders a new transcript of a process in `cwd` would be made in (`transcriptPath`: the
+   * one it writes now, if known). findSession runs again only when one of them changed (a file
+   * made or removed there): a stat each per run instead of a search. Null: none known, so
+   * findSession runs again on a timer.
+   */
+  sessionFolders: (env: Env, cwd: string | null, transcriptPath: string | null, now: number) => string[] | null
   /** For doctor: the setting that turns hooks off for a session in `cwd` ("disableAllHooks in <file>"), or null. */
   hooksOffIn?: (env: Env, cwd: string | null) => string | null
 }

@@ -21,10 +21,20 @@ import type { DiscoveryCache, PaneMemo, ScreenMemo } from './discovery-cache.js'
 
 /** The hint every hook-less session carries. */
 export const NO_HOOKS_HINT = 'no hooks: trailboss install'
-/** A found process's session is looked up again after this long (a new one after /new, /clear). */
+/**
+ * A found process's session is looked up again (a new one after /new, /clear) when the folders
+ * its agent makes transcripts in changed, and after this long in any case.
+ */
+export const SESSION_RECHECK_AFTER_MS = 10 * 60_000
+/** Where the agent names no such folders: a named session is looked up again after this long, */
 export const SESSION_LOOKUP_AFTER_MS = 30_000
-/** A process whose session has no transcript yet (never prompted) is looked up again after this long. */
+/** and a process whose session has no transcript yet (never prompted) after this long. */
 export const UNNAMED_LOOKUP_AFTER_MS = 2_000
+/**
+ * A folder changed within this long may change again within the same tick of the file
+ * system's clock and keep its mtime: it vouches for nothing until it has been still this long.
+ */
+const FRESH_FOLDER_MS = 2_000
 /**
  * A hook-less pane's screen is its only state: looked at again when its transcript grew, after
  * this long while it shows work (a dialog or the end of the turn comes next), else after
@@ -78,6 +88,31 @@ const findAgentInPane = (pane: Pane, table: () => ReadonlyMap<number, ProcStat>)
   return null
 }
 
+/**
+ * The folders' identities and mtimes as one string ('-' for a missing one), or null when one
+ * changed too recently to vouch that a later change would show.
+ */
+const folderStamp = (folders: readonly string[], now: number): string | null => {
+  const parts: string[] = []
+  for (const folder of folders) {
+    try {
+      const st = statSync(folder)
+      if (Math.abs(now - st.mtimeMs) < FRESH_FOLDER_MS) return null
+      parts.push(`${st.ino}:${st.mtimeMs}`)
+    } catch {
+      parts.push('-')
+    }
+  }
+  return parts.join('|')
+}
+
+/** Pure: whether a pane's session is looked up this run; `stamp`: its agent's folders now (undefined: it names none). */
+export const deriveLookupDue = (memo: Pick<PaneMemo, 'sessionId' | 'lookedAt' | 'folders'>, stamp: string | null | undefined, now: number): boolean => {
+  const age = now - memo.lookedAt
+  if (stamp === undefined) return age >= (memo.sessionId === null ? UNNAMED_LOOKUP_AFTER_MS : SESSION_LOOKUP_AFTER_MS)
+  return stamp === null || stamp !== memo.folders || age >= SESSION_RECHECK_AFTER_MS
+}
+
 interface PaneInput {
   socket: string
   pane: Pane
@@ -86,7 +121,7 @@ interface PaneInput {
 /**
  * The agent sessions running in panes no live record owns. A pane whose pid and command are
  * unchanged since the last run is not looked at again; a found process's session is looked up
- * again only after SESSION_LOOKUP_AFTER_MS.
+ * again only when its agent's transcript folders changed (deriveLookupDue).
  */
 export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cache: DiscoveryCache, now: number): Promise<Hookless[]> => {
   let table: Map<number, ProcStat> | undefined
@@ -117,10 +152,14 @@ export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cac
     if (!agent?.discovery || memo.pid === null) continue
     // Worked out once per process found (its cwd is the process's, and stays with the memo).
     if (memo.project === undefined) memo.project = projectLabelIn(env)(undefined, memo.cwd)
-    if (now - memo.lookedAt >= (memo.sessionId === null ? UNNAMED_LOOKUP_AFTER_MS : SESSION_LOOKUP_AFTER_MS)) {
+    // Stamped before the lookup: a transcript made while it runs changes the folder after the stamp.
+    const folders = agent.discovery.sessionFolders(env, memo.cwd, memo.transcriptPath, now)
+    const stamp = folders === null ? undefined : folderStamp(folders, now)
+    if (deriveLookupDue(memo, stamp, now)) {
       const startedAt = memo.startTicks === null ? null : processStartMs(memo.startTicks)
       const found = await agent.discovery.findSession(env, { pid: memo.pid, startedAt, cwd: memo.cwd })
       memo.lookedAt = now
+      memo.folders = stamp ?? null
       if (found) Object.assign(memo, { sessionId: found.sessionId, transcriptPath: found.transcriptPath, hadTurn: found.hadTurn })
     }
     out.push({

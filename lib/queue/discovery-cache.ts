@@ -28,6 +28,11 @@ export interface PaneMemo {
   hadTurn: boolean
   /** When the session was last looked up (a new one after /new or /clear). */
   lookedAt: number
+  /**
+   * The agent's session folders as they were at that lookup (their mtimes), or null when
+   * they could not vouch for it (unknown, or changed too recently to tell a later change).
+   */
+  folders?: string | null
 }
 
 export interface ScreenMemo {

@@ -112,6 +112,9 @@ const findByTranscript = async (env: Env, proc: AgentProcessInfo): Promise<Pick<
   return findNewestFile(dir, ['*.jsonl'], (proc.startedAt ?? 0) - 2000, 1, (f) => ({ sessionId: basename(f.path, '.jsonl'), transcriptPath: f.path, hadTurn: true }))
 }
 
+/** A new session (/clear, /new) starts a transcript in the process's project folder. */
+const projectFolders = (env: Env, cwd: string | null): string[] | null => (cwd ? [join(claudeProjectsDir(env), projectFolderName(cwd))] : null)
+
 /** Pure: a process is Claude Code when it calls itself `claude` or runs its package's cli.js. */
 export const isClaudeProcess = isProcessNamed('claude', /@anthropic-ai\/claude-code\/cli\.m?js$/)
 
@@ -139,5 +142,6 @@ export const claudeCodeDiscovery: AgentDiscovery = {
   isAgentProcess: isClaudeProcess,
   listSessions: listRegistrySessions,
   findSession: findByTranscript,
+  sessionFolders: projectFolders,
   hooksOffIn,
 }

@@ -1,7 +1,7 @@
 // Codex sessions that have no record of ours (no hooks.json, hooks not trusted): a `codex`
 // process in a pane, its session found by its rollout (the newest one written since the
 // process started, in the process's folder). Codex lists no sessions itself.
-import { basename } from 'node:path'
+import { basename, join } from 'node:path'
 import { readRegularHead } from '../../fs/safe-file.js'
 import type { Env } from '../../paths.js'
 import { findNewestFile, isProcessNamed } from '../discovery.js'
@@ -55,10 +55,15 @@ const findRollout = async (env: Env, proc: AgentProcessInfo): Promise<Pick<Found
   })
 }
 
+/** A new session's rollout goes into the day folder of its start: today's, local or UTC. */
+const todaysFolders = (env: Env, cwd: string | null, _transcript: string | null, now: number): string[] | null =>
+  cwd ? rolloutDayFolders(now, now).map((day) => join(codexSessionsDir(env), day)) : null
+
 /** Pure: the native `codex` binary, or Node running the npm package's launcher. */
 export const isCodexProcess = isProcessNamed('codex', /@openai\/codex\/bin\/codex\.js$/)
 
 export const codexDiscovery: AgentDiscovery = {
   isAgentProcess: isCodexProcess,
   findSession: findRollout,
+  sessionFolders: todaysFolders,
 }

@@ -1,7 +1,7 @@
 // Gemini CLI sessions that have no record of ours (hooks removed or turned off): a Gemini CLI
 // process in a pane, its session found by its chat file (the newest in its project's chats
 // folder written since the process started; the header line names the session).
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { readRegularHead } from '../../fs/safe-file.js'
 import type { Env } from '../../paths.js'
 import { findNewestFile, isProcessNamed } from '../discovery.js'
@@ -32,10 +32,17 @@ const findChat = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSes
   })
 }
 
+/**
+ * A new session's chat file goes into the chats folder of the one it writes now. Before its
+ * first chat file, that folder is known only through projects.json: a timer then.
+ */
+const chatFolders = (_env: Env, _cwd: string | null, transcript: string | null): string[] | null => (transcript ? [dirname(transcript)] : null)
+
 /** Pure: Node running the Gemini CLI package, or a `gemini` launcher. */
 export const isGeminiProcess = isProcessNamed('gemini', /@google\/gemini-cli\/(dist\/index\.js|bundle\/gemini\.js)$/)
 
 export const geminiDiscovery: AgentDiscovery = {
   isAgentProcess: isGeminiProcess,
   findSession: findChat,
+  sessionFolders: chatFolders,
 }
