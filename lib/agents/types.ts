@@ -187,12 +187,12 @@ export interface AgentDiscovery {
   /** The session a process of the agent runs, by its transcripts; null when none is found yet. */
   findSession: (env: Env, proc: AgentProcessInfo) => Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null>
   /**
-   * The folders a new transcript of a process in `cwd` would be made in (`transcriptPath`: the
-   * one it writes now, if known). findSession runs again only when one of them changed (a file
-   * made or removed there): a stat each per run instead of a search. Null: none known, so
-   * findSession runs again on a timer.
+   * Per read: the folders a new transcript of a process in `cwd` would be made in
+   * (`transcriptPath`: the one it writes now, if known). findSession runs again only when one of
+   * them changed (a file made or removed there): a stat each per run instead of a search. Null:
+   * none known, so findSession runs again on a timer.
    */
-  sessionFolders: (env: Env, cwd: string | null, transcriptPath: string | null, now: number) => string[] | null
+  sessionFolders: (env: Env, now: number) => (cwd: string | null, transcriptPath: string | null) => string[] | null
   /** For doctor: the setting that turns hooks off for a session in `cwd` ("disableAllHooks in <file>"), or null. */
   hooksOffIn?: (env: Env, cwd: string | null) => string | null
 }

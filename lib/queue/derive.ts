@@ -96,8 +96,10 @@ export const deriveKeys = (ids: readonly string[], min = MIN_KEY_LENGTH, wanted?
   const keys = new Map<string, string>()
   const common = (a: string | undefined, b: string | undefined): number => {
     if (a === undefined || b === undefined) return 0
+    const n = Math.min(a.length, b.length)
     let i = 0
-    while (i < a.length && i < b.length && a[i] === b[i]) i++
+    // charCodeAt, not a[i]: no one-character strings made in a loop too cold to be optimised.
+    while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++
     return i
   }
   // A plain loop: `ls` runs it once over every id, the ended ones too, in code too cold to be optimised.

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { AGENTS, agentFor } from '../agents/index.js'
-import type { AgentAdapter, FoundSession, ScreenVerdict } from '../agents/types.js'
+import type { AgentAdapter, AgentDiscovery, FoundSession, ScreenVerdict } from '../agents/types.js'
 import type { Env } from '../paths.js'
 import { projectLabelIn } from '../record/hook-context.js'
 import type { LiveState, SessionRecord, WaitKind } from '../record/types.js'
@@ -95,13 +95,15 @@ const findAgentInPane = (pane: Pane, table: () => ReadonlyMap<number, ProcStat>)
 const folderStamp = (folders: readonly string[], now: number): string | null => {
   const parts: string[] = []
   for (const folder of folders) {
+    let st
     try {
-      const st = statSync(folder)
-      if (Math.abs(now - st.mtimeMs) < FRESH_FOLDER_MS) return null
-      parts.push(`${st.ino}:${st.mtimeMs}`)
+      st = statSync(folder, { throwIfNoEntry: false })
     } catch {
-      parts.push('-')
+      // Unreadable on the way (a permission): as missing.
     }
+    if (!st) parts.push('-')
+    else if (Math.abs(now - st.mtimeMs) < FRESH_FOLDER_MS) return null
+    else parts.push(`${st.ino}:${st.mtimeMs}`)
   }
   return parts.join('|')
 }
@@ -128,6 +130,7 @@ export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cac
   const getTable = (): Map<number, ProcStat> => (table ??= readProcessTable())
   const seen = new Set<string>()
   const out: Hookless[] = []
+  const foldersOf = new Map<string, ReturnType<AgentDiscovery['sessionFolders']>>()
   for (const { socket, pane } of panes) {
     const key = paneKey(socket, pane.paneId)
     seen.add(key)
@@ -153,7 +156,9 @@ export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cac
     // Worked out once per process found (its cwd is the process's, and stays with the memo).
     if (memo.project === undefined) memo.project = projectLabelIn(env)(undefined, memo.cwd)
     // Stamped before the lookup: a transcript made while it runs changes the folder after the stamp.
-    const folders = agent.discovery.sessionFolders(env, memo.cwd, memo.transcriptPath, now)
+    let folderList = foldersOf.get(agent.id)
+    if (!folderList) foldersOf.set(agent.id, (folderList = agent.discovery.sessionFolders(env, now)))
+    const folders = folderList(memo.cwd, memo.transcriptPath)
     const stamp = folders === null ? undefined : folderStamp(folders, now)
     if (deriveLookupDue(memo, stamp, now)) {
       const startedAt = memo.startTicks === null ? null : processStartMs(memo.startTicks)

@@ -113,7 +113,10 @@ const findByTranscript = async (env: Env, proc: AgentProcessInfo): Promise<Pick<
 }
 
 /** A new session (/clear, /new) starts a transcript in the process's project folder. */
-const projectFolders = (env: Env, cwd: string | null): string[] | null => (cwd ? [join(claudeProjectsDir(env), projectFolderName(cwd))] : null)
+const projectFolders = (env: Env): ((cwd: string | null) => string[] | null) => {
+  const projects = claudeProjectsDir(env)
+  return (cwd) => (cwd ? [join(projects, projectFolderName(cwd))] : null)
+}
 
 /** Pure: a process is Claude Code when it calls itself `claude` or runs its package's cli.js. */
 export const isClaudeProcess = isProcessNamed('claude', /@anthropic-ai\/claude-code\/cli\.m?js$/)

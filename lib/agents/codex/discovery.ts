@@ -56,8 +56,10 @@ const findRollout = async (env: Env, proc: AgentProcessInfo): Promise<Pick<Found
 }
 
 /** A new session's rollout goes into the day folder of its start: today's, local or UTC. */
-const todaysFolders = (env: Env, cwd: string | null, _transcript: string | null, now: number): string[] | null =>
-  cwd ? rolloutDayFolders(now, now).map((day) => join(codexSessionsDir(env), day)) : null
+const todaysFolders = (env: Env, now: number): ((cwd: string | null) => string[] | null) => {
+  const days = rolloutDayFolders(now, now).map((day) => join(codexSessionsDir(env), day))
+  return (cwd) => (cwd ? days : null)
+}
 
 /** Pure: the native `codex` binary, or Node running the npm package's launcher. */
 export const isCodexProcess = isProcessNamed('codex', /@openai\/codex\/bin\/codex\.js$/)

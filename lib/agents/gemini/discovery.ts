@@ -36,7 +36,7 @@ const findChat = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSes
  * A new session's chat file goes into the chats folder of the one it writes now. Before its
  * first chat file, that folder is known only through projects.json: a timer then.
  */
-const chatFolders = (_env: Env, _cwd: string | null, transcript: string | null): string[] | null => (transcript ? [dirname(transcript)] : null)
+const chatFolders = (): ((cwd: string | null, transcript: string | null) => string[] | null) => (_cwd, transcript) => (transcript ? [dirname(transcript)] : null)
 
 /** Pure: Node running the Gemini CLI package, or a `gemini` launcher. */
 export const isGeminiProcess = isProcessNamed('gemini', /@google\/gemini-cli\/(dist\/index\.js|bundle\/gemini\.js)$/)
