@@ -1,6 +1,7 @@
 // The one seam to the process: streams, environment, working directory and clock. Commands
 // take an Io so tests run them in-process with their own env and captured output.
 import { fstatSync, writeSync } from 'node:fs'
+import { readStdinSync, type StdinRead } from './fs/read-stdin.js'
 import type { Env } from './paths.js'
 
 export interface OutStream {
@@ -18,6 +19,11 @@ export interface Io {
   stdout: OutStream
   stderr: OutStream
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown }
+  /**
+   * All of stdin without its stream (lib/fs/read-stdin.ts): null when it is a kind only the
+   * stream reads (a terminal). Absent where there is no process's stdin behind the Io.
+   */
+  readStdinNow?: (maxBytes: number, until: number) => StdinRead
   now: () => number
 }
 
@@ -118,6 +124,7 @@ export const processIo = (): Io => {
     get stdin() {
       return process.stdin
     },
+    readStdinNow: readStdinSync,
     now: Date.now,
   }
 }

@@ -1,6 +1,7 @@
 // What `ls --json` loads of Node's own modules while it asks tmux for its panes and prints a
-// digest: none of child_process, zlib, net, the stream classes or perf_hooks, each a visible part
-// of a 50 ms start (docs/benchmarks.md). The built CLI in a real child process, a real tmux
+// digest, and `statusline` while it reads Claude Code's JSON from a socket: none of
+// child_process, zlib, net, the stream classes or perf_hooks, each a visible part of a 50 ms
+// start (docs/benchmarks.md). The built CLI in a real child process, a real tmux
 // server on a private socket; the modules are read from process.moduleLoadList through a
 // preload that writes them at exit. Run with --pending-deprecation: the native bindings it uses
 // instead must print no warning.
@@ -21,20 +22,24 @@ interface Exit {
 }
 
 /** The CLI under `node --pending-deprecation -r preload`, through env(1) without the test runner's NODE_OPTIONS. */
-const runWithPreload = (args: string[], env: Record<string, string | undefined>, preload: string): Promise<Exit> =>
+const runWithPreload = (args: string[], env: Record<string, string | undefined>, preload: string, input?: string): Promise<Exit> =>
   new Promise((resolve) => {
+    // A "pipe" of Node's is a socket: what Claude Code gives its status-line command.
     const child = spawn('env', ['-u', 'NODE_OPTIONS', process.execPath, '--pending-deprecation', '-r', preload, CLI, ...args], {
       env: env as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     })
+    child.stdin?.end(input)
     const out: Buffer[] = []
     const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stderr.on('data', (c: Buffer) => err.push(c))
+    child.stdout!.on('data', (c: Buffer) => out.push(c))
+    child.stderr!.on('data', (c: Buffer) => err.push(c))
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
   })
 
 const hex8 = (n: number): string => n.toString(16).padStart(8, '0')
+
+const HEAVY = /^NativeModule (child_process|zlib|net|stream|dgram|perf_hooks|internal\/streams\/readable)$/
 
 t.test('ls --json asks tmux and prints its digest without loading child_process, zlib or streams', async (t) => {
   const lab = startLab(t.testdir())
@@ -64,6 +69,14 @@ t.test('ls --json asks tmux and prints its digest without loading child_process,
 
   const loaded = fs.readFileSync(modules, 'utf8').split('\n')
   t.ok(loaded.includes('Internal Binding process_wrap'), 'tmux started on the process handle')
-  const heavy = loaded.filter((m) => /^NativeModule (child_process|zlib|net|stream|dgram|perf_hooks|internal\/streams\/readable)$/.test(m))
-  t.same(heavy, [], 'none of the heavy modules loaded')
+  t.same(loaded.filter((m) => HEAVY.test(m)), [], 'none of the heavy modules loaded')
+
+  // The status line of another session: its JSON arrives on a socket, read without a stream.
+  const status = await runWithPreload(['statusline'], lab.env, preload, JSON.stringify({ session_id: 'another-session', cwd: '/tmp' }))
+  t.equal(status.code, 0, status.stderr)
+  t.equal(status.stderr, '')
+  t.match(status.stdout, /^1 other waits/, 'the wait counted')
+  t.same(fs.readFileSync(modules, 'utf8').split('\n').filter((m) => HEAVY.test(m)), [], 'statusline: none of the heavy modules loaded either')
+  const own = await runWithPreload(['statusline'], lab.env, preload, JSON.stringify({ session_id: 'aaaaaaaa-1', cwd: '/tmp' }))
+  t.equal(own.stdout.trim(), '', "the session's own wait is left out: its id was read from stdin")
 })

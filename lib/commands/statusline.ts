@@ -16,7 +16,18 @@ const STDIN_WAIT_MS = 1000
 /** The person's own status-line command gets as long as Claude Code would wait for ours. */
 const WRAPPED_TIMEOUT_MS = 5000
 
-const readInput = (io: Io): Promise<string> =>
+/**
+ * The input, read at once where the process's stdin allows (a pipe or a socket read through its
+ * stream loads `net` and the stream classes: a tenth of a Node start); else through the stream.
+ */
+const readInput = async (io: Io): Promise<string> => {
+  const read = io.readStdinNow?.(MAX_INPUT_BYTES, Date.now() + STDIN_WAIT_MS)
+  if (read === 'deadline') return ''
+  if (read) return read.text ?? ''
+  return readInputStream(io)
+}
+
+const readInputStream = (io: Io): Promise<string> =>
   new Promise((resolve) => {
     if (io.stdin.isTTY) return resolve('')
     let text = ''
