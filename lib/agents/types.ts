@@ -204,6 +204,12 @@ export interface AgentAdapter extends AgentHooks {
   /** Per read: a check of one record's transcript (the setup, such as resolving folders, runs once). */
   transcriptChecker: (env: Env) => (rec: SessionRecord, now: number) => TranscriptVerdict | null
   /**
+   * Per read: the file transcriptChecker reads for a record, when it is known without a search,
+   * so its verdict can be remembered by the file's stamp (lib/queue/transcript-memo.ts). Null:
+   * the check reads none, or must search for it, and runs every time.
+   */
+  transcriptFile: (env: Env) => (rec: SessionRecord) => string | null
+  /**
    * Per read: the agent's own word that a session waits (the setup, such as reading a folder,
    * runs at the first record that needs it). Absent for agents that publish none.
    */

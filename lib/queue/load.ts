@@ -12,6 +12,8 @@ import { readStore, type SkippedFile } from '../record/read.js'
 import { deriveHookless, derivePanesToSearch, type Hookless, discoverInPanes, discoverySockets, hooklessReason, listPublishedSessions, readHooklessScreens, toHooklessRecord } from './discover.js'
 import { readDiscoveryCache, writeDiscoveryCache } from './discovery-cache.js'
 import { readScreenCache, type ScreenCacheEntry, writeScreenCache } from './screen-cache.js'
+import { deriveVerdictInputs, readTranscriptMemo, type TranscriptMemoEntry, writeTranscriptMemo } from './transcript-memo.js'
+import { deriveFileStamp, isSettled, myUid, statOwnRegularFile } from '../fs/file-stamp.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePanes, listPanes, type Pane } from '../tmux/panes.js'
 
@@ -44,18 +46,46 @@ export interface LoadOptions {
 const seenSinces = (marks: ReadonlyMap<string, SeenMark>): Map<string, number> =>
   new Map([...marks].flatMap(([id, m]) => (m.seenAt !== null ? [[id, m.since] as const] : [])))
 
-/** The agents' transcript checks (lib/agents/): what the person did since each wait began. */
+interface TranscriptCheck {
+  check: ReturnType<AgentAdapter['transcriptChecker']>
+  fileOf: ReturnType<AgentAdapter['transcriptFile']>
+}
+
+/**
+ * The agents' transcript checks (lib/agents/): what the person did since each wait began. A
+ * verdict whose transcript and record are unchanged since a run remembered it is not worked out
+ * again (lib/queue/transcript-memo.ts): a stat instead of a read and a parse.
+ */
 const checkTranscripts = (records: readonly SessionRecord[], env: Env, now: number): Map<string, TranscriptVerdict> => {
   const out = new Map<string, TranscriptVerdict>()
-  const checkers = new Map<string, ReturnType<AgentAdapter['transcriptChecker']>>()
+  const checks = new Map<string, TranscriptCheck>()
+  const memo = readTranscriptMemo(env)
+  const kept = new Map<string, TranscriptMemoEntry>()
+  const uid = myUid()
   for (const rec of records) {
     const agent = agentFor(rec.agent)
     if (!agent) continue
-    let check = checkers.get(agent.id)
-    if (!check) checkers.set(agent.id, (check = agent.transcriptChecker(env)))
-    const verdict = check(rec, now)
+    let c = checks.get(agent.id)
+    if (!c) checks.set(agent.id, (c = { check: agent.transcriptChecker(env), fileOf: agent.transcriptFile(env) }))
+    const file = c.fileOf(rec)
+    const st = file === null ? null : statOwnRegularFile(file, uid)
+    let verdict: TranscriptVerdict | null
+    if (st === null) verdict = c.check(rec, now)
+    else {
+      const entry = { r: deriveVerdictInputs(rec), f: deriveFileStamp(st) }
+      const old = memo.entries.get(rec.sessionId)
+      if (old && old.r === entry.r && old.f === entry.f) {
+        verdict = old.v
+        kept.set(rec.sessionId, old)
+      } else {
+        verdict = c.check(rec, now)
+        // A transcript written within the last tick of its clock could change again unseen.
+        if (isSettled(st.ctimeNs, now)) kept.set(rec.sessionId, { ...entry, v: verdict })
+      }
+    }
     if (verdict) out.set(rec.sessionId, verdict)
   }
+  writeTranscriptMemo(env, memo, kept)
   return out
 }
 

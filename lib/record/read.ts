@@ -12,6 +12,7 @@ import { readEndedMarks } from './ended-index.js'
 import { foldEvents } from './fold.js'
 import { readPendingEvents, withPending } from './pending-events.js'
 import { readSpooledEvents } from './spool-events.js'
+import { myUid } from '../fs/file-stamp.js'
 import { deriveFileStamp, isSettled, readSnapshot, SNAPSHOT_MAX_ENTRIES, type SnapshotEntry, statRecordFile, writeSnapshot } from './snapshot.js'
 
 export interface SkippedFile {
@@ -94,7 +95,6 @@ export interface ReadOptions {
   onRecord?: (rec: SessionRecord) => void
 }
 
-const myUid = (): bigint | null => (typeof process.getuid === 'function' ? BigInt(process.getuid()) : null)
 
 export const readStore = async (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): Promise<StoreContents> => {
   // A home of another user may hold anything they planted: one line for it, no record read.

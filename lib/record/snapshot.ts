@@ -3,25 +3,21 @@
 // costs one lstat instead of an open, a read, a parse and a schema check. Each entry is keyed
 // by its file's identity and change stamp; any write of the file (the emitter renames a new
 // one into place: new inode, new ctime) misses it, and the file is read and checked as ever.
-import { type BigIntStats, lstatSync } from 'node:fs'
+import type { BigIntStats } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionRecord } from './types.js'
+import { statOwnRegularFile } from '../fs/file-stamp.js'
 import { tryWriteHomeFile } from '../fs/home-file.js'
 import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { type Env, trailbossHome } from '../paths.js'
 import { looksLikeRecord } from './light-check.js'
 
+export { deriveFileStamp, isSettled, SETTLED_MS } from '../fs/file-stamp.js'
+
 /** Bumped when what an entry holds changes: a snapshot of another version is none. */
 export const SNAPSHOT_VERSION = 1
 /** Far above the live sessions of one person; the rest is read as without a snapshot. */
 export const SNAPSHOT_MAX_ENTRIES = 1000
-/**
- * File timestamps move in clock ticks (coarse on some filesystems): a file changed again within
- * the tick of the stamp we saw would keep that stamp. A record is remembered only once its
- * ctime is this much older than the moment it was read, so a later write lands in a later tick.
- */
-export const SETTLED_MS = 2000
-
 export interface SnapshotEntry {
   /** deriveFileStamp of the file the record was read from. */
   k: string
@@ -34,29 +30,11 @@ export interface RecordSnapshot {
   entries: Map<string, SnapshotEntry>
 }
 
-/** Pure: the identity and change stamp of a file; equal stamps mean the same unchanged file. */
-export const deriveFileStamp = (st: Pick<BigIntStats, 'dev' | 'ino' | 'size' | 'mtimeNs' | 'ctimeNs'>): string =>
-  `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`
-
-/** Pure: whether a file whose last change is `ctimeNs` may be remembered when read at `readAt` (ms). */
-export const isSettled = (ctimeNs: bigint, readAt: number): boolean => ctimeNs <= BigInt(Math.floor(readAt - SETTLED_MS)) * 1_000_000n
-
 /**
- * The lstat of a record file when the snapshot may stand for it: a regular file (never a link,
- * a FIFO or a device) of our own, within a record's cap. Anything else answers null and the file
- * goes to the safe reader, which refuses it exactly as without a snapshot.
+ * The lstat of a record file when the snapshot may stand for it: a regular file of our own
+ * within a record's cap; anything else goes to the safe reader, which refuses it as ever.
  */
-export const statRecordFile = (path: string, uid: bigint | null): BigIntStats | null => {
-  let st: BigIntStats | undefined
-  try {
-    st = lstatSync(path, { bigint: true, throwIfNoEntry: false })
-  } catch {
-    return null
-  }
-  if (!st || !st.isFile() || st.size > BigInt(READ_CAP.record)) return null
-  if (uid !== null && st.uid !== uid) return null
-  return st
-}
+export const statRecordFile = (path: string, uid: bigint | null): BigIntStats | null => statOwnRegularFile(path, uid, READ_CAP.record)
 
 export const snapshotFile = (env: Env): string => join(trailbossHome(env), 'records.json')
 

@@ -23,6 +23,10 @@ export const claudeCode: AgentAdapter = {
       return deriveTranscriptVerdict(entries, { promptId: rec.promptId, pendingToolUseId: rec.tool?.useId ?? null, permission: rec.state === 'permission' }, now)
     }
   },
+  transcriptFile: (env) => {
+    const readable = transcriptPathCheck(env)
+    return (rec) => (!rec.headless && isTranscriptChecked(rec.state) && readable(rec.transcriptPath) ? rec.transcriptPath : null)
+  },
   liveWaitChecker: registryWaitChecker,
   watchedFile: (rec, env) => (isReadableTranscriptPath(rec.transcriptPath, env) ? rec.transcriptPath : null),
   readConversation: (rec, env, count) => {

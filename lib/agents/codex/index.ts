@@ -24,6 +24,10 @@ export const codex: AgentAdapter = {
       return deriveRolloutVerdict(entries, { turnId: rec.promptId, since: rec.since, state, pendingCallId: rec.tool?.useId ?? null })
     }
   },
+  transcriptFile: (env) => {
+    const readable = rolloutPathCheck(env)
+    return (rec) => (!rec.headless && isTranscriptChecked(rec.state) && readable(rec.transcriptPath) ? rec.transcriptPath : null)
+  },
   watchedFile: (rec, env) => (rolloutPathCheck(env)(rec.transcriptPath) ? rec.transcriptPath : null),
   readConversation: (rec, env, count) => {
     const path = rec.transcriptPath

@@ -26,6 +26,11 @@ export const gemini: AgentAdapter = {
       return lines ? deriveChatVerdict(lines, { state: rec.state, since: rec.since }, now) : null
     }
   },
+  // Only the recorded path: a chat file found by a search is read afresh every run.
+  transcriptFile: (env) => {
+    const readable = chatPathCheck(env)
+    return (rec) => (isTranscriptChecked(rec.state) && readable(rec.transcriptPath) ? rec.transcriptPath : null)
+  },
   watchedFile: (rec, env) => chatFileOf(rec, env),
   readConversation: (rec, env, count) => {
     const file = chatFileOf(rec, env)
