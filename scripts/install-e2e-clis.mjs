@@ -1,5 +1,6 @@
-// Installs the agent CLIs that the end-to-end suite drives, each pinned in its own folder under
-// test/e2e/clis/ (its own package.json and lock file, so two builds of one CLI can sit side by side).
+// Installs the agent CLIs that the end-to-end suite drives, and the other Node majors the built CLI
+// is run under (node-22, node-24), each pinned in its own folder under test/e2e/clis/ (its own
+// package.json and lock file, so two builds of one CLI can sit side by side).
 // A folder whose node_modules already matches its lock file is left alone: `npm ci` would delete and
 // unpack some hundred megabytes again on every `npm test`.
 import { spawnSync } from 'node:child_process'

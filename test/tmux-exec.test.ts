@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execTmux, TmuxUnavailable } from '../lib/tmux/exec.js'
+import { deriveSpawnShape } from '../lib/tmux/spawn-handle.js'
 import { cleanEnv, startTmuxServer } from './helpers/tmux-server.js'
 import { waitFor } from './helpers/wait-for.js'
 
@@ -43,6 +44,17 @@ const withoutBindings = (t: Test): void => {
 /** A pane that printed one line longer than a pipe's buffer (64 KiB), then END. */
 const LONG = 100_000
 const PRINTER = ['sh', '-c', `head -c ${LONG} /dev/zero | tr '\\0' x; echo; echo END; exec sleep 1000`]
+
+t.test("the process handle's spawn, called in the shape its Node takes", async (t) => {
+  t.equal(deriveSpawnShape(20, {}), 'options', 'Node 20: one options object')
+  t.equal(deriveSpawnShape(22, {}), 'options', 'Node 22: the same')
+  t.equal(deriveSpawnShape(24, { constants: { kProcessFlagDetached: 1 } }), 'positional', 'Node 24: positional, with its flag constants')
+  t.equal(deriveSpawnShape(22, { constants: { kProcessFlagDetached: 1 } }), 'positional', 'a 22 with the change backported: by its shape')
+  t.equal(deriveSpawnShape(24, {}), null, 'a 24 without the constants: not a shape known here')
+  t.equal(deriveSpawnShape(24, { constants: {} }), null)
+  t.equal(deriveSpawnShape(26, { constants: { kProcessFlagDetached: 1 } }), null, 'a major never tried: child_process')
+  t.equal(deriveSpawnShape(21, {}), null)
+})
 
 for (const way of ways) {
   t.test(`execTmux through ${way.name}`, async (t) => {

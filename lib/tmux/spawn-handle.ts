@@ -1,8 +1,11 @@
 // Starts a program on libuv's process handle, the one child_process drives, without loading
 // child_process: that module brings net, dgram and the stream classes with it, about 6 ms of a
 // 50 ms Node start, which `ls` would pay for one `tmux list-panes`. Only what the tmux seam
-// needs: no stdin, output to descriptors of the caller's, a timeout. A Node that gives no such
-// handle gets null, and the caller uses child_process.
+// needs: no stdin, output to descriptors of the caller's, a timeout. The handle's spawn is
+// internal and has changed shape (one options object up to Node 22, positional arguments from
+// Node 24), and a call of the wrong shape aborts the process: it is used only on the majors it
+// was tried on, in the shape the binding shows; any other Node gets null, and the caller uses
+// child_process.
 import { getSystemErrorName } from 'node:util'
 import { nodeBinding } from '../node-binding.js'
 
@@ -21,25 +24,45 @@ export interface HandleSpawn {
   timeoutMs: number
 }
 
-/** The options ProcessWrap::Spawn reads: child_process's own after its normalising. */
-interface RawOptions {
+type Stdio = Array<{ type: 'ignore' } | { type: 'fd'; fd: number }>
+
+/** What a spawn needs, whatever the shape the handle takes it in. */
+interface RawSpawn {
   file: string
+  /** With the program's own name first (argv[0]). */
   args: string[]
   envPairs: string[]
-  stdio: Array<{ type: 'ignore' } | { type: 'fd'; fd: number }>
-  detached: boolean
-  windowsHide: boolean
-  windowsVerbatimArguments: boolean
+  stdio: Stdio
 }
 
 interface ProcessHandle {
   pid?: number
   onexit: (exitCode: number, signalCode: string | null) => void
-  spawn(options: RawOptions): number
+  spawn(...args: unknown[]): number
   close(): void
 }
 
-type ProcessBinding = { Process: new () => ProcessHandle }
+/** Node 24 added `constants` (the spawn flags) with the positional spawn. */
+type ProcessBinding = { Process: new () => ProcessHandle; constants?: { kProcessFlagDetached?: unknown } }
+
+/** The Node majors whose process handle this was run against (test/node-majors.test.ts). */
+export const HANDLE_TRIED_MAJORS: ReadonlySet<number> = new Set([20, 22, 24])
+
+/**
+ * Pure: how to call this Node's handle, by its major and the binding's shape; null for a Node
+ * it was not tried on or a shape not known here.
+ */
+export const deriveSpawnShape = (major: number, binding: Pick<ProcessBinding, 'constants'>): 'options' | 'positional' | null => {
+  if (!HANDLE_TRIED_MAJORS.has(major)) return null
+  if (binding.constants === undefined) return major <= 22 ? 'options' : null
+  return typeof binding.constants.kProcessFlagDetached === 'number' ? 'positional' : null
+}
+
+/** One call of the handle's spawn in the shape this Node takes: the options object child_process builds, or its positional arguments. */
+const spawnIn = (shape: 'options' | 'positional', handle: ProcessHandle, s: RawSpawn): number =>
+  shape === 'options'
+    ? handle.spawn({ file: s.file, args: s.args, envPairs: s.envPairs, stdio: s.stdio, detached: false, windowsHide: false, windowsVerbatimArguments: false })
+    : handle.spawn(s.file, s.args, undefined, s.envPairs, s.stdio, 0, undefined, undefined)
 
 /** Pure: the environment as `KEY=value` pairs, as child_process passes it (unset values left out). */
 export const deriveEnvPairs = (env: NodeJS.ProcessEnv): string[] => {
@@ -56,6 +79,8 @@ export const deriveEnvPairs = (env: NodeJS.ProcessEnv): string[] => {
 export const spawnOnHandle = (file: string, args: readonly string[], opts: HandleSpawn): Promise<HandleExit> | null => {
   const b = nodeBinding<ProcessBinding>('process_wrap')
   if (typeof b?.Process !== 'function') return null
+  const shape = deriveSpawnShape(Number(process.versions.node.split('.')[0]), b)
+  if (shape === null) return null
   let handle: ProcessHandle
   try {
     handle = new b.Process()
@@ -69,14 +94,11 @@ export const spawnOnHandle = (file: string, args: readonly string[], opts: Handl
       handle.close()
       resolve(signalCode ? { code: null, signal: signalCode } : { code: exitCode, signal: null })
     }
-    const err = handle.spawn({
+    const err = spawnIn(shape, handle, {
       file,
       args: [file, ...args],
       envPairs: deriveEnvPairs(opts.env),
       stdio: [{ type: 'ignore' }, { type: 'fd', fd: opts.stdout }, { type: 'fd', fd: opts.stderr }],
-      detached: false,
-      windowsHide: false,
-      windowsVerbatimArguments: false,
     })
     if (err !== 0) {
       handle.close()
