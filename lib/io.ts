@@ -1,6 +1,7 @@
 // The one seam to the process: streams, environment, working directory and clock. Commands
 // take an Io so tests run them in-process with their own env and captured output.
 import { fstatSync, writeSync } from 'node:fs'
+import { monotonicMs, sleepSync } from './clock.js'
 import { readStdinSync, type StdinRead } from './fs/read-stdin.js'
 import type { Env } from './paths.js'
 
@@ -37,15 +38,6 @@ const isPlainOutput = (fd: number): boolean => {
   }
 }
 
-/** A monotonic clock in ms; not `performance.now()`, whose first use loads perf_hooks (~1.5 ms). */
-const monotonicMs = (): number => {
-  const [s, ns] = process.hrtime()
-  return s * 1e3 + ns / 1e6
-}
-
-const pause = (ms: number): void => {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
-}
 
 // Read at load, before any write can stall: a parent that has gone since then leaves the
 // process orphaned (Node reads process.ppid afresh from the kernel on each access).
@@ -99,7 +91,7 @@ export const descriptorOut = (fd: number, limits: StallLimits = defaultLimits): 
           }
           if (code !== 'EAGAIN') throw err
           // A non-blocking output is full: give its reader time, waking less the longer it takes.
-          pause(backoffMs)
+          sleepSync(backoffMs)
           backoffMs = Math.min(backoffMs * 2, longestBackoffMs)
         }
       }

@@ -13,6 +13,7 @@
 // - a regular file or /dev/null never waits on a writer: read as it is.
 // Anything else (a terminal, no /proc, an open or a handle refused) is left to the stream.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs'
+import { sleepSync } from '../clock.js'
 import { nodeBinding } from '../node-binding.js'
 
 /** What stdin held: its text, or null when it was over the cap or failed midway; and its size. */
@@ -28,10 +29,6 @@ export type StdinRead = StdinText | 'deadline' | null
 const CHUNK_BYTES = 64 * 1024
 /** Sleeps while an open pipe is empty grow to this; a payload still coming waits at most this long more. */
 const LONGEST_SLEEP_MS = 8
-
-const sleep = (ms: number): void => {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
-}
 
 const isDevNull = (st: Stats): boolean => {
   try {
@@ -112,7 +109,7 @@ export const readStdinSync = (maxBytes: number, until: number): StdinRead => {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return { text: null, bytes }
         if (Date.now() >= until) return 'deadline'
-        sleep(sleepMs)
+        sleepSync(sleepMs)
         sleepMs = Math.min(sleepMs * 2, LONGEST_SLEEP_MS)
         continue
       }
