@@ -2,7 +2,8 @@
 // panes whose process tree runs an agent, and from transcripts; marked inferred, with a hint;
 // replaced by their record (same key) once a hook fires; gone when their process ends.
 import t from 'tap'
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync, utimesSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync, utimesSync } from 'node:fs'
+import { isSettled, SETTLED_MS } from '../lib/fs/file-stamp.js'
 import { join } from 'node:path'
 import { deriveRegistryState, isClaudeProcess, parseRegistrySession, projectFolderName } from '../lib/agents/claude-code/discovery.js'
 import { isCodexProcess, parseRolloutCwd, rolloutDayFolders } from '../lib/agents/codex/discovery.js'
@@ -97,9 +98,8 @@ t.test('ls finds sessions that have no record: registry, pane processes and tran
   const claudeProject = join(home, '.claude', 'projects', projectFolderName(project))
   mkdirSync(claudeProject, { recursive: true })
   writeFileSync(join(claudeProject, `${CLAUDE_OLD_ID}.jsonl`), '{"type":"user"}\n')
-  // Still for a while, so the folder vouches for what the first run found.
-  const aMinuteAgo = new Date(Date.now() - 60_000)
-  utimesSync(claudeProject, aMinuteAgo, aMinuteAgo)
+  // Settled (its ctime older than the guard), so the folder vouches for what the first run found.
+  await waitFor(() => isSettled(statSync(claudeProject, { bigint: true }).ctimeNs, Date.now()), 'the project folder settled', SETTLED_MS + 5000)
   // Codex: its rollout, with the process's folder in its session_meta.
   const now = new Date()
   const day = join(home, '.codex', 'sessions', String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'), String(now.getDate()).padStart(2, '0'))

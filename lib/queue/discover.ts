@@ -7,6 +7,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { AGENTS, agentFor } from '../agents/index.js'
+import { deriveFileStamp, isSettled } from '../fs/file-stamp.js'
 import type { AgentAdapter, AgentDiscovery, FoundSession, ScreenVerdict } from '../agents/types.js'
 import type { Env } from '../paths.js'
 import { projectLabelIn } from '../record/hook-context.js'
@@ -30,11 +31,6 @@ export const SESSION_RECHECK_AFTER_MS = 10 * 60_000
 export const SESSION_LOOKUP_AFTER_MS = 30_000
 /** and a process whose session has no transcript yet (never prompted) after this long. */
 export const UNNAMED_LOOKUP_AFTER_MS = 2_000
-/**
- * A folder changed within this long may change again within the same tick of the file
- * system's clock and keep its mtime: it vouches for nothing until it has been still this long.
- */
-const FRESH_FOLDER_MS = 2_000
 /**
  * A hook-less pane's screen is its only state: looked at again when its transcript grew, after
  * this long while it shows work (a dialog or the end of the turn comes next), else after
@@ -89,21 +85,22 @@ const findAgentInPane = (pane: Pane, table: () => ReadonlyMap<number, ProcStat>)
 }
 
 /**
- * The folders' identities and mtimes as one string ('-' for a missing one), or null when one
- * changed too recently to vouch that a later change would show.
+ * The folders' stamps as one string ('-' for a missing one), or null when one changed too
+ * recently to vouch that a later change would show (records.json's settled rule). A folder is
+ * followed through a link: a project folder kept elsewhere changes there.
  */
 const folderStamp = (folders: readonly string[], now: number): string | null => {
   const parts: string[] = []
   for (const folder of folders) {
     let st
     try {
-      st = statSync(folder, { throwIfNoEntry: false })
+      st = statSync(folder, { bigint: true, throwIfNoEntry: false })
     } catch {
       // Unreadable on the way (a permission): as missing.
     }
     if (!st) parts.push('-')
-    else if (Math.abs(now - st.mtimeMs) < FRESH_FOLDER_MS) return null
-    else parts.push(`${st.ino}:${st.mtimeMs}`)
+    else if (!isSettled(st.ctimeNs, now)) return null
+    else parts.push(deriveFileStamp(st))
   }
   return parts.join('|')
 }
