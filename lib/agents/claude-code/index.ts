@@ -1,6 +1,8 @@
 // Claude Code behind the AgentAdapter seam: its hooks (hooks.ts), transcript, screen, install
 // target and resume command. Everything the core knows of Claude Code comes through here.
 import { isTranscriptChecked } from '../../record/types.js'
+import type { Env } from '../../paths.js'
+import type { SessionRecord } from '../../record/types.js'
 import type { AgentAdapter } from '../types.js'
 import { deriveConversation } from './conversation.js'
 import { claudeCodeDiscovery } from './discovery.js'
@@ -11,22 +13,26 @@ import { registryWaitChecker } from './session-registry.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import { deriveTranscriptVerdict, mayBeUserLine, readTranscriptAfter, readTranscriptTail, TRANSCRIPT_READ_CAP } from './transcript.js'
 
+/** Per read: the transcript a record's check reads (a live, interactive session's, under Claude Code's projects folder), or null. */
+const checkedTranscript = (env: Env): ((rec: SessionRecord) => string | null) => {
+  const readable = transcriptPathCheck(env)
+  return (rec) => (!rec.headless && isTranscriptChecked(rec.state) && readable(rec.transcriptPath) ? rec.transcriptPath : null)
+}
+
 export const claudeCode: AgentAdapter = {
   ...claudeCodeHooks,
   shortName: 'claude',
   transcriptChecker: (env) => {
-    const readable = transcriptPathCheck(env)
+    const fileOf = checkedTranscript(env)
     return (rec, now) => {
-      if (rec.headless || !isTranscriptChecked(rec.state) || !readable(rec.transcriptPath)) return null
-      const entries = readTranscriptAfter(rec.transcriptPath, rec.offset, TRANSCRIPT_READ_CAP, mayBeUserLine)
+      const path = fileOf(rec)
+      if (path === null) return null
+      const entries = readTranscriptAfter(path, rec.offset, TRANSCRIPT_READ_CAP, mayBeUserLine)
       if (!entries || entries.length === 0) return null
       return deriveTranscriptVerdict(entries, { promptId: rec.promptId, pendingToolUseId: rec.tool?.useId ?? null, permission: rec.state === 'permission' }, now)
     }
   },
-  transcriptFile: (env) => {
-    const readable = transcriptPathCheck(env)
-    return (rec) => (!rec.headless && isTranscriptChecked(rec.state) && readable(rec.transcriptPath) ? rec.transcriptPath : null)
-  },
+  transcriptFile: checkedTranscript,
   liveWaitChecker: registryWaitChecker,
   watchedFile: (rec, env) => (isReadableTranscriptPath(rec.transcriptPath, env) ? rec.transcriptPath : null),
   readConversation: (rec, env, count) => {

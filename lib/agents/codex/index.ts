@@ -2,6 +2,8 @@
 // target (hooks.json + trust entries in config.toml) and resume command. Facts and limits:
 // docs/codex.md; captures: test/fixtures/codex/.
 import { isTranscriptChecked } from '../../record/types.js'
+import type { Env } from '../../paths.js'
+import type { SessionRecord } from '../../record/types.js'
 import type { AgentAdapter, TranscriptVerdict } from '../types.js'
 import { readCodexConversation } from './conversation.js'
 import { codexDiscovery } from './discovery.js'
@@ -11,23 +13,28 @@ import { deriveRolloutVerdict, readRolloutAfter } from './rollout.js'
 import { classifyCodexScreen, CODEX_SCREEN_RULES_VERSION, readCodexPermissionDialog } from './screen.js'
 import { CODEX_QUESTION_TOOL } from './state-rules.js'
 
+/** Per read: the rollout a record's check reads (a live, interactive session's, under Codex's sessions folder), or null. */
+const checkedRollout = (env: Env): ((rec: SessionRecord) => string | null) => {
+  const readable = rolloutPathCheck(env)
+  return (rec) => (!rec.headless && isTranscriptChecked(rec.state) && readable(rec.transcriptPath) ? rec.transcriptPath : null)
+}
+
 export const codex: AgentAdapter = {
   ...codexHooks,
   shortName: 'codex',
   transcriptChecker: (env) => {
-    const readable = rolloutPathCheck(env)
+    const fileOf = checkedRollout(env)
     return (rec): TranscriptVerdict | null => {
+      const path = fileOf(rec)
       const state = rec.state
-      if (rec.headless || !isTranscriptChecked(state) || !readable(rec.transcriptPath)) return null
-      const entries = readRolloutAfter(rec.transcriptPath, rec.offset)
+      // fileOf checked the state; said again so the type knows it is a checked one.
+      if (path === null || !isTranscriptChecked(state)) return null
+      const entries = readRolloutAfter(path, rec.offset)
       if (!entries || entries.length === 0) return null
       return deriveRolloutVerdict(entries, { turnId: rec.promptId, since: rec.since, state, pendingCallId: rec.tool?.useId ?? null })
     }
   },
-  transcriptFile: (env) => {
-    const readable = rolloutPathCheck(env)
-    return (rec) => (!rec.headless && isTranscriptChecked(rec.state) && readable(rec.transcriptPath) ? rec.transcriptPath : null)
-  },
+  transcriptFile: checkedRollout,
   watchedFile: (rec, env) => (rolloutPathCheck(env)(rec.transcriptPath) ? rec.transcriptPath : null),
   readConversation: (rec, env, count) => {
     const path = rec.transcriptPath
