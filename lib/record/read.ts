@@ -95,7 +95,6 @@ export interface ReadOptions {
   onRecord?: (rec: SessionRecord) => void
 }
 
-
 export const readStore = async (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): Promise<StoreContents> => {
   // A home of another user may hold anything they planted: one line for it, no record read.
   const foreign = deriveHomeProblem(env)

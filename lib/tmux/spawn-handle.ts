@@ -9,10 +9,9 @@
 import { getSystemErrorName } from 'node:util'
 import { nodeBinding } from '../node-binding.js'
 
-/** How the program ended: its exit code, or the signal that ended it. */
+/** How the program ended: its exit code, or null when a signal ended it (the timeout's). */
 export interface HandleExit {
   code: number | null
-  signal: string | null
 }
 
 export interface HandleSpawn {
@@ -92,7 +91,7 @@ export const spawnOnHandle = (file: string, args: readonly string[], opts: Handl
     handle.onexit = (exitCode, signalCode) => {
       if (timer) clearTimeout(timer)
       handle.close()
-      resolve(signalCode ? { code: null, signal: signalCode } : { code: exitCode, signal: null })
+      resolve({ code: signalCode ? null : exitCode })
     }
     const err = spawnIn(shape, handle, {
       file,
