@@ -54,7 +54,7 @@ t.test('the queue at start, then a line each time it changes, and none while it 
   t.teardown(() => void f.child.kill('SIGKILL'))
   t.ok(await waitFor(() => f.lines.length === 1, 20_000), `the first document (${f.stderr()})`)
   const first = JSON.parse(f.lines[0] ?? '{}') as { version: number; queue: unknown[] }
-  t.equal(first.version, 1, "ls --json's contract")
+  t.equal(first.version, 2, "ls --json's contract")
   t.same(keysOf(f.lines[0]), ['s-one'], 'the wait there at start')
   await runEmitter(JSON.stringify(payload('s-two', 'Stop', { last_assistant_message: 'Which one?' })), env)
   t.ok(await waitFor(() => f.lines.length === 2, 20_000), 'a new wait: a new line')
@@ -227,6 +227,22 @@ t.test('ls --json --until-change --read-at: a write while it waits wakes it; one
   const after = JSON.parse(u.stdout()) as Doc
   t.same(after.queue.map((i) => i.sessionId).sort(), ['s-one', 's-three'], 'the changed queue, in one document')
   t.same(after, await lsJson(env), 'what ls --json prints now')
+})
+
+t.test('ls --json --until-change --read-at: a seen mark (ack from another shell) wakes it within 2 s', async (t) => {
+  const env = baseEnv(tempDir(t))
+  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+  const before = await lsJson(env)
+  const u = untilChange(env, before.digest, ['--read-at', String(Date.now())])
+  t.teardown(() => void u.child.kill('SIGKILL'))
+  // Give it time to set its watch up: a mark written before that shows in the folder's mtime too.
+  await new Promise((r) => setTimeout(r, 500))
+  const ack = spawn(process.execPath, [CLI, 'ack', '1'], { env: env as NodeJS.ProcessEnv, stdio: 'ignore' })
+  const acked = await new Promise<number>((resolve) => ack.on('exit', () => resolve(Date.now())))
+  const answered = await Promise.race([u.exited.then(() => Date.now()), new Promise<null>((r) => setTimeout(() => r(null), 5000))])
+  t.ok(answered !== null && answered - acked <= 2000, `answered ${answered === null ? 'not within 5 s' : `${answered - acked} ms`} after the ack`)
+  const after = JSON.parse(u.stdout() || '{"queue":[]}') as { queue: { sessionId: string; seen: boolean }[] }
+  t.same(after.queue.map((i) => [i.sessionId, i.seen]), [['s-one', true]], 'the wait, seen')
 })
 
 t.test('ls --json --until-change --read-at: a wait with nothing written ends when its parent is killed', async (t) => {

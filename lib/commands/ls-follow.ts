@@ -9,7 +9,7 @@
 // nothing is read (nor chokidar loaded) until the sessions folder is written after it; a wait in
 // which nothing was written ends printing nothing. A renewal at rest then costs a Node start and
 // one folder watch, not a queue read and a watcher (docs/benchmarks.md, the mod).
-import { readdirSync, statSync, watch as watchFolder, type FSWatcher } from 'node:fs'
+import { existsSync, readdirSync, statSync, watch as watchFolder, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
 import type { LsArgs } from '../cli/options.js'
 import { parseDuration } from '../duration.js'
@@ -19,6 +19,7 @@ import type { Io } from '../io.js'
 import { isSessionsNoise, sessionsDir } from '../paths.js'
 import { filterAgents } from '../queue/filter.js'
 import { loadQueue } from '../queue/load.js'
+import { seenDir } from '../queue/seen.js'
 import { deriveListing } from './ls.js'
 
 /** A burst of events (a record, its temp file, a lock) makes one read. */
@@ -66,11 +67,12 @@ export const writtenSince = (dir: string, since: number): boolean => {
 }
 
 /**
- * Resolves true on the first write in the sessions folder (or a session's folder in it) at or
- * after `since`, false when `maxMs` passes or the parent is gone first. One node:fs watch per
- * folder and nothing else: chokidar, with its load and its set-up, is for the watch that follows.
+ * Resolves true on the first write in the sessions folder (or a session's folder in it), or in
+ * the seen marks' folder, at or after `since`, false when `maxMs` passes or the parent is gone
+ * first. One node:fs watch per folder and nothing else: chokidar, with its load and its set-up,
+ * is for the watch that follows.
  */
-const firstWriteSince = (dir: string, since: number, maxMs: number, parentGone: () => boolean): Promise<boolean> =>
+const firstWriteSince = (dir: string, seen: { dir: string; madeNow: boolean }, since: number, maxMs: number, parentGone: () => boolean): Promise<boolean> =>
   new Promise((resolve) => {
     const watchers: FSWatcher[] = []
     let settled = false
@@ -98,6 +100,7 @@ const firstWriteSince = (dir: string, since: number, maxMs: number, parentGone: 
       }
     }
     watchOne(dir)
+    watchOne(seen.dir)
     try {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         if (entry.isDirectory() && !isSessionsNoise(entry.name)) watchOne(join(dir, entry.name))
@@ -106,7 +109,8 @@ const firstWriteSince = (dir: string, since: number, maxMs: number, parentGone: 
       end(true)
     }
     // Watching from here on; a write between the caller's read and now shows in the mtimes.
-    if (writtenSince(dir, since)) end(true)
+    // A seen folder made by this run holds no mark yet: its new mtime is no write.
+    if (writtenSince(dir, since) || (!seen.madeNow && writtenSince(seen.dir, since))) end(true)
   })
 
 export interface FollowDeps {
@@ -120,6 +124,11 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
   const dir = sessionsDir(io.env)
   ensurePrivateDir(dir)
+  // A seen mark changes the queue too (an item's `seen`, a finished turn leaving it): `go`, `next`
+  // or `ack` from another shell must reach a follower at once, not at the next session write.
+  const seen = seenDir(io.env)
+  const seenMadeNow = !existsSync(seen)
+  ensurePrivateDir(seen)
   const until = args.untilChange
   const parentPid = deps.parentPid ?? (() => process.ppid)
   const parent = parentPid()
@@ -127,13 +136,13 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
   if (until !== undefined && args.readAt !== undefined) {
     const startedAt = io.now()
     const parentGone = (): boolean => parentPid() !== parent || parentPid() === 1
-    if (!(await firstWriteSince(dir, Number(args.readAt) - READ_AT_SLACK_MS, maxWaitMs, parentGone))) return 0
+    if (!(await firstWriteSince(dir, { dir: seen, madeNow: seenMadeNow }, Number(args.readAt) - READ_AT_SLACK_MS, maxWaitMs, parentGone))) return 0
     // Written since: from here on, the wait as without --read-at, within what is left of it, but
     // long enough for its first read to end before it gives up (a caller allows 10 minutes).
     maxWaitMs = Math.max(Math.min(READ_AT_LEAST_MS, maxWaitMs), maxWaitMs - (io.now() - startedAt))
   }
   const { watch } = await import('chokidar')
-  const watcher = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
+  const watcher = watch([dir, seen], { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
 
   let last = ''
   let lastListing: unknown = null

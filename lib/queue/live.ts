@@ -7,6 +7,7 @@ import { agentFor } from '../agents/index.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
 import type { Io } from '../io.js'
 import { isSessionsNoise, sessionsDir } from '../paths.js'
+import { seenDir } from './seen.js'
 import type { TmuxExec } from '../tmux/exec.js'
 import { loadQueue, type QueueView } from './load.js'
 
@@ -41,7 +42,10 @@ export const startLive = async (
   const { watch } = await import('chokidar')
   const dir = sessionsDir(io.env)
   ensurePrivateDir(dir)
-  const sessions = watch(dir, { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
+  // Seen marks change the queue too (`go`, `next`, `ack` from another shell).
+  const seen = seenDir(io.env)
+  ensurePrivateDir(seen)
+  const sessions = watch([dir, seen], { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
   const transcripts = watch([], { ignoreInitial: true, atomic: false })
   let watched = new Set<string>()
 
