@@ -8,6 +8,7 @@ import { WAIT_KINDS } from './record/types.js'
 const kind = z.nullable(z.enum(WAIT_KINDS))
 
 export const lsItemSchema = z.object({
+  /** The wait's number, kept while it waits (version 2; version 1's was its position); null for a session that does not wait. */
   n: z.nullable(z.number().check(z.int(), z.positive())),
   key: z.string().check(z.minLength(1)),
   sessionId: z.string(),
@@ -38,7 +39,7 @@ export const lsItemSchema = z.object({
 })
 
 export const lsOutputSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   queue: z.array(lsItemSchema),
   tmux: z.enum(['ok', 'unavailable']),
   skipped: z.array(z.object({ file: z.string(), why: z.string() })),
@@ -51,7 +52,10 @@ export const SCHEMAS = {
   'record.schema.json': recordSchema,
 } as const
 
+/** Each document's version (docs/design.md §6.3: it moves only when a field is removed, renamed or changes meaning). */
+const VERSIONS: Record<string, number> = { 'ls.schema.json': 2, 'record.schema.json': 1 }
+
 export const toJsonSchema = (schema: z.ZodMiniType, name: string): unknown => ({
-  title: `trailboss ${name.replace('.schema.json', '')} (version 1)`,
+  title: `trailboss ${name.replace('.schema.json', '')} (version ${VERSIONS[name] ?? 1})`,
   ...z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }),
 })

@@ -29,6 +29,8 @@ const fullCliExternal = {
     // zod is needed only for a record the compiled validator refuses (lib/record/check.ts).
     // fast-glob is needed only when discovery looks for an agent's transcript (lib/fs/find-recent.ts).
     b.onResolve({ filter: /\/fs\/find-recent\.js$/ }, () => ({ path: './full/find-recent.js', external: true }))
+    // proper-lockfile is needed only when a run's waits changed and their numbers are written (lib/queue/numbers-write.ts).
+    b.onResolve({ filter: /(^|\/)numbers-write\.js$/ }, () => ({ path: './full/numbers-write.cjs', external: true }))
     // `ls --until-change` runs from the entry bundle; only the file watcher is loaded apart.
     b.onResolve({ filter: /^chokidar$/ }, () => ({ path: './full/chokidar.js', external: true }))
     b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) => (args.importer.endsWith('record/check.ts') ? { path: './full/record-schema.js', external: true } : undefined))
@@ -135,6 +137,16 @@ await Promise.all([
   }),
   // The loader (the `trailboss` executable): runs main.cjs from V8's code cache.
   build({ ...common, entryPoints: ['bin/trailboss.cts'], outfile: 'dist/bin.next/trailboss.cjs', format: 'cjs' }),
+  // The numbers book's writer, loaded by `ls` and `status` when their waits changed: a CommonJS
+  // file of its own (an ES module's `import` of node:fs reads every export, the lazy stream
+  // classes too), with proper-lockfile on plain node:fs as in the emitter (graceful-fs loads them).
+  build({
+    ...common,
+    entryPoints: ['lib/queue/numbers-write.ts'],
+    outfile: 'dist/bin.next/full/numbers-write.cjs',
+    format: 'cjs',
+    alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' },
+  }),
   // Every other command: yargs and each command's modules in chunks loaded on demand.
   build({
     ...common,

@@ -131,8 +131,8 @@ t.test('go moves the client, across sessions, windows and servers', async (t) =>
     a.tmux('kill-pane', '-t', doomed)
     const r = await typeInPane(a, caller, dir, home, ['go', key(ids.doomed)])
     t.equal(r.code, 1)
-    // b2, a2 and a1 were visited above, so they are seen: the next unseen wait is g1's.
-    t.match(r.stderr, /the pane of .* is gone \(pane is gone\) — the next wait is 5 · proj/)
+    // b2, a2 and a1 were visited above, so they are seen: the next unseen wait is g1's (number 6).
+    t.match(r.stderr, /the pane of .* is gone \(pane is gone\) — the next wait is 6 · proj/)
     t.match(r.stderr, `trailboss go ${key(ids.g1)}`)
     t.same(a.clientViews(), [`alpha ${caller}`])
   })
@@ -175,7 +175,7 @@ t.test('go moves the client, across sessions, windows and servers', async (t) =>
     t.match(r.stderr, /no session matches "zzzzzzzz"/)
     r = await typeInPane(a, caller, dir, home, ['go', '99'])
     t.equal(r.code, 1)
-    t.match(r.stderr, /no wait number 99/)
+    t.match(r.stderr, /no wait holds number 99; the waits are/)
     t.same(a.clientViews(), [`alpha ${caller}`])
   })
 

@@ -60,7 +60,7 @@ t.test('the queue, checked on read', async (t) => {
   lab.appendTranscript('gggggggg-1', line.toolResult('pg', 'tu-g', true), line.interrupt('pg'))
 
   const all = await lsJson(lab, '--all')
-  t.equal(all.version, 1)
+  t.equal(all.version, 2)
   const queue = all.queue.filter((i) => i.n !== null)
   t.same(
     queue.map((i) => [i.n, i.sessionId, i.state, i.kind]),
@@ -133,7 +133,10 @@ t.test('the queue, checked on read', async (t) => {
   // The person answers B's dialog: its tool result lands in the transcript.
   lab.appendTranscript('bbbbbbbb-1', line.toolResult('pb', 'tu-b', false))
   const after = await lsJson(lab)
-  t.same(after.queue.map((i) => [i.n, i.sessionId]), [[1, 'aaaaaaaa-1'], [2, 'gggggggg-1']], 'numbers close up')
+  t.same(after.queue.map((i) => [i.n, i.sessionId]), [[1, 'aaaaaaaa-1'], [3, 'gggggggg-1']], 'numbers stay put: 2 is not given to G')
+  const gone2 = await runCli(['show', '2'], lab.env)
+  t.equal(gone2.code, 1, 'number 2 names no wait now')
+  t.match(gone2.stderr, /no wait holds number 2; the waits are 1 and 3/)
 
   // The pane of A is killed: A is gone.
   lab.tmux('kill-pane', '-t', pA)

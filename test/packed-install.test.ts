@@ -47,5 +47,5 @@ t.test('npm pack, then npm install -g of the packed copy into a temp prefix', as
   t.equal(e.status, 0, 'the emitter runs from the packed copy and exits 0 whatever stdin holds')
   const ls = run('trailboss', ['ls', '--json'])
   t.equal(ls.status, 0, ls.stderr)
-  t.match(JSON.parse(ls.stdout), { version: 1, queue: [] })
+  t.match(JSON.parse(ls.stdout), { version: 2, queue: [] })
 })

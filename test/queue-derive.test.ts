@@ -53,20 +53,19 @@ t.test('deriveKeys: shortest unique prefix, at least 8', async (t) => {
   t.same([...some], [['abcdefgh5678', 'abcdefgh5']], 'only the wanted ids get keys, unique among all')
 })
 
-t.test('the queue: waits only, oldest first, numbered', async (t) => {
-  const items = deriveQueue(
-    [
-      rec('late', ['Stop', 30, { tmux: { pane: '%1', socket: SOCK, serverPid: 100 } }]),
-      rec('early', ['PermissionRequest', 10, { tool: { name: 'Bash', input: { command: 'ls' }, useId: null }, tmux: { pane: '%2', socket: SOCK, serverPid: 100 } }]),
-      rec('busy', ['UserPromptSubmit', 5, { tmux: { pane: '%3', socket: SOCK, serverPid: 100 } }]),
-    ],
-    facts(),
-  )
+t.test('the queue: waits only, oldest first, numbered as the book says (not by position)', async (t) => {
+  const records = [
+    rec('late', ['Stop', 30, { tmux: { pane: '%1', socket: SOCK, serverPid: 100 } }]),
+    rec('early', ['PermissionRequest', 10, { tool: { name: 'Bash', input: { command: 'ls' }, useId: null }, tmux: { pane: '%2', socket: SOCK, serverPid: 100 } }]),
+    rec('busy', ['UserPromptSubmit', 5, { tmux: { pane: '%3', socket: SOCK, serverPid: 100 } }]),
+  ]
+  const items = deriveQueue(records, { ...facts(), numbers: new Map([['early\n10', 7], ['late\n30', 3], ['busy\n5', 9]]) })
   t.same(items.map((i) => [i.sessionId, i.n, i.state, i.kind]), [
-    ['early', 1, 'permission', 'permission'],
-    ['late', 2, 'waiting', 'done'],
+    ['early', 7, 'permission', 'permission'],
+    ['late', 3, 'waiting', 'done'],
     ['busy', null, 'working', null],
   ])
+  t.same(deriveQueue(records, facts()).map((i) => i.n), [null, null, null], 'no book: no numbers')
   t.same(items[0]?.ask, { tool: 'Bash', input: { command: 'ls' }, message: null })
   t.equal(items[0]?.tmux?.alive, true)
 })
@@ -148,7 +147,7 @@ t.test('screen verdicts, marked inferred', async (t) => {
   t.equal(wantsScreenCheck(background, 'working', 10 + SCREEN_CHECK_AFTER_MS), false, 'not while background tasks run')
 })
 
-t.test('needs you before finished: a finished turn is numbered after every wait that needs you', async (t) => {
+t.test('needs you before finished: a finished turn comes after every wait that needs you', async (t) => {
   const at = (p: string) => ({ tmux: { pane: p, socket: SOCK, serverPid: 100 } })
   const items = deriveQueue(
     [
@@ -159,11 +158,11 @@ t.test('needs you before finished: a finished turn is numbered after every wait 
     ],
     facts({ panes: [pane('%1'), pane('%2'), pane('%3'), pane('%4')] }),
   )
-  t.same(items.map((i) => [i.sessionId, i.n, i.needsYou]), [
-    ['asks', 1, true],
-    ['asks-later', 2, true],
-    ['done-old', 3, false],
-    ['done-new', 4, false],
+  t.same(items.map((i) => [i.sessionId, i.needsYou]), [
+    ['asks', true],
+    ['asks-later', true],
+    ['done-old', false],
+    ['done-new', false],
   ])
 })
 
@@ -180,7 +179,7 @@ t.test('deriveNeedsYou: every wait kind but done; done with a refused tool too',
   t.notOk(deriveNeedsYou('gone', null, {}))
 })
 
-t.test('seen: a seen wait keeps its number and is marked; a later wait of the session is unseen', async (t) => {
+t.test('seen: a seen wait is marked; a later wait of the session is unseen', async (t) => {
   t.ok(deriveSeen(10, 10))
   t.ok(deriveSeen(12, 10), 'seen when the mark is of this wait or later (its since moved earlier once)')
   t.notOk(deriveSeen(10, 11), 'a new wait began after the one seen')
@@ -189,9 +188,9 @@ t.test('seen: a seen wait keeps its number and is marked; a later wait of the se
   const records = [rec('a', ['Stop', 10, { last_assistant_message: 'Shall I?', message: 'Shall I?', ...at('%1') } as Partial<HookEvent>]), rec('b', ['Stop', 20, at('%2')])]
   const seenFacts = { ...facts(), seen: new Map([['a', 10]]) }
   const items = deriveQueue(records, seenFacts)
-  t.same(items.map((i) => [i.sessionId, i.n, i.seen]), [
-    ['a', 1, true],
-    ['b', 2, false],
+  t.same(items.map((i) => [i.sessionId, i.seen]), [
+    ['a', true],
+    ['b', false],
   ])
   const later = deriveQueue([rec('a', ['Stop', 50, at('%1')]), records[1] as SessionRecord], seenFacts)
   t.same(later.map((i) => [i.sessionId, i.seen]), [

@@ -65,7 +65,7 @@ t.test('the table names the place in tmux and fits the terminal', async (t) => {
   for (const mark of ['~', '✓', '✗', '?', 'headless', '…', '# -']) t.ok(TABLE_LEGEND.includes(mark), `the legend explains ${mark}`)
 })
 
-t.test('finished turns and seen waits are dimmed; a seen wait carries ✓', async (t) => {
+t.test('finished turns are dimmed; a seen wait that needs you is not (it still blocks), and carries ✓', async (t) => {
   const rows = [
     item({ n: 1, kind: 'question', needsYou: true, sessionId: 'q1', ask: { tool: null, input: null, message: 'Which one?' } }),
     item({ n: 2, kind: 'done', needsYou: false, sessionId: 'd1' }),
@@ -75,7 +75,7 @@ t.test('finished turns and seen waits are dimmed; a seen wait carries ✓', asyn
   const lines = text.trimEnd().split('\n')
   t.notOk(lines[1]?.startsWith('\u001b[2m'), 'a wait that needs you is not dimmed')
   t.ok(lines[2]?.startsWith('\u001b[2m'), 'a finished turn is dimmed')
-  t.ok(lines[3]?.startsWith('\u001b[2m'), 'a seen wait is dimmed')
+  t.notOk(lines[3]?.startsWith('\u001b[2m'), 'a seen wait that needs you is not dimmed')
   t.match(lines[3], /error✓/)
   t.match(formatPlain(rows, 10).split('\n')[2], /\terror✓\t/)
   t.same([toJsonItem(rows[0]!).needsYou, toJsonItem(rows[1]!).needsYou, toJsonItem(rows[2]!).seen], [true, false, true])

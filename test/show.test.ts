@@ -28,7 +28,7 @@ t.test('show a permission wait, a question and the live screen', async (t) => {
 
   const byPane = await runCli(['show', ask, '--json'], lab.env)
   const j = JSON.parse(byPane.stdout) as { version: number; item: { sessionId: string; kind: string }; screen: unknown }
-  t.same([j.version, j.item.sessionId, j.item.kind, j.screen], [1, 'ask00000-1', 'question', null])
+  t.same([j.version, j.item.sessionId, j.item.kind, j.screen], [2, 'ask00000-1', 'question', null])
 
   lab.tmux('respawn-pane', '-k', '-t', ask, 'sh', '-c', 'printf "hello from the pane\\n"; exec sleep 1000')
   await waitFor(() => lab.tmux('capture-pane', '-p', '-t', ask).includes('hello from the pane'), 'the pane printed its line')
@@ -42,5 +42,5 @@ t.test('show a permission wait, a question and the live screen', async (t) => {
   t.equal(empty.code, 2, 'an empty target is a usage error, not "matches every session"')
   t.match(empty.stderr, /^trailboss: no session named — /)
   const ambiguous = await runCli(['show', '9'], lab.env)
-  t.match(ambiguous.stderr, /no wait number 9; the queue has 1–2/)
+  t.match(ambiguous.stderr, /no wait holds number 9; the waits are 1 and 2/)
 })

@@ -9,7 +9,7 @@ const NOW = Date.parse('2026-01-01T12:00:00Z')
 
 const wait = (id: string, n: number | null, kind: QueueItem['kind'], ageMs: number, seen = false): QueueItem =>
   ({
-    n: seen ? null : n,
+    n,
     sessionId: id,
     state: n === null ? 'working' : kind === 'permission' ? 'permission' : 'waiting',
     kind,
@@ -22,19 +22,19 @@ const wait = (id: string, n: number | null, kind: QueueItem['kind'], ageMs: numb
 t.test('deriveSummary counts the waits that need you by kind and finds the oldest', async (t) => {
   const q = [wait('a', 1, 'done', 600_000), wait('b', 2, 'permission', 30_000), wait('c', 3, 'question', 5_000), wait('d', null, null, 1e9), wait('e', 4, 'error', 900_000, true)]
   const s = deriveSummary(q, NOW)
-  t.equal(s.count, 2, 'neither the finished turn nor the seen wait counts')
-  t.equal(s.oldestMs, 30_000)
-  t.same(s.byKind, { permission: 1, question: 1, error: 0, interrupted: 0, done: 0 })
+  t.equal(s.count, 3, 'the finished turn does not count; the seen error does (a glance is not an answer)')
+  t.equal(s.oldestMs, 900_000)
+  t.same(s.byKind, { permission: 1, question: 1, error: 1, interrupted: 0, done: 0 })
   t.equal(s.urgent, 'permission')
-  t.equal(formatKinds(s), '1 permission, 1 question')
+  t.equal(formatKinds(s), '1 permission, 1 question, 1 error')
   const all = deriveSummary(q, NOW, { all: true })
-  t.equal(all.count, 4, '--all: the finished turn and the seen wait count too')
+  t.equal(all.count, 4, '--all: the finished turn counts too')
   t.equal(all.oldestMs, 900_000)
   t.same(all.byKind, { permission: 1, question: 1, error: 1, interrupted: 0, done: 1 })
   t.equal(formatKinds(all), '1 permission, 1 question, 1 error, 1 done')
   const others = deriveSummary(q, NOW, { excludeSessionId: 'b' })
-  t.equal(others.count, 1, 'a statusline inside session b counts the others')
-  t.equal(others.oldestMs, 5_000)
+  t.equal(others.count, 2, 'a statusline inside session b counts the others')
+  t.equal(others.oldestMs, 900_000)
   t.same(deriveSummary([], NOW), { count: 0, oldestMs: 0, byKind: { permission: 0, question: 0, error: 0, interrupted: 0, done: 0 }, urgent: null })
   t.same(deriveSummary([wait('a', 1, 'done', 1000)], NOW).count, 0, 'only finished turns: nothing needs you')
 })
@@ -90,8 +90,9 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
   const entry = built('main.cjs')
   // Its only imports of our own code go through the loader: the yargs wiring, for the other
   // commands, the zod schema, for a record the compiled validator refuses, fast-glob, for
-  // a hook-less session's transcript, and the file watcher, for `ls --json --until-change`.
-  t.same([...new Set([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), ['./full/chokidar.js', './full/cli-full.js', './full/find-recent.js', './full/record-schema.js'])
+  // a hook-less session's transcript, the file watcher, for `ls --json --until-change`, and
+  // the numbers book's locked writer, for a run whose waits changed.
+  t.same([...new Set([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), ['./full/chokidar.js', './full/cli-full.js', './full/find-recent.js', './full/numbers-write.cjs', './full/record-schema.js'])
   t.notMatch(entry, /\bimport\(/, 'no dynamic import of its own (V8 drops their callback for cached code)')
   t.notMatch(entry, /require\("(?!node:)/, 'requires node built-ins only')
   t.notOk(/_zod|ZodError/.test(entry), 'no zod')

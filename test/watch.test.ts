@@ -48,9 +48,12 @@ const screen = (over: Partial<WatchScreen> = {}): WatchScreen => ({
 })
 
 t.test('formatWatchScreen: title, table, selection, footer', async (t) => {
-  const items = [item('aaaa1111', 1), item('bbbb2222', 2, { kind: 'permission', state: 'permission', ask: { tool: 'Bash', input: { command: 'npm test' }, message: null } })]
+  const items = [item('aaaa1111', 1), item('bbbb2222', 2, { kind: 'permission', state: 'permission', needsYou: true, ask: { tool: 'Bash', input: { command: 'npm test' }, message: null } })]
   const lines = formatWatchScreen(screen({ items, selected: 'bbbb2222' }))
-  t.match(lines[0], /^Trail Boss · 2 waiting · oldest 1m$/)
+  // The one count of every surface: the waits that need you (the finished turn only with --all).
+  t.match(lines[0], /^Trail Boss · 1 waiting · oldest 1m$/)
+  t.match(formatWatchScreen(screen({ items, all: true }))[0], /^Trail Boss · 2 waiting · oldest 1m$/)
+  t.match(formatWatchScreen(screen({ items: [item('aaaa1111', 1)] }))[0], /^Trail Boss · nothing waits on you$/, 'a finished turn alone: nothing waits on you')
   t.match(lines[2], /^ {2}#\s+AGE\s+KIND/)
   t.match(lines[3], /^ {2}1\s+1m\s+done\s+claude\s+proj-aaaa1111\s+%1\s+Finished aaaa1111\./)
   t.match(lines[4], /^> 2\s+1m\s+permission\s+claude\s+proj-bbbb2222\s+%\d+\s+Bash: npm test/)
@@ -192,13 +195,15 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
     await waitFor(() => views() === agentA, 'the client moved to wait 1', 5000)
     t.equal(views(), agentA)
     t.match(server.capture(watchPane), /going to 1 · alpha/, 'the view says where it went')
-    // Going there made wait 1 seen: it leaves the view (docs/queue.md).
-    await waitFor(() => !/question\s+claude\s+alpha/.test(server.capture(watchPane)), 'the seen wait leaves the view', 10_000)
-    // Back to the view, then k (stays on the first row) + j + k + Enter: the first row, now wait 2.
+    // Going there made wait 1 seen: it still blocks its agent, so it stays in the view, marked.
+    await waitFor(() => /question✓\s+claude\s+alpha/.test(server.capture(watchPane)), 'the seen wait marked, still listed', 10_000)
+    t.match(server.capture(watchPane), /Trail Boss · 3 waiting/, 'and still counted')
+    // Back to the view, then j + k + j + Enter: the second row, wait 2.
     server.tmux('select-window', '-t', 'main:watch')
     server.tmux('switch-client', '-c', server.tmux('list-clients', '-F', '#{client_name}').trim(), '-t', watchPane)
     server.tmux('send-keys', '-t', watchPane, 'j')
     server.tmux('send-keys', '-t', watchPane, 'k')
+    server.tmux('send-keys', '-t', watchPane, 'j')
     server.tmux('send-keys', '-t', watchPane, 'Enter')
     await waitFor(() => views() === agentB, 'the client moved to wait 2', 5000)
     t.equal(views(), agentB)
@@ -296,7 +301,8 @@ t.test('watch in a display-popup: a jump moves the client and closes the popup',
     { env: tmuxEnv(join(home.root, 'home')), stdio: 'ignore' },
   )
   t.teardown(() => popup.kill())
-  await waitFor(() => outer.capture(term).includes('Trail Boss · 1 waiting'), 'the view in the popup', 10_000)
+  // A finished turn is listed but counts for nothing: nothing waits on you.
+  await waitFor(() => outer.capture(term).includes('Trail Boss · nothing waits on you'), 'the view in the popup', 10_000)
   t.match(outer.capture(term), /1\s+\d+s\s+done\s+claude\s+popproj\s+\S+:\d+ \(.*\)\s+Ready for review\./)
   // Keys typed in the terminal go to the popup, which has the focus.
   outer.tmux('send-keys', '-t', term, '1')
@@ -318,8 +324,10 @@ t.test('watch outside tmux: a jump attaches in this terminal, and the view retur
   t.same(clients(), [agent], 'this terminal now shows the waiting pane')
   t.notMatch(outer.capture(term), /Trail Boss ·/)
   inner.tmux('detach-client')
-  // Going there made the wait seen: the view is back, and the wait has left it (docs/queue.md).
-  await waitFor(() => outer.capture(term).includes('Trail Boss · nothing waits on you'), 'the view is back after detaching', 5000)
+  // Going there made the wait seen: the view is back, and the wait, which still blocks its
+  // agent, is still there and counted, marked seen (docs/queue.md).
+  await waitFor(() => /question✓\s+claude\s+outproj/.test(outer.capture(term)), 'the view is back after detaching', 5000)
+  t.match(outer.capture(term), /Trail Boss · 1 waiting/)
   t.match(outer.capture(term), /going to 1 · outproj/)
   outer.tmux('send-keys', '-t', term, 'q')
   await waitFor(() => !outer.capture(term).includes('Trail Boss ·'), 'quit', 5000)

@@ -24,7 +24,7 @@ export const NOTIFY_CHANNELS = ['desktop', 'tmux', 'bell', 'exec'] as const
 const AGENT_FILTER = { type: 'string', array: true, describe: 'only sessions of these agents' } as const satisfies OptionSpec
 
 export const LS_OPTIONS = {
-  all: { type: 'boolean', alias: 'a', default: false, describe: 'also list seen waits and working, idle, ended and gone sessions' },
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also list seen finished turns and working, idle, ended and gone sessions' },
   plain: { type: 'boolean', default: false, describe: 'tab-separated lines, key first, no colour (for fzf)' },
   json: { type: 'boolean', default: false, describe: 'the versioned JSON contract (docs/ls.schema.json)' },
   kind: { type: 'string', array: true, choices: KINDS, describe: 'only these kinds of wait' },
@@ -48,13 +48,13 @@ export const STATUS_OPTIONS = {
   format: { type: 'string', describe: 'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted}' },
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
   agent: AGENT_FILTER,
-  all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done) and seen waits' },
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done); seen waits that need you always count' },
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUSLINE_OPTIONS = {
   format: { type: 'string', describe: "a template as for status; default '{count} others wait · oldest {oldest}'" },
   wrap: { type: 'string', describe: 'your own status-line command: run through sh with the same input; our segment follows its output' },
-  all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done) and seen waits' },
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done); seen waits that need you always count' },
 } as const satisfies Record<string, OptionSpec>
 
 export const SHOW_OPTIONS = {
@@ -77,7 +77,7 @@ export const BACK_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>
 
 export const WATCH_OPTIONS = {
-  all: { type: 'boolean', alias: 'a', default: false, describe: 'also show seen waits and sessions that are not waiting' },
+  all: { type: 'boolean', alias: 'a', default: false, describe: 'also show seen finished turns and sessions that are not waiting' },
   once: { type: 'boolean', default: false, describe: 'render once and exit (for tests and logs)' },
   agent: AGENT_FILTER,
 } as const satisfies Record<string, OptionSpec>

@@ -149,7 +149,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
     )
     .command(
       'ack <targets..>',
-      'mark waits seen without going there: they leave the queue until their session waits again',
+      'mark waits seen without going there: a finished turn leaves the queue until its session waits again; a wait that needs you stays, marked seen',
       (y) =>
         y
           .positional('targets', { type: 'string', array: true, demandOption: true, describe: 'queue numbers, keys or pane ids' })

@@ -60,9 +60,10 @@ export const noTmuxError = (item: QueueItem, here: string): TrailbossError => {
   )
 }
 
-/** A gone pane: say so, and offer the next wait that can be reached. */
+/** A gone pane: say so, and offer the next wait that can be reached, an unseen one first (as `next` does). */
 export const goneError = (item: QueueItem, view: Pick<QueueView, 'queue'>, why: string): TrailbossError => {
-  const next = view.queue.find((i) => i.sessionId !== item.sessionId && reachable(i))
+  const others = view.queue.filter((i) => i.sessionId !== item.sessionId && reachable(i))
+  const next = others.find((i) => !i.seen) ?? others[0]
   return new TrailbossError(
     `the pane of ${describeItem(item)} is gone (${why})`,
     next ? `the next wait is ${describeItem(next)}: trailboss go ${next.key}` : 'nothing else waits in a pane; trailboss gc retires gone sessions',

@@ -5,7 +5,7 @@ import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
 import { formatPlain, formatTable, JSON_VERSION, toJsonItem } from '../render/queue-table.js'
 import { useColour, type Io } from '../io.js'
 import { nodeBinding } from '../node-binding.js'
-import { isQueued, type QueueItem } from '../queue/derive.js'
+import { countsAsWaiting, inDefaultQueue, isQueued, type QueueItem } from '../queue/derive.js'
 import { type LoadOptions, loadQueue, type QueueView } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
 import { reportSkipped } from '../render/skipped.js'
@@ -21,7 +21,7 @@ export interface LsFilter {
 export const filterItems = (items: readonly QueueItem[], f: LsFilter, now: number): QueueItem[] =>
   items.filter(
     (i) =>
-      (f.all || (i.n !== null && !i.seen)) &&
+      (f.all || inDefaultQueue(i)) &&
       (!f.kinds?.length || (i.kind !== null && isQueued(i) && f.kinds.includes(i.kind))) &&
       (!f.projects?.length || f.projects.includes(i.project ?? '')) &&
       (f.olderThanMs === undefined || now - i.since >= f.olderThanMs),
@@ -35,7 +35,7 @@ const SORT_KEYS: Record<LsArgs['sort'], (i: QueueItem) => string | number> = {
 }
 
 /** The groups, in order: waits that need you, finished turns, other sessions. */
-const group = (i: QueueItem): number => (i.n !== null ? (i.needsYou ? 0 : 1) : 2)
+const group = (i: QueueItem): number => (isQueued(i) ? (i.needsYou ? 0 : 1) : 2)
 
 /** Pure: the groups in order; within each, by the chosen key, then oldest first. */
 export const sortItems = (items: readonly QueueItem[], sort: LsArgs['sort']): QueueItem[] => {
@@ -103,6 +103,5 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
   }
   if (!view.tmuxAvailable && !args.json && io.stdout.isTTY) io.stderr.write('trailboss: tmux could not be run; panes are unknown (marked ?)\n')
   // Exit 3 when nothing shown needs you (with --all: when no wait is shown at all).
-  const counts = (i: QueueItem): boolean => isQueued(i) && (args.all || (i.needsYou && !i.seen))
-  return args.exitStatus && !shown.some(counts) ? EXIT_EMPTY_QUEUE : EXIT_OK
+  return args.exitStatus && !shown.some((i) => countsAsWaiting(i, args.all)) ? EXIT_EMPTY_QUEUE : EXIT_OK
 }

@@ -4,7 +4,7 @@
 import type { AckArgs, BackArgs, GoArgs } from '../cli/options.js'
 import { EXIT_OK, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
-import { isQueued, type QueueItem } from '../queue/derive.js'
+import { inDefaultQueue, isQueued, type QueueItem } from '../queue/derive.js'
 import { loadQueue } from '../queue/load.js'
 import { readOrigin, writeOrigin } from '../queue/origin.js'
 import { resolveTarget } from '../queue/target.js'
@@ -28,17 +28,17 @@ const reachable = (i: QueueItem): boolean => i.tmux !== null && i.tmux.alive !==
 const isAt = (i: QueueItem, here: Here | null): boolean => here !== null && i.tmux?.socket === here.socket && i.tmux.pane === here.pane
 
 /**
- * Pure: the wait `next` goes to. The numbered waits form a ring (those that need you, then the
- * finished turns); from the one you are in (seen or not), the next unseen wait that needs you,
- * else the next unseen finished turn; from anywhere else, the first such wait. Never the one you
- * are in. Null: nothing else waits.
+ * Pure: the wait `next` goes to. The default queue, in its order (the waits that need you, oldest
+ * first, then the unseen finished turns), forms a ring; from the one you are in, or else from the
+ * start, the next unseen wait that needs you, else the next unseen finished turn, else (every
+ * wait seen, and still blocking) the next wait that needs you. Never the one you are in. Null:
+ * nothing else waits.
  */
 export const pickNext = (items: readonly QueueItem[], here: Here | null): QueueItem | null => {
-  const ring = items.filter((i) => i.n !== null && isQueued(i) && reachable(i)).sort((a, b) => (a.n ?? 0) - (b.n ?? 0))
+  const ring = items.filter((i) => inDefaultQueue(i) && reachable(i))
   const at = ring.findIndex((i) => isAt(i, here))
-  const order = at < 0 ? ring : [...ring.slice(at + 1), ...ring.slice(0, at)]
-  const open = order.filter((i) => !i.seen && !isAt(i, here))
-  return open.find((i) => i.needsYou) ?? open[0] ?? null
+  const order = (at < 0 ? ring : [...ring.slice(at + 1), ...ring.slice(0, at)]).filter((i) => !isAt(i, here))
+  return order.find((i) => !i.seen && i.needsYou) ?? order.find((i) => !i.seen) ?? order.find((i) => i.needsYou) ?? null
 }
 
 /** The client a key binding or a typed command means: --client, the one showing our pane, else the latest. */

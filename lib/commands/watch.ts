@@ -95,6 +95,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
       message,
       tmuxAvailable: view?.tmuxAvailable ?? true,
       digits,
+      all: args.all,
     })
     const text = `\u001b[H${lines.map((l) => `${l}\u001b[K`).join('\r\n')}\u001b[J`
     // While nothing changes, the tick renders the same text: write nothing then.
@@ -287,7 +288,7 @@ const runOnce = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number
   const view = filterAgents(await loadQueue(io, { exec: deps.exec }), args.agent)
   const items = args.all ? view.items : view.queue
   const lines = io.stdout.isTTY
-    ? formatWatchScreen({ items, selected: null, now: view.now, width: io.stdout.columns ?? 80, height: io.stdout.rows ?? 24, details: false, colour: useColour(io), message: null, tmuxAvailable: view.tmuxAvailable, digits: '' })
+    ? formatWatchScreen({ items, selected: null, now: view.now, width: io.stdout.columns ?? 80, height: io.stdout.rows ?? 24, details: false, colour: useColour(io), message: null, tmuxAvailable: view.tmuxAvailable, digits: '', all: args.all })
     : formatChanges(new Map(), items, view.now)
   io.stdout.write(lines.map((l) => `${l}\n`).join(''))
   return EXIT_OK

@@ -4,6 +4,7 @@ import type { LiveState, SessionRecord, WaitKind } from '../record/types.js'
 import { agentFor } from '../agents/index.js'
 import type { LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import type { Pane } from '../tmux/panes.js'
+import { waitKey } from './numbers.js'
 
 export type DerivedState = LiveState | 'gone'
 
@@ -28,6 +29,8 @@ export interface QueueFacts {
   liveWaits?: ReadonlyMap<string, LiveWait>
   /** The `since` of the last wait the person saw, by session id (queue/seen.ts). */
   seen?: ReadonlyMap<string, number>
+  /** Each wait's number, by queue/numbers.ts waitKey; a wait without one has `n` null. */
+  numbers?: ReadonlyMap<string, number>
 }
 
 export interface Ask {
@@ -44,6 +47,7 @@ export interface PanePlace {
 }
 
 export interface QueueItem {
+  /** The wait's number, kept while it waits (queue/numbers.ts); null for a session that does not wait. */
   n: number | null
   key: string
   sessionId: string
@@ -62,7 +66,10 @@ export interface QueueItem {
   reason: string | null
   /** A wait that blocks on the person (docs/queue.md): every kind but a finished turn. */
   needsYou: boolean
-  /** A wait the person has seen (went there, or looked at its pane): out of the default queue. */
+  /**
+   * A wait the person has seen (went there, acknowledged it, or looked at its pane). A seen wait
+   * that needs the person stays in the queue and every count; a seen finished turn leaves them.
+   */
   seen: boolean
   ask: Ask
   record: SessionRecord
@@ -72,6 +79,18 @@ const isLive = (s: LiveState): boolean => s === 'working' || s === 'permission' 
 
 export const isQueued = (item: Pick<QueueItem, 'state' | 'headless'>): boolean =>
   !item.headless && (item.state === 'permission' || item.state === 'waiting')
+
+/**
+ * Whether an item is in the default queue (`ls` without --all): every wait that needs the person,
+ * seen or not (a glance is not an answer), and the finished turns not yet seen.
+ */
+export const inDefaultQueue = (item: Pick<QueueItem, 'state' | 'headless' | 'needsYou' | 'seen'>): boolean => isQueued(item) && (item.needsYou || !item.seen)
+
+/**
+ * Whether an item counts in every surface's count (ls, status, statusline, watch, notify, the
+ * mod): the waits that need the person, seen or not; with `all`, the finished turns too.
+ */
+export const countsAsWaiting = (item: Pick<QueueItem, 'state' | 'headless' | 'needsYou'>, all = false): boolean => isQueued(item) && (all || item.needsYou)
 
 /**
  * Whether a wait blocks on the person. A finished turn ("done") does not: the agent has nothing
@@ -215,7 +234,10 @@ const applyScreen = (rec: SessionRecord, d: Derived, screen: ScreenVerdict | und
   }
 }
 
-/** The whole derivation: every record becomes an item; waits are numbered oldest first. */
+/**
+ * The whole derivation: every record becomes an item; the waits first (those that need the
+ * person, oldest first, then the finished turns), numbered as `facts.numbers` says.
+ */
 export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts, otherIds: readonly string[] = []): QueueItem[] => {
   // Keys are unique among all records on disk, loaded or not (docs/design.md §4.5).
   const loaded = records.map((r) => r.sessionId)
@@ -260,14 +282,11 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
   })
   // Plain code-unit order for ties: localeCompare would load ICU's collator (~8 ms) on every run.
   const byAge = (a: QueueItem, b: QueueItem): number => a.since - b.since || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
-  // Numbered: the waits that need the person, oldest first, then the finished turns. A seen wait
-  // keeps its number (so `go 2` after `go 1` is still the wait the person read as 2); views
-  // leave it out unless asked (--all).
+  // The waits that need the person, oldest first, then the finished turns. Numbers are not
+  // positions: each wait keeps the one the book gave it (queue/numbers.ts), whoever looked at it.
   const waits = items.filter(isQueued)
   const queued = [...waits.filter((i) => i.needsYou).sort(byAge), ...waits.filter((i) => !i.needsYou).sort(byAge)]
-  queued.forEach((item, i) => {
-    item.n = i + 1
-  })
+  if (facts.numbers) for (const item of queued) item.n = facts.numbers.get(waitKey(item)) ?? null
   const rest = items.filter((i) => !isQueued(i)).sort((a, b) => b.record.lastEventAt - a.record.lastEventAt)
   return [...queued, ...rest]
 }

@@ -5,7 +5,8 @@ import type { SessionRecord } from '../record/types.js'
 import type { Io } from '../io.js'
 import type { Env } from '../paths.js'
 import { readSeenMarks, deriveSeenUpdate, writeSeenMark, type SeenMark } from './seen.js'
-import { deriveQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, applyTranscript, type QueueItem, type ServerPanes } from './derive.js'
+import { deriveNumbering, readNumbers, waitKey } from './numbers.js'
+import { deriveQueue, inDefaultQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, applyTranscript, type QueueItem, type ServerPanes } from './derive.js'
 import { agentFor } from '../agents/index.js'
 import type { AgentAdapter, LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import { readStore, type SkippedFile } from '../record/read.js'
@@ -18,9 +19,12 @@ import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePanes, listPanes, type Pane } from '../tmux/panes.js'
 
 export interface QueueView {
-  /** The unseen waits; every wait is numbered, those that need the person oldest first, then the finished turns. */
+  /**
+   * The default queue (derive.ts inDefaultQueue): the waits that need the person, seen or not,
+   * oldest first, then the finished turns not yet seen. Each wait carries its kept number.
+   */
   queue: QueueItem[]
-  /** Every session: the numbered waits first (seen ones too), then the others (n null), most recent first. */
+  /** Every session: the waits first (seen ones too), then the others (n null), most recent first. */
   items: QueueItem[]
   skipped: SkippedFile[]
   /** False when tmux could not be run at all (cron's PATH): panes are unknown. */
@@ -198,6 +202,25 @@ const checkScreens = async (
   return out
 }
 
+/**
+ * Gives each wait its number (queue/numbers.ts). A run that saw the whole queue writes the book
+ * when it changed; a run that did not (no screen checks, no discovery: a wait only they find may
+ * be missing) never frees a number, and gives a wait the book does not know a number for this
+ * run only. So does a run that could not write the book (its lock busy past the emitter's bound,
+ * or a home that is not writable): numbered as the book and the queue say, not kept.
+ */
+const numberWaits = async (env: Env, items: QueueItem[], now: number, complete: boolean): Promise<void> => {
+  const waits = items.filter(isQueued)
+  if (waits.length === 0 && !complete) return
+  const book = readNumbers(env)
+  let numbering = deriveNumbering(book, waits, now)
+  if (numbering.changed && complete) {
+    const { writeNumbering } = await import('./numbers-write.js')
+    numbering = (await writeNumbering(env, waits, now)) ?? numbering
+  } else if (numbering.changed) numbering = deriveNumbering(book, [...waits, ...book.filter((e) => e.freedAt === null)], now)
+  for (const item of waits) item.n = numbering.numbers.get(waitKey(item)) ?? null
+}
+
 /** The wait's pane is the one a client shows (tmux's word, from the same list-panes). */
 const inFront = (item: QueueItem, servers: ReadonlyMap<string, ServerPanes>): boolean => {
   if (!item.tmux || item.tmux.alive !== true) return false
@@ -256,5 +279,6 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
     }
     if (newlySeen) items = derive()
   }
-  return { queue: items.filter((i) => i.n !== null && !i.seen), items, skipped: store.skipped, tmuxAvailable: available, now, hookless: found }
+  await numberWaits(io.env, items, now, opts.screens !== false && opts.discover !== false)
+  return { queue: items.filter(inDefaultQueue), items, skipped: store.skipped, tmuxAvailable: available, now, hookless: found }
 }

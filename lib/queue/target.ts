@@ -5,6 +5,13 @@ import { callerSocket } from '../tmux/env.js'
 import type { QueueItem } from './derive.js'
 import type { QueueView } from './load.js'
 
+/** `the wait is 4`, `the waits are 2, 4 and 5`: the numbers a command line may name now. */
+export const formatNumbers = (items: readonly Pick<QueueItem, 'n'>[]): string => {
+  const ns = items.flatMap((i) => (i.n === null ? [] : [i.n])).sort((a, b) => a - b)
+  if (ns.length === 1) return `the wait is ${ns[0]}`
+  return `the waits are ${ns.slice(0, -1).join(', ')} and ${ns[ns.length - 1]}`
+}
+
 const describe = (item: QueueItem): string =>
   `${item.key} (${item.project ?? '?'}, ${item.state}${item.tmux ? `, pane ${item.tmux.pane}` : ''})`
 
@@ -18,12 +25,13 @@ export const resolveTarget = (view: QueueView, target: string, io: Pick<Io, 'env
   if (t === '') throw new TrailbossError('no session named', 'give a number, a key or a pane id from trailboss ls', EXIT_USAGE)
   if (/^\d{1,4}$/.test(t)) {
     const n = Number(t)
-    // A seen wait keeps its number: it is still there, only out of the default view.
+    // A number names the wait that holds it now (queue/numbers.ts), seen or not, in or out of
+    // the default view; numbers are not positions, so the error lists the ones that exist.
     const numbered = view.items.filter((i) => i.n !== null)
     const item = numbered.find((i) => i.n === n)
     if (item) return item
     throw new TrailbossError(
-      numbered.length === 0 ? `nothing waits, so there is no number ${n}` : `no wait number ${n}; the queue has 1–${numbered.length}`,
+      numbered.length === 0 ? `nothing waits, so there is no number ${n}` : `no wait holds number ${n}; ${formatNumbers(numbered)}`,
       'see trailboss ls',
     )
   }

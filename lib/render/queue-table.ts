@@ -6,7 +6,7 @@ import type { WaitKind } from '../record/types.js'
 import { agentFor } from '../agents/index.js'
 import { formatVisible } from './visible-text.js'
 
-export const JSON_VERSION = 1
+export const JSON_VERSION = 2
 
 /**
  * One line of what a wait asks: the tool and its command or file, else the message's last line.
@@ -149,7 +149,7 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
     const at = w.n + w.age + 4
     if (opts.colour && colourOf && text.slice(at, at + kindCell.length) === kindCell) text = `${text.slice(0, at)}${colourOf}${kindCell}${RESET}${text.slice(at + kindCell.length)}`
     // Finished turns, seen waits and other sessions are dimmed: they do not block on the person.
-    out.push(opts.colour && (r.item.n === null || !r.item.needsYou || r.item.seen) ? `${DIM}${text}${RESET}` : text)
+    out.push(opts.colour && (r.item.n === null || !r.item.needsYou) ? `${DIM}${text}${RESET}` : text)
   }
   return `${out.join('\n')}\n`
 }

@@ -2,7 +2,7 @@
 // Claude Code statusline segment later is one more caller of deriveSummary + formatSegment).
 import { formatAge } from '../duration.js'
 import { kindLabel } from './queue-table.js'
-import { isQueued, type QueueItem } from '../queue/derive.js'
+import { countsAsWaiting, type QueueItem } from '../queue/derive.js'
 import type { WaitKind } from '../record/types.js'
 
 /** Every wait kind (lib/record/types.ts WAIT_KINDS), most urgent first. */
@@ -27,7 +27,7 @@ export interface QueueSummary {
 export interface SummaryOptions {
   /** Leave this session out (a statusline segment inside one session counts the others). */
   excludeSessionId?: string
-  /** Also count finished turns and seen waits (`--all`); else only the unseen waits that need the person. */
+  /** Also count finished turns (`--all`); else the waits that need the person, seen or not (one count everywhere). */
   all?: boolean
 }
 
@@ -37,8 +37,7 @@ export const deriveSummary = (items: readonly QueueItem[], now: number, opts: Su
   let count = 0
   let oldest = now
   for (const item of items) {
-    if (!isQueued(item) || item.sessionId === opts.excludeSessionId) continue
-    if (!opts.all && (item.seen || !item.needsYou)) continue
+    if (!countsAsWaiting(item, opts.all) || item.sessionId === opts.excludeSessionId) continue
     count++
     oldest = Math.min(oldest, item.since)
     const kind = kindLabel(item)

@@ -3,6 +3,7 @@
 import { formatAge } from '../duration.js'
 import { formatTable, kindLabel, placeLabel, summarizeAsk, truncate } from './queue-table.js'
 import { formatVisible } from './visible-text.js'
+import { deriveSummary } from './status-segment.js'
 import type { QueueItem } from '../queue/derive.js'
 
 export interface WatchScreen {
@@ -20,6 +21,8 @@ export interface WatchScreen {
   tmuxAvailable: boolean
   /** Digits typed so far, while a number of two or more digits is being typed. */
   digits: string
+  /** `--all`: the count takes in the finished turns too, as status --all does. */
+  all?: boolean
 }
 
 export const WATCH_KEYS_HELP = '1-9/Enter go · j/k move · y/n answer · a seen · s details · q quit'
@@ -66,12 +69,12 @@ export const formatWatchScreen = (s: WatchScreen): string[] => {
   // erase-to-end that follows each line would wipe the character written there.
   const width = Math.max(20, s.width) - 1
   const height = Math.max(3, s.height)
-  const waiting = s.items.filter((i) => i.n !== null)
-  const oldest = waiting.reduce((m, i) => Math.min(m, i.since), s.now)
+  // The one count every surface gives (status-segment.ts deriveSummary).
+  const summary = deriveSummary(s.items, s.now, { all: s.all === true })
   const title =
-    waiting.length === 0
+    summary.count === 0
       ? 'Trail Boss · nothing waits on you'
-      : `Trail Boss · ${waiting.length} waiting · oldest ${formatAge(s.now - oldest)}${s.tmuxAvailable ? '' : ' · tmux unavailable: panes unknown'}`
+      : `Trail Boss · ${summary.count} waiting · oldest ${formatAge(summary.oldestMs)}${s.tmuxAvailable ? '' : ' · tmux unavailable: panes unknown'}`
   const top = [s.colour ? `${BOLD}${truncate(title, width)}${RESET}` : truncate(title, width), '']
   const footer = [
     // The news names a session (its project, what it asks): shown visibly like the rest.

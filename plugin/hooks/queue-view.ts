@@ -3,9 +3,11 @@
 // what it needs of the queue's contract is read and checked here, field by field.
 
 /** `ls --json`'s contract version this view reads (docs/ls.schema.json). */
-export const LISTING_VERSION = 1
+export const LISTING_VERSION = 2
 
 export interface Wait {
+  /** The wait's number, the same in every command and surface. */
+  n: number
   key: string
   sessionId: string
   kind: string
@@ -14,6 +16,8 @@ export interface Wait {
   project: string
   ask: string
   pane: string | null
+  /** The person has seen it (went there, or acknowledged it); it still blocks the agent. */
+  seen: boolean
 }
 
 export interface Listing {
@@ -60,7 +64,7 @@ export const askLine = (ask: unknown, max = 80): string => {
 }
 
 /**
- * The waits that need the person (not finished turns, not seen ones) in `ls --json` output,
+ * The waits that need the person (not finished turns; seen ones too, marked) in `ls --json` output,
  * in the CLI's order. Throws when the text is
  * not the contract at all (another program named `trailboss`, a newer major version); an item
  * that lacks a field is skipped and counted, never guessed at.
@@ -72,6 +76,11 @@ export const parseListing = (text: string): Listing => {
   } catch {
     throw new Error('`trailboss ls --json` printed something that is not JSON')
   }
+  // Version 1 numbered waits by position: a number it gave could name another wait by the time
+  // it is pressed, so an older CLI is named rather than read.
+  if (isObject(doc) && typeof doc.version === 'number' && doc.version < LISTING_VERSION) {
+    throw new Error(`\`trailboss\` is older than this plugin (ls --json version ${doc.version}): npm install -g trailboss`)
+  }
   if (!isObject(doc) || doc.version !== LISTING_VERSION || !Array.isArray(doc.queue)) {
     throw new Error(`\`trailboss ls --json\` is not version ${LISTING_VERSION} of the queue's contract`)
   }
@@ -82,9 +91,9 @@ export const parseListing = (text: string): Listing => {
       skipped++
       continue
     }
-    // As `trailboss statusline` counts: a finished turn, or a wait the person has seen, does not
-    // nag. A CLI older than these fields lists only waits, each of which counts.
-    if (item.needsYou === false || item.seen === true) continue
+    // As every surface counts: a finished turn does not nag; a wait that needs the person counts
+    // whoever looked at it (a glance is not an answer), marked seen.
+    if (item.needsYou === false) continue
     const key = str(item.key)
     const sessionId = str(item.sessionId)
     const since = Date.parse(str(item.since) ?? '')
@@ -94,7 +103,7 @@ export const parseListing = (text: string): Listing => {
       continue
     }
     const tmux = isObject(item.tmux) ? item.tmux : null
-    waits.push({ key, sessionId, kind, since, project: str(item.project) ?? '?', ask: askLine(item.ask), pane: tmux ? str(tmux.pane) : null })
+    waits.push({ n: item.n, key, sessionId, kind, since, project: str(item.project) ?? '?', ask: askLine(item.ask), pane: tmux ? str(tmux.pane) : null, seen: item.seen === true })
   }
   return { waits, skipped, digest: str(doc.digest) }
 }

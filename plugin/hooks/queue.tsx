@@ -290,11 +290,12 @@ const drawPane = async ($: EngineInterface, e: RenderInputOf<'Pane', 'terminal'>
   if (state.waits.length === 0) return <Text dimColor>Nobody else waits.</Text>
   return (
     <Box flexDirection="column">
-      {state.waits.map((w, i) => (
+      {state.waits.map((w) => (
         <Box key={w.key} flexDirection="row" gap={1}>
-          <Button key={`go-${w.key}`} label="go" hotkey={i < 9 ? String(i + 1) : undefined} onPress={() => go($, w.key)} />
+          {/* The hotkey is the wait's own number, the one every command and surface gives it. */}
+          <Button key={`go-${w.key}`} label={`go ${w.n}`} hotkey={w.n <= 9 ? String(w.n) : undefined} onPress={() => go($, w.key)} />
           <Text bold>{w.project}</Text>
-          <Text color="yellow">{w.kind}</Text>
+          <Text color="yellow">{w.seen ? `${w.kind} ✓` : w.kind}</Text>
           <Text dimColor>{formatAge(now - w.since)}</Text>
           <Text wrap="truncate-end">{w.ask}</Text>
         </Box>

@@ -2,7 +2,7 @@
 import { expect, test } from 'claude-code/testing'
 import { askLine, formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, waitId, type Wait } from '../hooks/queue-view'
 
-const wait = (over: Partial<Wait> = {}): Wait => ({ key: 'k1', sessionId: 's1', kind: 'permission', since: 0, project: 'api', ask: 'Bash: ls', pane: '%1', ...over })
+const wait = (over: Partial<Wait> = {}): Wait => ({ n: 1, key: 'k1', sessionId: 's1', kind: 'permission', since: 0, project: 'api', ask: 'Bash: ls', pane: '%1', seen: false, ...over })
 
 test('askLine words a wait as `trailboss ls` does', () => {
   expect(askLine({ tool: 'Bash', input: { command: 'npm run migrate' }, message: null })).toBe('Bash: npm run migrate')
@@ -20,26 +20,28 @@ test('parseListing keeps the queue\'s items, skips what lacks a field, refuses w
   const good = { n: 1, key: 'aaaa1111', sessionId: 'aaaa1111-x', state: 'permission', kind: 'permission', since: '2026-12-01T10:00:00.000Z', project: 'api', tmux: { pane: '%3' }, ask: { tool: 'Bash', input: { command: 'ls' }, message: null } }
   const listing = parseListing(
     JSON.stringify({
-      version: 1,
+      version: 2,
       queue: [good, { ...good, key: 7 }, { ...good, since: 'yesterday' }, { ...good, n: null }, 'x', { ...good, key: 'bbbb2222', tmux: null, project: null, kind: null, state: 'waiting' }],
     }),
   )
   expect(listing.skipped).toBe(4)
   expect(listing.waits).toEqual([
-    { key: 'aaaa1111', sessionId: 'aaaa1111-x', kind: 'permission', since: Date.parse('2026-12-01T10:00:00Z'), project: 'api', ask: 'Bash: ls', pane: '%3' },
-    { key: 'bbbb2222', sessionId: 'aaaa1111-x', kind: 'waiting', since: Date.parse('2026-12-01T10:00:00Z'), project: '?', ask: 'Bash: ls', pane: null },
+    { n: 1, key: 'aaaa1111', sessionId: 'aaaa1111-x', kind: 'permission', since: Date.parse('2026-12-01T10:00:00Z'), project: 'api', ask: 'Bash: ls', pane: '%3', seen: false },
+    { n: 1, key: 'bbbb2222', sessionId: 'aaaa1111-x', kind: 'waiting', since: Date.parse('2026-12-01T10:00:00Z'), project: '?', ask: 'Bash: ls', pane: null, seen: false },
   ])
   const finished = parseListing(
-    JSON.stringify({ version: 1, queue: [{ ...good, needsYou: true, seen: false }, { ...good, key: 'cccc3333', kind: 'done', needsYou: false }, { ...good, key: 'dddd4444', seen: true }] }),
+    JSON.stringify({ version: 2, queue: [{ ...good, needsYou: true, seen: false }, { ...good, key: 'cccc3333', kind: 'done', needsYou: false }, { ...good, key: 'dddd4444', n: 4, seen: true }] }),
   )
-  expect(finished.waits.map((w) => w.key)).toEqual(['aaaa1111'])
+  // A seen wait that needs the person still counts (a glance is not an answer), marked seen.
+  expect(finished.waits.map((w) => [w.key, w.n, w.seen])).toEqual([['aaaa1111', 1, false], ['dddd4444', 4, true]])
   expect(finished.skipped).toBe(0)
   // The digest `ls --json --until-change` waits on; a CLI older than it has none.
   expect(listing.digest).toBeNull()
-  expect(parseListing(JSON.stringify({ version: 1, queue: [], digest: '3f9c0a1b2c3d4e5f' })).digest).toBe('3f9c0a1b2c3d4e5f')
+  expect(parseListing(JSON.stringify({ version: 2, queue: [], digest: '3f9c0a1b2c3d4e5f' })).digest).toBe('3f9c0a1b2c3d4e5f')
   expect(() => parseListing('trailboss 0.0.1')).toThrow(/not JSON/)
-  expect(() => parseListing('{"version": 2, "queue": []}')).toThrow(/not version 1/)
-  expect(() => parseListing('[]')).toThrow(/not version 1/)
+  expect(() => parseListing('{"version": 1, "queue": []}')).toThrow(/older than this plugin \(ls --json version 1\)/)
+  expect(() => parseListing('{"version": 3, "queue": []}')).toThrow(/not version 2/)
+  expect(() => parseListing('[]')).toThrow(/not version 2/)
 })
 
 test('the status entry and the toast', () => {

@@ -67,7 +67,7 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => Out | undefined
     opened: [] as string[],
     /** The document `ls --json` prints now. */
     doc() {
-      const content = { version: 1, queue: w.waits.map(item), tmux: 'ok', skipped: [], rev: w.rev }
+      const content = { version: 2, queue: w.waits.map((x, i) => item(x, i + 1)), tmux: 'ok', skipped: [], rev: w.rev }
       const { rev: _rev, ...shown } = content
       return JSON.stringify({ ...shown, digest: hash(JSON.stringify(content)) })
     },
@@ -280,13 +280,16 @@ test('when trailboss cannot run, the entry says so instead of showing nothing, a
 })
 
 test('output that is not the contract is refused, not guessed at; a CLI without the digest is named', async ($, on) => {
-  let stdout = JSON.stringify({ version: 2, items: [] })
+  let stdout = JSON.stringify({ version: 3, items: [] })
   const w = world(on, { ls: () => ({ exitCode: 0, stdout, stderr: '' }) })
   await startSession($)
-  expect(w.status()).toBe("trailboss: `trailboss ls --json` is not version 1 of the queue's contract")
-  stdout = JSON.stringify({ version: 1, queue: [], tmux: 'ok', skipped: [] })
+  expect(w.status()).toBe("trailboss: `trailboss ls --json` is not version 2 of the queue's contract")
+  stdout = JSON.stringify({ version: 2, queue: [], tmux: 'ok', skipped: [] })
   await w.clock.advance(RETRY_MS)
-  expect(w.status()).toMatch(/^trailboss: `trailboss` is older than this plugin/)
+  expect(w.status()).toMatch(/^trailboss: `trailboss` is older than this plugin \(no digest\)/)
+  stdout = JSON.stringify({ version: 1, queue: [], tmux: 'ok', skipped: [], digest: '3f9c0a1b2c3d4e5f' })
+  await w.clock.advance(RETRY_MS)
+  expect(w.status()).toMatch(/^trailboss: `trailboss` is older than this plugin \(ls --json version 1\)/)
   expect(w.runs.every((r) => !r.includes('--until-change'))).toBe(true)
 })
 

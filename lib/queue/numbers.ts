@@ -1,0 +1,111 @@
+// Wait numbers that stay put ($TRAILBOSS_HOME/numbers.json, docs/queue.md): like a shell's job
+// numbers, a wait keeps its number for as long as it waits, in every command and surface, and a
+// number freed by a wait that ended is not given to another wait for NUMBER_HOLD_MS, so a number
+// read from a listing can name another wait only once that listing is older than that.
+// A wait is a session's wait that began at `since`: a new wait of the same session is another
+// wait and gets another number. The pure part (deriveNumbering) decides; the book is read
+// without a lock, and written only when it changed, under a lock held at most LOCK_BUDGET_MS.
+import { join } from 'node:path'
+import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
+import { type Env, isValidSessionId, trailbossHome } from '../paths.js'
+
+/** A number freed by a wait that ended is given to no other wait for this long. */
+export const NUMBER_HOLD_MS = 10 * 60_000
+/** The book's format; a book of another version is none. */
+export const NUMBERS_VERSION = 1
+
+export interface NumberEntry {
+  n: number
+  sessionId: string
+  /** The `since` of the wait that holds (or held) the number. */
+  since: number
+  /** When a reader found the wait ended; null while it waits. */
+  freedAt: number | null
+}
+
+/** A wait as the numbering sees it. */
+export interface NumberedWait {
+  sessionId: string
+  since: number
+}
+
+export interface Numbering {
+  /** The number of each wait, by waitKey. */
+  numbers: Map<string, number>
+  /** The book after this look, to write when `changed`. */
+  entries: NumberEntry[]
+  changed: boolean
+}
+
+export const numbersFile = (env: Env): string => join(trailbossHome(env), 'numbers.json')
+
+/** The identity of a wait: the session and when this wait of it began. */
+export const waitKey = (w: NumberedWait): string => `${w.sessionId}\n${w.since}`
+
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 1
+const isTime = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
+
+/** Pure: the book's entries, or none for a file that is not a book of this version (it is then rewritten). */
+export const parseNumbers = (text: string): NumberEntry[] => {
+  try {
+    const v = JSON.parse(text) as { v?: unknown; waits?: unknown }
+    if (typeof v !== 'object' || v === null || v.v !== NUMBERS_VERSION || !Array.isArray(v.waits)) return []
+    const out: NumberEntry[] = []
+    const used = new Set<number>()
+    for (const e of v.waits as unknown[]) {
+      if (typeof e !== 'object' || e === null) continue
+      const { n, sessionId, since, freedAt } = e as Record<string, unknown>
+      if (!isCount(n) || used.has(n) || !isValidSessionId(sessionId) || !isTime(since) || (freedAt !== null && !isTime(freedAt))) continue
+      used.add(n)
+      out.push({ n, sessionId, since, freedAt })
+    }
+    return out
+  } catch {
+    return []
+  }
+}
+
+export const formatNumbers = (entries: readonly NumberEntry[]): string =>
+  JSON.stringify({ v: NUMBERS_VERSION, waits: [...entries].sort((a, b) => a.n - b.n) })
+
+/**
+ * Pure: numbers for `waits` (in queue order: a new wait takes the lowest free number, so waits
+ * first seen together are numbered in their order). A wait in the book keeps its number (an entry
+ * freed by a reader that missed it is taken back); a held number whose wait is not among `waits`
+ * is freed now; a freed number is given to no other wait until NUMBER_HOLD_MS after it was freed.
+ * An entry stamped after `now` was stamped before the clock stepped back: its hold is over.
+ */
+export const deriveNumbering = (book: readonly NumberEntry[], waits: readonly NumberedWait[], now: number, holdMs = NUMBER_HOLD_MS): Numbering => {
+  const current = new Set(waits.map(waitKey))
+  const entries: NumberEntry[] = []
+  let changed = false
+  for (const e of book) {
+    if (current.has(waitKey(e))) {
+      if (e.freedAt !== null) changed = true
+      entries.push(e.freedAt === null ? e : { ...e, freedAt: null })
+    } else if (e.freedAt === null) {
+      changed = true
+      entries.push({ ...e, freedAt: now })
+    } else if (e.freedAt <= now && now - e.freedAt < holdMs) entries.push(e)
+    else changed = true
+  }
+  const numbers = new Map(entries.filter((e) => e.freedAt === null).map((e) => [waitKey(e), e.n]))
+  const taken = new Set(entries.map((e) => e.n))
+  let next = 1
+  for (const w of waits) {
+    const key = waitKey(w)
+    if (numbers.has(key)) continue
+    while (taken.has(next)) next++
+    taken.add(next)
+    numbers.set(key, next)
+    entries.push({ n: next, sessionId: w.sessionId, since: w.since, freedAt: null })
+    changed = true
+  }
+  return { numbers, entries, changed }
+}
+
+/** The book as it is on disk (no lock: it is replaced atomically); none when missing or not ours. */
+export const readNumbers = (env: Env): NumberEntry[] => {
+  const got = readRegularFile(numbersFile(env), { cap: READ_CAP.state, ownOnly: true })
+  return got.ok ? parseNumbers(got.text) : []
+}
