@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs'
 import t from 'tap'
+import { codexHooks } from '../lib/agents/codex/hooks.js'
+import { deriveQueue } from '../lib/queue/derive.js'
+import { applyEvent } from '../lib/record/fold.js'
 import { deriveConversation } from '../lib/agents/claude-code/conversation.js'
-import { cutLines, formatCommandTags, formatConversation, renderToolCall } from '../lib/render/show-text.js'
+import { cutLines, formatCommandTags, formatConversation } from '../lib/render/show-text.js'
+import { renderToolCall } from '../lib/render/tool-call.js'
 import { askHeading, formatShow } from '../lib/commands/show.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { queueItem } from './helpers/queue-item.js'
@@ -69,4 +74,21 @@ t.test('show words each kind right', async (t) => {
   t.match(formatShow(item({ ask: { tool: null, input: null, message: Array.from({ length: 40 }, (_, i) => `l${i}`).join('\n') } }), null, null, 0, true), /l39\n/, '--full shows it all')
   t.equal(askHeading({ state: 'waiting', kind: 'error' }).message, 'Failed with:')
   t.equal(askHeading({ state: 'waiting', kind: 'question' }).message, 'Asks you:')
+})
+
+// Captured sessions (test/fixtures/codex, test/fixtures/gemini) as `show` prints them.
+const fixture = (path: string): string => readFileSync(new URL(`./fixtures/${path}`, import.meta.url), 'utf8')
+const codexHookLines = fixture('codex/hooks.jsonl')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as { event?: string; ts?: number; payload?: Record<string, unknown> })
+
+t.test('a Codex question shows its question and options, not its JSON', async (t) => {
+  const at = codexHookLines.findIndex((l) => l.event === 'PreToolUse' && l.payload?.tool_name === 'request_user_input')
+  const ev = codexHooks.toHookEvent(codexHookLines[at]!.payload, { env: { TMUX: '/s,1,0', TMUX_PANE: '%1' }, stamp: 1, host: 'h', fileSize: () => 1, projectLabel: () => 'proj' })
+  if (typeof ev === 'string') throw new Error(ev)
+  const [asked] = deriveQueue([applyEvent(null, ev)], { transcripts: new Map(), servers: new Map(), screens: new Map() })
+  const out = formatShow(asked!, null, null, 1)
+  t.match(out, /Asks you:\n {2}\[Color\] Which color should the marker be\?\n {4}1\. Red — warm\n {4}2\. Blue — cool\n/)
+  t.notMatch(out, /questions:|"options"/, 'no raw JSON')
 })

@@ -4,6 +4,7 @@ import { formatAge } from '../duration.js'
 import type { Ask, QueueItem } from '../queue/derive.js'
 import type { WaitKind } from '../record/types.js'
 import { agentFor } from '../agents/index.js'
+import { summarizeToolCall } from './tool-call.js'
 import { formatVisible } from './visible-text.js'
 
 export const JSON_VERSION = 1
@@ -16,34 +17,13 @@ export const JSON_VERSION = 1
 export const summarizeAsk = (ask: Ask, max = 80): string => {
   let text = ''
   if (ask.tool) {
-    const input = ask.input
-    const obj = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : null
-    const detail =
-      typeof input === 'string'
-        ? input
-        : obj
-          ? firstString(obj, ['command', 'file_path', 'path', 'url', 'pattern', 'query', 'description', 'prompt']) ?? questionOf(obj) ?? JSON.stringify(obj)
-          : ''
-    text = detail ? `${ask.tool}: ${detail}` : ask.tool
+    text = summarizeToolCall(ask.tool, ask.input)
   } else if (ask.message) {
     const lines = ask.message.trim().split('\n').map((l) => l.trim()).filter(Boolean)
     text = lines[lines.length - 1] ?? ''
   }
   // Line breaks and spaces fold into one space; a \r, \v or \f is a control and is shown.
   return truncate(formatVisible(text.replace(/[\t\n\p{Zs}]+/gu, ' ').trim()), max)
-}
-
-const firstString = (obj: Record<string, unknown>, keys: string[]): string | null => {
-  for (const k of keys) if (typeof obj[k] === 'string' && obj[k]) return obj[k] as string
-  return null
-}
-
-/** AskUserQuestion carries `questions: [{question, options}]`. */
-const questionOf = (obj: Record<string, unknown>): string | null => {
-  const qs = obj.questions
-  if (!Array.isArray(qs)) return null
-  const q = qs[0] as Record<string, unknown> | undefined
-  return typeof q?.question === 'string' ? q.question : null
 }
 
 export const truncate = (text: string, max: number): string => {
