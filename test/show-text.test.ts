@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import t from 'tap'
 import { codexHooks } from '../lib/agents/codex/hooks.js'
+import { deriveCodexConversation } from '../lib/agents/codex/conversation.js'
+import { deriveGeminiConversation, parseChatLines } from '../lib/agents/gemini/chat.js'
 import { deriveQueue } from '../lib/queue/derive.js'
 import { applyEvent } from '../lib/record/fold.js'
 import { deriveConversation } from '../lib/agents/claude-code/conversation.js'
@@ -40,7 +42,7 @@ t.test('conversation lines', async (t) => {
     { type: 'user', message: { content: [{ type: 'tool_result', content: 'nope', is_error: true }] } },
   ])
   t.same(lines.map((l) => l.who), ['you', 'agent', 'tool', 'result'])
-  t.same(formatConversation(lines), ['❯ hello', '● Hi.', '  What now?', '⚙ Bash {"command":"ls"}', '⎿ error: nope'])
+  t.same(formatConversation(lines), ['❯ hello', '● Hi.', '  What now?', '⚙ Bash', '    $ ls', '⎿ error: nope'], 'a tool call as the ask shows it, not its JSON')
 })
 
 t.test('slash commands and long text', async (t) => {
@@ -91,4 +93,17 @@ t.test('a Codex question shows its question and options, not its JSON', async (t
   const out = formatShow(asked!, null, null, 1)
   t.match(out, /Asks you:\n {2}\[Color\] Which color should the marker be\?\n {4}1\. Red — warm\n {4}2\. Blue — cool\n/)
   t.notMatch(out, /questions:|"options"/, 'no raw JSON')
+})
+
+t.test("the transcript tail shows each agent's tool calls as the ask does", async (t) => {
+  const rollout = fixture('codex/rollouts/rollout-2026-12-01T11-04-51-01a23147-606d-7f30-9291-74234de135a4.jsonl')
+  const codexTail = formatShow(item({ agent: 'codex' }), deriveCodexConversation(rollout), null, 0)
+  t.match(codexTail, /⚙ exec_command — write the marker file outside the workspace\n {6}\$ touch \/ROOT\/scratch\/codex-perm-3\n/, 'a command as a command')
+  t.match(codexTail, /⚙ \[Color\] Which color should the marker be\?\n {6}1\. Red — warm/, 'a question with its options')
+  t.notMatch(codexTail, /\{"cmd"|\{"questions"/, 'no raw JSON')
+  const chat = readdirSync(new URL('./fixtures/gemini/chats/', import.meta.url)).sort()[0]!
+  const geminiTail = formatShow(item({ agent: 'gemini' }), deriveGeminiConversation(parseChatLines(fixture(`gemini/chats/${chat}`), true)), null, 0)
+  t.match(geminiTail, /⚙ run_shell_command — Create a test file\n {6}\$ touch \/home\/dev\/gprobe\/scratch\/g8\n/)
+  t.match(geminiTail, /⚙ write_file note13\.txt \(1 line\)\n {6}\+hello from the mock\n/)
+  t.notMatch(geminiTail, /\{"command"|\{"file_path"/, 'no raw JSON')
 })

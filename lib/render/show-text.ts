@@ -1,6 +1,7 @@
-// Pure renderers for `show`: a conversation's lines as `show` prints them (a tool call as the
-// ask shows it: lib/render/tool-call.ts).
+// Pure renderers for `show`: a conversation's lines as `show` prints them (its tool calls the
+// way the ask shows them: lib/render/tool-call.ts).
 import type { ConversationLine } from '../agents/types.js'
+import { renderToolCall } from './tool-call.js'
 
 /**
  * Slash commands as the transcript stores them (`<command-name>/clear</command-name>…`) read as
@@ -26,6 +27,7 @@ export const ENTRY_LINES = 8
 
 export const formatConversation = (lines: readonly ConversationLine[], full = true): string[] =>
   lines.flatMap((l) => {
-    const [first = '', ...rest] = cutLines(formatCommandTags(l.text).split('\n'), full ? Infinity : ENTRY_LINES)
+    const text = l.tool ? renderToolCall(l.tool.name, l.tool.input) : formatCommandTags(l.text).split('\n')
+    const [first = '', ...rest] = cutLines(text, full ? Infinity : ENTRY_LINES)
     return [`${MARKS[l.who]} ${first}`, ...rest.map((r) => `  ${r}`)]
   })

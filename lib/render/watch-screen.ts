@@ -2,6 +2,7 @@
 // the terminal's size in; lines out), and the one-line-per-change log used without a TTY.
 import { formatAge } from '../duration.js'
 import { formatTable, kindLabel, placeLabel, summarizeAsk, truncate } from './queue-table.js'
+import { renderToolCall } from './tool-call.js'
 import { formatVisible } from './visible-text.js'
 import type { QueueItem } from '../queue/derive.js'
 
@@ -41,8 +42,6 @@ export const deriveMove = (items: readonly Pick<QueueItem, 'sessionId'>[], selec
   return items[i]?.sessionId ?? null
 }
 
-const stringify = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v, null, 2) ?? '')
-
 /** The details block of one item: where it is, why its state, and what it asks in full. */
 export const formatDetails = (item: QueueItem, now: number, width: number): string[] => {
   const facts = [
@@ -52,7 +51,7 @@ export const formatDetails = (item: QueueItem, now: number, width: number): stri
     ...(item.reason ? [`why: ${item.reason}`] : []),
   ]
   const ask: string[] = []
-  if (item.ask.tool) ask.push(`${item.ask.tool}:`, ...stringify(item.ask.input).split('\n'))
+  if (item.ask.tool) ask.push(...renderToolCall(item.ask.tool, item.ask.input))
   if (item.ask.message) ask.push(...item.ask.message.trim().split('\n'))
   return [...facts, ...ask].map((l) => truncate(formatVisible(l, { tabs: 'expand' }), Math.max(1, width - 2))).map((l) => `  ${l}`)
 }
