@@ -65,17 +65,20 @@ const item = (over: Partial<QueueItem>): QueueItem =>
 t.test('show words each kind right', async (t) => {
   const bash = { tool: 'Bash', input: { command: 'rm -rf build' }, message: null }
   t.match(formatShow(item({ state: 'permission', kind: 'permission', ask: bash }), null, null, 0), /Asks to run:\n {2}Bash\n {4}\$ rm -rf build/)
-  const denied = formatShow(item({ state: 'waiting', kind: 'interrupted', ask: bash }), null, null, 0)
+  const inDialog = { lastEventAt: 0, denied: null, transcriptPath: null, state: 'permission' } as unknown as SessionRecord
+  const denied = formatShow(item({ state: 'waiting', kind: 'interrupted', ask: bash, record: inDialog }), null, null, 0)
   t.match(denied, /Was denied \(its dialog got a no, or Esc\):/)
   t.notMatch(denied, /Asks to run/)
+  t.match(formatShow(item({ state: 'waiting', kind: 'interrupted', ask: bash }), null, null, 0), /Was stopped \(Esc, or a no in its dialog\) at:\n {2}Bash\n/, 'a tool stopped while it ran')
+  t.match(formatShow(item({ state: 'waiting', kind: 'interrupted' }), null, null, 0), /\nWas stopped while writing its answer \(no tool was running\)\.\n/, 'no tool ran')
   const question = formatShow(item({ state: 'permission', kind: 'question', ask: { tool: 'AskUserQuestion', input: { questions: [{ question: 'Red or blue?', options: [{ label: 'Red' }, { label: 'Blue' }] }] }, message: null } }), null, null, 0)
   t.match(question, /Asks you:\n {2}Red or blue\?\n {4}1\. Red\n {4}2\. Blue/, 'a question with its options')
   const done = formatShow(item({ ask: { tool: null, input: null, message: Array.from({ length: 40 }, (_, i) => `l${i}`).join('\n') } }), null, null, 0)
   t.match(done, /Finished with:\n {2}l0\n/)
   t.match(done, /l29\n {2}… 10 more lines \(trailboss show --full\)/, 'a long reply is cut with a marker and a hint')
   t.match(formatShow(item({ ask: { tool: null, input: null, message: Array.from({ length: 40 }, (_, i) => `l${i}`).join('\n') } }), null, null, 0, true), /l39\n/, '--full shows it all')
-  t.equal(askHeading({ state: 'waiting', kind: 'error' }).message, 'Failed with:')
-  t.equal(askHeading({ state: 'waiting', kind: 'question' }).message, 'Asks you:')
+  t.equal(askHeading({ state: 'waiting', kind: 'error', record: { state: 'waiting' } }).message, 'Failed with:')
+  t.equal(askHeading({ state: 'waiting', kind: 'question', record: { state: 'waiting' } }).message, 'Asks you:')
 })
 
 // Captured sessions (test/fixtures/codex, test/fixtures/gemini) as `show` prints them.

@@ -110,7 +110,7 @@ export const formatChangeLine = (i: QueueItem, now: number): string =>
     i.project ?? '?',
     i.tmux?.pane ?? '-',
     i.key,
-    summarizeAsk(i.ask, 120),
+    summarizeAsk(i.ask, 120, i.kind),
   ]
     .filter((f) => f !== '')
     .join('  '))
