@@ -196,3 +196,13 @@ t.test('applyEvent is pure', async (t) => {
   t.same(applyEvent(a, e), applyEvent(a, e))
   t.equal(JSON.stringify(a), snapshot, 'the input record is not changed')
 })
+
+t.test('lastTool is the call in flight in the current prompt', async (t) => {
+  const bash = (id: string, command: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ prompt_id: 'p1', tool_name: 'Bash', tool_input: { command }, tool_use_id: id, ...extra })
+  t.match(fold(ev('UserPromptSubmit', { prompt_id: 'p1' }), ev('PreToolUse', bash('a', 'ls'))).lastTool, { useId: 'a' }, 'started: in flight')
+  t.equal(fold(ev('PreToolUse', bash('a', 'ls')), ev('PostToolUse', bash('a', 'ls'))).lastTool, null, 'ended: none in flight')
+  t.match(fold(ev('PreToolUse', bash('a', 'ls')), ev('PreToolUse', bash('b', 'make')), ev('PostToolUse', bash('a', 'ls'))).lastTool, { useId: 'b' }, 'another call ending leaves it')
+  t.equal(fold(ev('PreToolUse', bash('a', 'ls')), ev('UserPromptSubmit', { prompt_id: 'p2' })).lastTool, null, 'a new prompt: none of its own yet')
+  const stopped = fold(ev('PreToolUse', bash('a', 'npm test')), ev('PostToolUseFailure', bash('a', 'npm test', { is_interrupt: true })))
+  t.match(stopped, { state: 'waiting', kind: 'interrupted', tool: { name: 'Bash', input: { command: 'npm test' } } }, 'Esc while it ran: the wait keeps the tool')
+})

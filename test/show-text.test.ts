@@ -1,6 +1,13 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import t from 'tap'
+import { codexHooks } from '../lib/agents/codex/hooks.js'
+import { deriveCodexConversation } from '../lib/agents/codex/conversation.js'
+import { deriveGeminiConversation, parseChatLines } from '../lib/agents/gemini/chat.js'
+import { deriveQueue } from '../lib/queue/derive.js'
+import { applyEvent } from '../lib/record/fold.js'
 import { deriveConversation } from '../lib/agents/claude-code/conversation.js'
-import { cutLines, formatCommandTags, formatConversation, renderToolCall } from '../lib/render/show-text.js'
+import { cutLines, formatCommandTags, formatConversation } from '../lib/render/show-text.js'
+import { renderToolCall } from '../lib/render/tool-call.js'
 import { askHeading, formatShow } from '../lib/commands/show.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { queueItem } from './helpers/queue-item.js'
@@ -35,7 +42,7 @@ t.test('conversation lines', async (t) => {
     { type: 'user', message: { content: [{ type: 'tool_result', content: 'nope', is_error: true }] } },
   ])
   t.same(lines.map((l) => l.who), ['you', 'agent', 'tool', 'result'])
-  t.same(formatConversation(lines), ['❯ hello', '● Hi.', '  What now?', '⚙ Bash {"command":"ls"}', '⎿ error: nope'])
+  t.same(formatConversation(lines), ['❯ hello', '● Hi.', '  What now?', '⚙ Bash', '    $ ls', '⎿ error: nope'], 'a tool call as the ask shows it, not its JSON')
 })
 
 t.test('slash commands and long text', async (t) => {
@@ -58,15 +65,48 @@ const item = (over: Partial<QueueItem>): QueueItem =>
 t.test('show words each kind right', async (t) => {
   const bash = { tool: 'Bash', input: { command: 'rm -rf build' }, message: null }
   t.match(formatShow(item({ state: 'permission', kind: 'permission', ask: bash }), null, null, 0), /Asks to run:\n {2}Bash\n {4}\$ rm -rf build/)
-  const denied = formatShow(item({ state: 'waiting', kind: 'interrupted', ask: bash }), null, null, 0)
+  const inDialog = { lastEventAt: 0, denied: null, transcriptPath: null, state: 'permission' } as unknown as SessionRecord
+  const denied = formatShow(item({ state: 'waiting', kind: 'interrupted', ask: bash, record: inDialog }), null, null, 0)
   t.match(denied, /Was denied \(its dialog got a no, or Esc\):/)
   t.notMatch(denied, /Asks to run/)
+  t.match(formatShow(item({ state: 'waiting', kind: 'interrupted', ask: bash }), null, null, 0), /Was stopped \(Esc, or a no in its dialog\) at:\n {2}Bash\n/, 'a tool stopped while it ran')
+  t.match(formatShow(item({ state: 'waiting', kind: 'interrupted' }), null, null, 0), /\nWas stopped while writing its answer \(no tool was running\)\.\n/, 'no tool ran')
   const question = formatShow(item({ state: 'permission', kind: 'question', ask: { tool: 'AskUserQuestion', input: { questions: [{ question: 'Red or blue?', options: [{ label: 'Red' }, { label: 'Blue' }] }] }, message: null } }), null, null, 0)
   t.match(question, /Asks you:\n {2}Red or blue\?\n {4}1\. Red\n {4}2\. Blue/, 'a question with its options')
   const done = formatShow(item({ ask: { tool: null, input: null, message: Array.from({ length: 40 }, (_, i) => `l${i}`).join('\n') } }), null, null, 0)
   t.match(done, /Finished with:\n {2}l0\n/)
   t.match(done, /l29\n {2}… 10 more lines \(trailboss show --full\)/, 'a long reply is cut with a marker and a hint')
   t.match(formatShow(item({ ask: { tool: null, input: null, message: Array.from({ length: 40 }, (_, i) => `l${i}`).join('\n') } }), null, null, 0, true), /l39\n/, '--full shows it all')
-  t.equal(askHeading({ state: 'waiting', kind: 'error' }).message, 'Failed with:')
-  t.equal(askHeading({ state: 'waiting', kind: 'question' }).message, 'Asks you:')
+  t.equal(askHeading({ state: 'waiting', kind: 'error', record: { state: 'waiting' } }).message, 'Failed with:')
+  t.equal(askHeading({ state: 'waiting', kind: 'question', record: { state: 'waiting' } }).message, 'Asks you:')
+})
+
+// Captured sessions (test/fixtures/codex, test/fixtures/gemini) as `show` prints them.
+const fixture = (path: string): string => readFileSync(new URL(`./fixtures/${path}`, import.meta.url), 'utf8')
+const codexHookLines = fixture('codex/hooks.jsonl')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as { event?: string; ts?: number; payload?: Record<string, unknown> })
+
+t.test('a Codex question shows its question and options, not its JSON', async (t) => {
+  const at = codexHookLines.findIndex((l) => l.event === 'PreToolUse' && l.payload?.tool_name === 'request_user_input')
+  const ev = codexHooks.toHookEvent(codexHookLines[at]!.payload, { env: { TMUX: '/s,1,0', TMUX_PANE: '%1' }, stamp: 1, host: 'h', fileSize: () => 1, projectLabel: () => 'proj' })
+  if (typeof ev === 'string') throw new Error(ev)
+  const [asked] = deriveQueue([applyEvent(null, ev)], { transcripts: new Map(), servers: new Map(), screens: new Map() })
+  const out = formatShow(asked!, null, null, 1)
+  t.match(out, /Asks you:\n {2}\[Color\] Which color should the marker be\?\n {4}1\. Red — warm\n {4}2\. Blue — cool\n/)
+  t.notMatch(out, /questions:|"options"/, 'no raw JSON')
+})
+
+t.test("the transcript tail shows each agent's tool calls as the ask does", async (t) => {
+  const rollout = fixture('codex/rollouts/rollout-2026-12-01T11-04-51-01a23147-606d-7f30-9291-74234de135a4.jsonl')
+  const codexTail = formatShow(item({ agent: 'codex' }), deriveCodexConversation(rollout), null, 0)
+  t.match(codexTail, /⚙ exec_command — write the marker file outside the workspace\n {6}\$ touch \/ROOT\/scratch\/codex-perm-3\n/, 'a command as a command')
+  t.match(codexTail, /⚙ \[Color\] Which color should the marker be\?\n {6}1\. Red — warm/, 'a question with its options')
+  t.notMatch(codexTail, /\{"cmd"|\{"questions"/, 'no raw JSON')
+  const chat = readdirSync(new URL('./fixtures/gemini/chats/', import.meta.url)).sort()[0]!
+  const geminiTail = formatShow(item({ agent: 'gemini' }), deriveGeminiConversation(parseChatLines(fixture(`gemini/chats/${chat}`), true)), null, 0)
+  t.match(geminiTail, /⚙ run_shell_command — Create a test file\n {6}\$ touch \/home\/dev\/gprobe\/scratch\/g8\n/)
+  t.match(geminiTail, /⚙ write_file note13\.txt \(1 line\)\n {6}\+hello from the mock\n/)
+  t.notMatch(geminiTail, /\{"command"|\{"file_path"/, 'no raw JSON')
 })

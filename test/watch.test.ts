@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { QueueItem } from '../lib/queue/derive.js'
-import { deriveMove, deriveSelectedIndex, formatChanges, formatWatchScreen, WATCH_KEYS_HELP, type WatchScreen } from '../lib/render/watch-screen.js'
+import { deriveMove, deriveSelectedIndex, formatChanges, formatDetails, formatWatchScreen, WATCH_KEYS_HELP, type WatchScreen } from '../lib/render/watch-screen.js'
 import { CLI, emitWait, makeHome, type Home, type Wait } from './helpers/surfaces.js'
 import { attachControlClient } from './helpers/navigate-tmux.js'
 import { startTmuxServer, type TmuxServer } from './helpers/tmux-server.js'
@@ -85,6 +85,18 @@ t.test('formatWatchScreen keeps the selection visible and never exceeds the heig
   const details = formatWatchScreen(screen({ items: items.slice(0, 2), details: true, selected: items[1]?.sessionId ?? null }))
   t.ok(details.some((l) => l.includes('session s0000001')))
   t.ok(details.some((l) => l.includes('cwd /w/s0000001')))
+})
+
+t.test("the details view (s) shows a tool call as show does, not as JSON", async (t) => {
+  // Codex 0.171.0's question, as its PreToolUse hook gave it (test/fixtures/codex/hooks.jsonl).
+  const input = { questions: [{ id: 'color', header: 'Color', question: 'Which color should the marker be?', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] }
+  const asked = item('cccc3333', 1, { agent: 'codex', state: 'permission', kind: 'question', ask: { tool: 'request_user_input', input, message: null } })
+  const question = formatDetails(asked, NOW, 100)
+  t.ok(question.includes('  [Color] Which color should the marker be?'), 'the question')
+  t.ok(question.includes('    1. Red — warm') && question.includes('    2. Blue — cool'), 'its options')
+  const bash = formatDetails(item('bbbb2222', 2, { state: 'permission', kind: 'permission', ask: { tool: 'Bash', input: { command: 'npm test', description: 'Run the tests' }, message: null } }), NOW, 100)
+  t.ok(bash.includes('  Bash — Run the tests') && bash.includes('    $ npm test'), 'a command as a command')
+  t.notOk([...question, ...bash].some((l) => /[{}"]/.test(l)), 'no JSON')
 })
 
 t.test('deriveMove and deriveSelectedIndex stop at the ends', async (t) => {

@@ -94,6 +94,8 @@ export interface ConversationLine {
   who: 'you' | 'agent' | 'tool' | 'result'
   text: string
   at: string | null
+  /** A tool call's name and input (a `tool` line), for `show` to render it as it renders the ask. */
+  tool?: { name: string; input: unknown }
 }
 
 

@@ -32,7 +32,7 @@ const defaultDeps = (): GoDeps => ({ exec: execTmux, attach: attachTmux, host: h
 
 /** `2 · myproj · %12 (permission: Bash: npm test)`: enough to know which session was chosen. */
 export const describeItem = (item: QueueItem): string => {
-  const what = summarizeAsk(item.ask, 60)
+  const what = summarizeAsk(item.ask, 60, item.kind)
   const parts = [item.n !== null ? String(item.n) : item.key, formatVisible(item.project ?? '?'), item.tmux?.pane ?? 'no pane']
   return `${parts.join(' · ')} (${kindLabel(item)}${what ? `: ${what}` : ''})`
 }

@@ -3,7 +3,7 @@
 import type { ShowArgs } from '../cli/options.js'
 import { formatAge } from '../duration.js'
 import { EXIT_OK } from '../errors.js'
-import { JSON_VERSION, kindLabel, toJsonItem } from '../render/queue-table.js'
+import { JSON_VERSION, kindLabel, STOPPED_WRITING, toJsonItem } from '../render/queue-table.js'
 import type { Io } from '../io.js'
 import { agentFor } from '../agents/index.js'
 import type { QueueItem } from '../queue/derive.js'
@@ -12,7 +12,8 @@ import { type LoadOptions, loadQueue } from '../queue/load.js'
 import { resolveTarget } from '../queue/target.js'
 import { reportSkipped } from '../render/skipped.js'
 import type { ConversationLine } from '../agents/types.js'
-import { cutLines, formatCommandTags, formatConversation, renderToolCall } from '../render/show-text.js'
+import { cutLines, formatCommandTags, formatConversation } from '../render/show-text.js'
+import { renderToolCall } from '../render/tool-call.js'
 import { execTmux } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
 import { formatCommand } from '../render/command-line.js'
@@ -26,11 +27,12 @@ import { formatVisible } from '../render/visible-text.js'
 export const SHOW_LINES = 30
 
 /** What the wait is, in words that fit its kind: only a live permission "asks to run". */
-export const askHeading = (item: Pick<QueueItem, 'state' | 'kind'>): { tool: string; message: string } => {
+export const askHeading = (item: Pick<QueueItem, 'state' | 'kind'> & { record: Pick<QueueItem['record'], 'state'> }): { tool: string; message: string } => {
   if (item.state === 'permission' && item.kind === 'question') return { tool: 'Asks you:', message: 'Notice:' }
   if (item.state === 'permission') return { tool: 'Asks to run:', message: 'Notice:' }
-  // An interrupted wait names a tool only when its dialog was up: the person said no (or Esc).
-  if (item.kind === 'interrupted') return { tool: 'Was denied (its dialog got a no, or Esc):', message: 'Last message:' }
+  // The record still in its dialog: the person said no (or Esc) there. Else the tool was running.
+  if (item.kind === 'interrupted' && item.record.state === 'permission') return { tool: 'Was denied (its dialog got a no, or Esc):', message: 'Last message:' }
+  if (item.kind === 'interrupted') return { tool: 'Was stopped (Esc, or a no in its dialog) at:', message: 'Last message:' }
   if (item.kind === 'error') return { tool: 'Was running:', message: 'Failed with:' }
   if (item.kind === 'done') return { tool: 'Was running:', message: 'Finished with:' }
   if (item.kind === 'question') return { tool: 'Was running:', message: 'Asks you:' }
@@ -53,6 +55,9 @@ export const formatShow = (item: QueueItem, conversation: ConversationLine[] | n
   if (item.ask.tool) {
     out.push(heading.tool)
     out.push(...cut(renderToolCall(item.ask.tool, item.ask.input)).map((l) => `  ${l}`))
+    out.push('')
+  } else if (item.kind === 'interrupted' && (item.state === 'waiting' || item.state === 'permission')) {
+    out.push(`Was ${STOPPED_WRITING}.`)
     out.push('')
   }
   if (item.ask.message) {

@@ -31,7 +31,7 @@ export interface Notice {
 }
 
 const describe = (item: QueueItem): string => {
-  const ask = summarizeAsk(item.ask, 60)
+  const ask = summarizeAsk(item.ask, 60, item.kind)
   return `${formatVisible(item.project ?? '?')} · ${kindLabel(item)}${ask ? `: ${ask}` : ''}`
 }
 

@@ -248,13 +248,10 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
     d = applyLiveWait(rec, d, facts.liveWaits?.get(rec.sessionId))
     d = applyPanes(rec, d, facts, owners)
     d = applyScreen(rec, d, facts.screens.get(rec.sessionId))
-    // A denied dialog (interrupted from permission) still says which tool was refused.
+    // An interrupted turn says what was refused (the dialog's tool) or running (the call in
+    // flight in its prompt: the folds keep lastTool so); none: it was writing its answer.
     const pendingTool =
-      d.state === 'permission'
-        ? rec.tool ?? (d.inferred ? rec.lastTool : null)
-        : d.kind === 'interrupted' && (rec.state === 'permission' || (rec.state === 'waiting' && rec.kind === 'interrupted'))
-          ? rec.tool
-          : null
+      d.state === 'permission' ? rec.tool ?? (d.inferred ? rec.lastTool : null) : d.kind === 'interrupted' ? rec.tool ?? rec.lastTool : null
     return {
       n: null,
       key: keys.get(rec.sessionId) ?? rec.sessionId,

@@ -4,46 +4,32 @@ import { formatAge } from '../duration.js'
 import type { Ask, QueueItem } from '../queue/derive.js'
 import type { WaitKind } from '../record/types.js'
 import { agentFor } from '../agents/index.js'
+import { summarizeToolCall } from './tool-call.js'
 import { formatVisible } from './visible-text.js'
 
 export const JSON_VERSION = 2
 
+/** What an interrupted turn that ran no tool was doing when it stopped. */
+export const STOPPED_WRITING = 'stopped while writing its answer (no tool was running)'
+
 /**
- * One line of what a wait asks: the tool and its command or file, else the message's last line.
- * Every human-facing output that names a wait shows it, so its text is made visible here
- * (a `\r` or an ESC in a command is shown, never run by the terminal).
+ * One line of what a wait asks: the tool and its command or file, else the message's last line;
+ * an interrupted turn without either says it was stopped while writing. Every human-facing
+ * output that names a wait shows it, so its text is made visible here (a `\r` or an ESC in a
+ * command is shown, never run by the terminal).
  */
-export const summarizeAsk = (ask: Ask, max = 80): string => {
+export const summarizeAsk = (ask: Ask, max = 80, kind: WaitKind | null = null): string => {
   let text = ''
   if (ask.tool) {
-    const input = ask.input
-    const obj = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : null
-    const detail =
-      typeof input === 'string'
-        ? input
-        : obj
-          ? firstString(obj, ['command', 'file_path', 'path', 'url', 'pattern', 'query', 'description', 'prompt']) ?? questionOf(obj) ?? JSON.stringify(obj)
-          : ''
-    text = detail ? `${ask.tool}: ${detail}` : ask.tool
+    text = summarizeToolCall(ask.tool, ask.input)
+  } else if (kind === 'interrupted' && !ask.message) {
+    text = STOPPED_WRITING
   } else if (ask.message) {
     const lines = ask.message.trim().split('\n').map((l) => l.trim()).filter(Boolean)
     text = lines[lines.length - 1] ?? ''
   }
   // Line breaks and spaces fold into one space; a \r, \v or \f is a control and is shown.
   return truncate(formatVisible(text.replace(/[\t\n\p{Zs}]+/gu, ' ').trim()), max)
-}
-
-const firstString = (obj: Record<string, unknown>, keys: string[]): string | null => {
-  for (const k of keys) if (typeof obj[k] === 'string' && obj[k]) return obj[k] as string
-  return null
-}
-
-/** AskUserQuestion carries `questions: [{question, options}]`. */
-const questionOf = (obj: Record<string, unknown>): string | null => {
-  const qs = obj.questions
-  if (!Array.isArray(qs)) return null
-  const q = qs[0] as Record<string, unknown> | undefined
-  return typeof q?.question === 'string' ? q.question : null
 }
 
 export const truncate = (text: string, max: number): string => {
@@ -143,7 +129,7 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
   for (const r of rows) {
     const kindCell = padEnd(r.kind, w.kind)
     const colourOf = PALETTE[kindLabel(r.item)]
-    const cells = pick([padEnd(r.n, w.n), padEnd(r.age, w.age), kindCell, padEnd(r.agent, w.agent), padEnd(truncate(r.project, w.project), w.project), padEnd(truncate(r.place, w.place), w.place), summarizeAsk(r.item.ask, askWidth)])
+    const cells = pick([padEnd(r.n, w.n), padEnd(r.age, w.age), kindCell, padEnd(r.agent, w.agent), padEnd(truncate(r.project, w.project), w.project), padEnd(truncate(r.place, w.place), w.place), summarizeAsk(r.item.ask, askWidth, r.item.kind)])
     let text = line(cells)
     // Colour goes in after the cut, so escape codes never count as width; # and AGE are ASCII.
     const at = w.n + w.age + 4
@@ -164,7 +150,7 @@ const field = (text: string): string => formatVisible(text)
 export const formatPlain = (items: readonly QueueItem[], now: number): string =>
   items
     .map((i) =>
-      [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), kindCell(i), i.project ?? '?', i.tmux?.pane ?? '-', summarizeAsk(i.ask, 200), agentLabel(i.agent), placeLabel(i)]
+      [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), kindCell(i), i.project ?? '?', i.tmux?.pane ?? '-', summarizeAsk(i.ask, 200, i.kind), agentLabel(i.agent), placeLabel(i)]
         .map(field)
         .join('\t'),
     )

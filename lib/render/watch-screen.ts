@@ -2,6 +2,7 @@
 // the terminal's size in; lines out), and the one-line-per-change log used without a TTY.
 import { formatAge } from '../duration.js'
 import { formatTable, kindLabel, placeLabel, summarizeAsk, truncate } from './queue-table.js'
+import { renderToolCall } from './tool-call.js'
 import { formatVisible } from './visible-text.js'
 import { deriveSummary } from './status-segment.js'
 import type { QueueItem } from '../queue/derive.js'
@@ -44,8 +45,6 @@ export const deriveMove = (items: readonly Pick<QueueItem, 'sessionId'>[], selec
   return items[i]?.sessionId ?? null
 }
 
-const stringify = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v, null, 2) ?? '')
-
 /** The details block of one item: where it is, why its state, and what it asks in full. */
 export const formatDetails = (item: QueueItem, now: number, width: number): string[] => {
   const facts = [
@@ -55,7 +54,7 @@ export const formatDetails = (item: QueueItem, now: number, width: number): stri
     ...(item.reason ? [`why: ${item.reason}`] : []),
   ]
   const ask: string[] = []
-  if (item.ask.tool) ask.push(`${item.ask.tool}:`, ...stringify(item.ask.input).split('\n'))
+  if (item.ask.tool) ask.push(...renderToolCall(item.ask.tool, item.ask.input))
   if (item.ask.message) ask.push(...item.ask.message.trim().split('\n'))
   return [...facts, ...ask].map((l) => truncate(formatVisible(l, { tabs: 'expand' }), Math.max(1, width - 2))).map((l) => `  ${l}`)
 }
@@ -114,7 +113,7 @@ export const formatChangeLine = (i: QueueItem, now: number): string =>
     i.project ?? '?',
     i.tmux?.pane ?? '-',
     i.key,
-    summarizeAsk(i.ask, 120),
+    summarizeAsk(i.ask, 120, i.kind),
   ]
     .filter((f) => f !== '')
     .join('  '))

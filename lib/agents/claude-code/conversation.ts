@@ -29,7 +29,7 @@ export const deriveConversation = (entries: readonly TranscriptEntry[]): Convers
       const p = asObj(part)
       if (!p) continue
       if (p.type === 'text') out.push({ who: e.type === 'user' ? 'you' : 'agent', text: clip(s(p.text)), at })
-      else if (p.type === 'tool_use') out.push({ who: 'tool', text: clip(`${s(p.name)} ${JSON.stringify(p.input ?? {})}`), at })
+      else if (p.type === 'tool_use') out.push({ who: 'tool', text: clip(`${s(p.name)} ${JSON.stringify(p.input ?? {})}`), at, tool: { name: s(p.name), input: p.input ?? {} } })
       else if (p.type === 'tool_result') {
         const c = p.content
         const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => s(asObj(x)?.text)).join(' ') : ''

@@ -5,6 +5,7 @@
 import { jsonEqual } from '../../json-equal.js'
 import type { HookEvent, SessionRecord } from '../../record/types.js'
 import type { FoldRules, StateChange } from '../types.js'
+import { afterToolEnd } from '../tool-in-flight.js'
 import { endsWithQuestion } from '../wait-text.js'
 
 /** The tool Claude Code asks the person a question with (its dialog is a permission dialog). */
@@ -87,7 +88,8 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
     case 'SessionStart':
       return ev.source === 'compact' ? null : { state: 'idle', kind: null }
     case 'PostToolUseFailure':
-      return ev.isInterrupt ? { state: 'waiting', kind: 'interrupted' } : { state: 'working', kind: null }
+      // Esc while the tool ran: the wait names it.
+      return ev.isInterrupt ? { state: 'waiting', kind: 'interrupted', tool: ev.tool } : { state: 'working', kind: null }
     case 'PermissionRequest': {
       const last = rec?.lastTool
       const tool = ev.tool && last && last.name === ev.tool.name && jsonEqual(last.input, ev.tool.input) ? { ...ev.tool, useId: last.useId } : ev.tool
@@ -143,6 +145,7 @@ export const claudeCodeRules: FoldRules = {
   },
   track: (rec, ev) => {
     if (ev.name === 'PreToolUse' && ev.tool) rec.lastTool = ev.tool
+    else if (ev.name === 'PostToolUse' || ev.name === 'PostToolUseFailure') rec.lastTool = afterToolEnd(rec.lastTool, ev.tool)
     // Kept with its turn (a new prompt clears it): the session goes on, but the person may
     // want to know what was not done.
     if (ev.name === 'PermissionDenied' && ev.tool) rec.denied = { tool: ev.tool.name, reason: ev.reason, at: ev.stamp }
@@ -162,6 +165,7 @@ export const claudeCodeRules: FoldRules = {
       if (change.state === 'waiting') rec.turnEndedPromptId = ev.promptId
     } else if (ev.name === 'UserPromptSubmit' || ev.name === 'SessionStart') {
       rec.turnEndedPromptId = null
+      rec.lastTool = null
       rec.backgroundTasks = 0
       if (rec.denied) rec.denied = null
     }

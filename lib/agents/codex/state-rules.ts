@@ -6,6 +6,7 @@
 import { jsonEqual } from '../../json-equal.js'
 import type { HookEvent, SessionRecord, ToolCall } from '../../record/types.js'
 import type { FoldRules, StateChange } from '../types.js'
+import { afterToolEnd } from '../tool-in-flight.js'
 import { endsWithQuestion } from '../wait-text.js'
 
 /** The tool Codex asks the person a question with. */
@@ -46,12 +47,13 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
 export const codexRules: FoldRules = {
   track: (rec, ev) => {
     if (ev.name === 'PreToolUse' && ev.tool) rec.lastTool = ev.tool
+    else if (ev.name === 'PostToolUse') rec.lastTool = afterToolEnd(rec.lastTool, ev.tool)
   },
   // `codex resume` brings an ended session back with a SessionStart (source resume).
   reopensEnded: (ev) => ev.name === 'SessionStart',
   stateChange: stateChangeFor,
   changed: (rec, ev, change) => {
-    if (ev.name === 'SessionStart') rec.lastTool = null
+    if (ev.name === 'SessionStart' || ev.name === 'UserPromptSubmit') rec.lastTool = null
     if (ev.name === 'Stop' || ev.name === 'Interrupt') {
       if (change.state === 'waiting') rec.turnEndedPromptId = ev.promptId
     } else if (ev.name === 'UserPromptSubmit' || ev.name === 'SessionStart') {

@@ -178,7 +178,7 @@ export const deriveGeminiConversation = (lines: readonly ChatLine[]): Conversati
       for (const call of Array.isArray(rec.toolCalls) ? rec.toolCalls.map(asObj) : []) {
         if (!call) continue
         const name = typeof call.name === 'string' ? call.name : '?'
-        out.push({ who: 'tool', text: clip(`${name} ${JSON.stringify(call.args ?? {})}`), at })
+        out.push({ who: 'tool', text: clip(`${name} ${JSON.stringify(call.args ?? {})}`), at, tool: { name, input: call.args ?? {} } })
         if (typeof call.status === 'string' && call.status !== 'success') out.push({ who: 'result', text: call.status, at })
       }
     } else if (rec.type === 'user') {

@@ -4,6 +4,7 @@
 // Pure; the core fold (lib/record/fold.ts) applies them.
 import type { HookEvent, SessionRecord } from '../../record/types.js'
 import type { FoldRules, StateChange } from '../types.js'
+import { afterToolEnd } from '../tool-in-flight.js'
 import { endsWithQuestion } from '../wait-text.js'
 
 /** The tool Gemini CLI asks the person a question with; it needs no permission, only an answer. */
@@ -42,6 +43,7 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
 export const geminiRules: FoldRules = {
   track: (rec, ev) => {
     if (ev.name === 'BeforeTool' && ev.tool) rec.lastTool = ev.tool
+    else if (ev.name === 'AfterTool') rec.lastTool = afterToolEnd(rec.lastTool, ev.tool)
   },
   // `--resume` starts the ended session again under its old id.
   reopensEnded: (ev) => ev.name === 'SessionStart',
