@@ -65,6 +65,8 @@ export interface QueueItem {
   /** A wait the person has seen (went there, or looked at its pane): out of the default queue. */
   seen: boolean
   ask: Ask
+  /** Trail Boss's own advice about the session (how to give it hooks), apart from what the agent said; null when none. */
+  hint: string | null
   record: SessionRecord
 }
 
@@ -255,6 +257,7 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
         input: pendingTool ? pendingTool.input : null,
         message: d.state === 'waiting' || d.state === 'permission' ? (d.message !== undefined ? d.message : rec.message) : null,
       },
+      hint: null,
       record: rec,
     }
   })
