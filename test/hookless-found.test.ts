@@ -3,7 +3,7 @@
 // apart from what the agent said, doctor's advice per agent, a dialog seen within a second, and
 // a first hook that lands mid-turn. Real files, a real tmux server on a private socket.
 import t from 'tap'
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { projectFolderName } from '../lib/agents/claude-code/discovery.js'
 import { deriveTranscriptVerdict, type TranscriptEntry } from '../lib/agents/claude-code/transcript.js'
@@ -158,10 +158,13 @@ t.test('a first hook that lands mid-turn goes straight to the hooked verdict', a
   const since = Date.now() - 60_000
   const s = claudeSession(l, id, 'busy', since, 'All done here.')
   t.match((await load(l)).items.find((i) => i.sessionId === id), { state: 'working', inferred: true })
-  // Hooks installed mid-turn; the turn's Stop is the first event, and its offset is taken
-  // before the turn's own lines reached the file (Claude Code writes them in batches).
+  // Hooks installed mid-turn; the turn's Stop is the first event, and the emitter could take
+  // no offset (the transcript could not be stat'ed then): the record's offset is null, so the
+  // check reads the transcript whole, the earlier turn's prompt too.
   const turnAt = Date.now() - 10_000
+  renameSync(s.transcript, `${s.transcript}.away`)
   await emit(l, s.pane, id, s.transcript, 'Stop', { prompt_id: 'p2', last_assistant_message: 'Finished.' })
+  renameSync(`${s.transcript}.away`, s.transcript)
   appendFileSync(s.transcript, userLine('p2', turnAt, 'do it') + replyLine(turnAt + 1000, 'Finished.'))
   const item = (await load(l)).items.find((i) => i.sessionId === id)
   t.match(item, { state: 'waiting', kind: 'done', inferred: false, reason: null }, 'not `working (transcript: new prompt)`')
