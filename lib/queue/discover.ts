@@ -184,7 +184,8 @@ export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cac
   return out
 }
 
-const sizeOf = (path: string | null): number => {
+/** A file's size, -1 when there is none (no path, or it cannot be stat'ed). */
+export const readFileSize = (path: string | null): number => {
   if (!path) return -1
   try {
     return statSync(path).size
@@ -218,7 +219,7 @@ export const readHooklessScreens = async (found: Hookless[], cache: DiscoveryCac
     if (s.state || !s.tmux) continue
     const key = paneKey(s.tmux.socket, s.tmux.pane)
     keep.add(key)
-    const size = sizeOf(s.transcriptPath)
+    const size = readFileSize(s.transcriptPath)
     sizes.set(s, size)
     const memo = cache.screens[key]
     const after = memo?.verdict === 'working' ? HOOKLESS_WORKING_SCREEN_AFTER_MS : HOOKLESS_SCREEN_AFTER_MS

@@ -1,12 +1,12 @@
 // What a session without our hooks asks, in the agent's own words: no hook hands them over, so
 // they are read from the end of its transcript (the conversation `show` prints). The install
 // hint is not among them: it is the item's `hint` (docs/queue.md §5).
-import { statSync } from 'node:fs'
 import { agentFor } from '../agents/index.js'
 import type { ConversationLine } from '../agents/types.js'
 import { endsWithQuestion } from '../agents/wait-text.js'
 import type { Env } from '../paths.js'
 import type { SessionRecord, ToolCall } from '../record/types.js'
+import { readFileSize } from './discover.js'
 import type { AskMemo, DiscoveryCache } from './discovery-cache.js'
 
 /** Conversation lines read to find the turn's last words and its pending tool call. */
@@ -56,15 +56,6 @@ export const applyHooklessAsk = (rec: SessionRecord, ask: Pick<AskMemo, 'tool' |
   return { ...rec, kind, tool, lastTool: tool ?? rec.lastTool, message: ask.message }
 }
 
-const sizeOf = (path: string | null): number => {
-  if (!path) return -1
-  try {
-    return statSync(path).size
-  } catch {
-    return -1
-  }
-}
-
 /**
  * The asks of the hook-less waits among `records`, read again only when a transcript's size
  * changed (remembered in discovery.json): a quiet session costs a stat.
@@ -73,7 +64,7 @@ export const readHooklessAsks = (records: readonly SessionRecord[], cache: Disco
   const out = new Map<string, AskMemo>()
   for (const rec of records) {
     if ((rec.state !== 'waiting' && rec.state !== 'permission') || !rec.transcriptPath) continue
-    const size = sizeOf(rec.transcriptPath)
+    const size = readFileSize(rec.transcriptPath)
     let memo = cache.asks[rec.sessionId]
     if (!memo || memo.size !== size) {
       const lines = agentFor(rec.agent)?.readConversation(rec, env, HOOKLESS_ASK_LINES) ?? null
