@@ -36,6 +36,8 @@ export const lsItemSchema = z.object({
   ask: z.object({ tool: z.nullable(z.string()), input: z.unknown(), message: z.nullable(z.string()) }),
   lastEventAt: z.iso.datetime(),
   denied: z.nullable(z.object({ tool: z.string(), reason: z.nullable(z.string()), at: z.iso.datetime() })),
+  /** Trail Boss's own advice about the session (no hooks: how to give it some), apart from `ask`. */
+  hint: z.nullable(z.string()),
 })
 
 export const lsOutputSchema = z.object({

@@ -67,8 +67,8 @@ t.test('pure parts: processes, registry states, transcripts', async (t) => {
   t.equal(parseChatHeaderId('{"sessionId":"fa2b91f9-043b","startTime":"x"}\n{"$set":{}}'), 'fa2b91f9-043b')
   t.equal(parseChatHeaderId('{"sessionId":"../x"}'), null, 'a session id that could name a path is refused')
   const found = (sessionId: string): Hookless => ({ sessionId, agent: 'codex', pid: 1, startTicks: null, cwd: null, transcriptPath: null, tmux: null, state: null, hadTurn: false, via: 'pane' })
-  t.match(checkHookless([{ sessionId: 'abcdefgh-1', agent: 'gemini', label: 'Gemini CLI', project: 'p', pane: '%1', via: 'pane', hooksOff: null }]), [
-    { id: 'hookless:abcdefgh-1', status: 'warn', summary: 'Gemini CLI p abcdefgh in pane %1 runs without our hooks (found by its process); its state is a guess', fix: /^trailboss install --agent gemini / },
+  t.match(checkHookless([{ sessionId: 'abcdefgh-1', agent: 'gemini', label: 'Gemini CLI', project: 'p', pane: '%1', via: 'pane', hooksOff: null, hooksReadAt: 'start', resume: null, ownSettings: '' }]), [
+    { id: 'hookless:abcdefgh-1', status: 'warn', summary: 'Gemini CLI p abcdefgh-1 in pane %1 runs without our hooks (found by its process); its state is a guess', fix: /^trailboss install --agent gemini, then restart/ },
   ])
   t.same(deriveHookless([found('a'), found('b'), found('a')], new Set(['b'])).map((s) => s.sessionId), ['a'], 'a record wins; one row per session')
 })
@@ -116,7 +116,7 @@ t.test('ls finds sessions that have no record: registry, pane processes and tran
   const byId = (id: string, list = items): JsonItem | undefined => list.find((i) => i.sessionId === id)
   t.match(byId(REGISTRY_ID), { agent: 'claude-code', state: 'permission', kind: 'permission', inferred: true, tmux: { pane: registryPane, socket: server.socket } }, 'the registry: a wait, in its pane')
   t.match(byId(REGISTRY_ID)?.reason, /claude code: permission prompt; no hooks: trailboss install/)
-  t.equal(byId(REGISTRY_ID)?.ask.message, NO_HOOKS_HINT, 'the row says how to get hooks')
+  t.equal(byId(REGISTRY_ID)?.hint, NO_HOOKS_HINT, 'the row says how to get hooks, as its hint')
   t.match(byId(CLAUDE_OLD_ID), { agent: 'claude-code', inferred: true, tmux: { pane: oldClaudePane } }, 'a pane running claude, named by its transcript')
   t.match(byId(CODEX_ID), { agent: 'codex', inferred: true, tmux: { pane: codexPane } }, 'a pane running codex, named by its rollout')
   t.equal(items.length, 3, 'one row each, nothing else')
@@ -131,7 +131,7 @@ t.test('ls finds sessions that have no record: registry, pane processes and tran
   const doctor = await runCli(['doctor', '--json'], cliEnv)
   const checks = (JSON.parse(doctor.stdout) as { checks: { id: string; status: string; summary: string; fix: string | null }[] }).checks
   const check = (id: string) => checks.find((c) => c.id === `hookless:${id}`)
-  t.match(check(REGISTRY_ID), { status: 'warn', summary: /Claude Code proj aaaaaaaa in pane %\d+ runs without our hooks \(found in its session registry\)/, fix: /disableAllHooks in .*settings\.local\.json/ })
+  t.match(check(REGISTRY_ID), { status: 'warn', summary: /Claude Code proj aaaaaaaa-1111-4222-8333-444444444444 in pane %\d+ runs without our hooks \(found in its session registry\)/, fix: /disableAllHooks in .*settings\.local\.json/ })
   t.match(check(CODEX_ID), { status: 'warn', summary: /Codex/, fix: /^trailboss install --agent codex/ })
   t.ok(check(CLAUDE_OLD_ID), 'the pane-found Claude Code session too')
 

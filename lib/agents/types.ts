@@ -128,6 +128,13 @@ export interface InstallTarget {
   runner?: 'emitter' | 'spool'
   /** A second file kept in step with the settings file (Codex: trust entries in config.toml). */
   companion?: CompanionFile
+  /**
+   * When a running session reads the hooks `install` writes: at its next event, or only when a
+   * session starts (one already running must be restarted). For doctor's advice.
+   */
+  hooksReadAt: 'next-event' | 'start'
+  /** For doctor, in the agent's own terms: how a session run with settings of its own gets our hooks. */
+  ownSettings: string
 }
 
 /** The change of an install target's settings file, for its companion file to follow. */

@@ -44,6 +44,7 @@ import { settingsFile } from '../agents/claude-code/settings-hooks.js'
 import { SETUPS } from '../agents/setup-registry.js'
 import { agentFor } from '../agents/index.js'
 import { projectLabelIn } from '../record/hook-context.js'
+import { formatCommand } from '../render/command-line.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot } from '../settings/package-root.js'
 import { readSettingsFile } from '../settings/settings-file.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
@@ -258,15 +259,23 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const view = await loadQueue(io, { exec, screens: false, skipEnded: true }).catch(() => null)
   checks.push(
     ...checkHookless(
-      (view?.hookless ?? []).map((s) => ({
-        sessionId: s.sessionId,
-        agent: s.agent,
-        label: SETUPS.find((a) => a.id === s.agent)?.install.label ?? s.agent,
-        project: projectOf(env, s.cwd),
-        pane: s.tmux?.pane ?? null,
-        via: s.via,
-        hooksOff: agentFor(s.agent)?.discovery?.hooksOffIn?.(env, s.cwd) ?? null,
-      })),
+      (view?.hookless ?? []).map((s) => {
+        const install = SETUPS.find((a) => a.id === s.agent)?.install
+        // A session not named yet (`<agent>-pid-<pid>`) has nothing to resume.
+        const resume = s.sessionId.includes('-pid-') ? undefined : agentFor(s.agent)?.resumeCommand(s.sessionId)
+        return {
+          sessionId: s.sessionId,
+          agent: s.agent,
+          label: install?.label ?? s.agent,
+          hooksReadAt: install?.hooksReadAt ?? 'start',
+          ownSettings: install?.ownSettings ?? '',
+          resume: resume ? formatCommand(resume) : null,
+          project: projectOf(env, s.cwd),
+          pane: s.tmux?.pane ?? null,
+          via: s.via,
+          hooksOff: agentFor(s.agent)?.discovery?.hooksOffIn?.(env, s.cwd) ?? null,
+        }
+      }),
     ),
   )
   return checks

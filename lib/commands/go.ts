@@ -5,7 +5,7 @@ import { hostname } from 'node:os'
 import { agentFor } from '../agents/index.js'
 import type { GoArgs } from '../cli/options.js'
 import { EXIT_FAILURE, formatError, TrailbossError } from '../errors.js'
-import { kindLabel, summarizeAsk } from '../render/queue-table.js'
+import { kindLabel, summarizeItemAsk } from '../render/queue-table.js'
 import type { Io } from '../io.js'
 import { formatCommand } from '../render/command-line.js'
 import { formatVisible } from '../render/visible-text.js'
@@ -32,7 +32,7 @@ const defaultDeps = (): GoDeps => ({ exec: execTmux, attach: attachTmux, host: h
 
 /** `2 · myproj · %12 (permission: Bash: npm test)`: enough to know which session was chosen. */
 export const describeItem = (item: QueueItem): string => {
-  const what = summarizeAsk(item.ask, 60, item.kind)
+  const what = summarizeItemAsk(item, 60)
   const parts = [item.n !== null ? String(item.n) : item.key, formatVisible(item.project ?? '?'), item.tmux?.pane ?? 'no pane']
   return `${parts.join(' · ')} (${kindLabel(item)}${what ? `: ${what}` : ''})`
 }

@@ -65,6 +65,12 @@ export const formatShow = (item: QueueItem, conversation: ConversationLine[] | n
     out.push(...cut(formatCommandTags(item.ask.message).split('\n')).map((l) => `  ${l}`))
     out.push('')
   }
+  // Trail Boss's own advice, never under the agent's words.
+  if (item.hint) {
+    out.push("Trail Boss's hint (not from the agent):")
+    out.push(`  ${item.hint}`)
+    out.push('')
+  }
   if (conversation) {
     out.push(`Transcript (last ${conversation.length}):`)
     out.push(...formatConversation(conversation, full).map((l) => `  ${l}`))

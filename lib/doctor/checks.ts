@@ -355,21 +355,31 @@ export interface HooklessFacts {
   via: 'registry' | 'pane'
   /** The setting that turns its hooks off, when one does. */
   hooksOff: string | null
+  /** When a running session of the agent reads new hooks (lib/agents/types.ts InstallTarget). */
+  hooksReadAt: 'next-event' | 'start'
+  /** The command that resumes the session after a restart, or null. */
+  resume: string | null
+  /** How a session with settings of its own gets our hooks, in the agent's terms. */
+  ownSettings: string
 }
 
-/** Each session that runs without our hooks, and how to give it hooks. */
+/** Each session that runs without our hooks, and how to give it hooks: each agent's own way. */
 export const checkHookless = (found: readonly HooklessFacts[]): Check[] =>
   found.map((f) => {
     const where = f.pane ? ` in pane ${f.pane}` : ''
     const by = f.via === 'registry' ? 'found in its session registry' : 'found by its process'
     const install = f.agent === 'claude-code' ? 'trailboss install' : `trailboss install --agent ${f.agent}`
+    const restart = `restart the session${f.resume ? ` (quit it, then ${f.resume} in its folder)` : ''}`
+    const pickUp =
+      f.hooksReadAt === 'start'
+        ? `${install}, then ${restart}: ${f.label} reads its hooks only when a session starts`
+        : `${install} (a running session picks the hooks up at its next event)`
     return {
       id: `hookless:${f.sessionId}`,
       status: 'warn',
-      summary: `${f.label} ${f.project ?? '?'} ${f.sessionId.slice(0, 8)}${where} runs without our hooks (${by}); its state is a guess`,
-      fix: f.hooksOff
-        ? `hooks are turned off for it (${f.hooksOff}): remove that setting, then restart the session`
-        : `${install} (a session started before it picks the hooks up at its next event); one run with --settings of its own needs our hooks in those settings`,
+      // The whole id: a name like `codex-pid-123` cut to 8 characters names nothing.
+      summary: `${f.label} ${f.project ?? '?'} ${f.sessionId}${where} runs without our hooks (${by}); its state is a guess`,
+      fix: f.hooksOff ? `hooks are turned off for it (${f.hooksOff}): remove that setting, then ${restart}` : `${pickUp}; ${f.ownSettings}`,
     }
   })
 

@@ -4,7 +4,7 @@
 // the payload reaches it on stdin, never in the command line (docs/design.md §6.5).
 import { execFile, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
-import { kindLabel, summarizeAsk, toJsonItem, truncate } from '../render/queue-table.js'
+import { kindLabel, summarizeItemAsk, toJsonItem, truncate } from '../render/queue-table.js'
 import { findOnPath } from '../fs/find-on-path.js'
 import type { OutStream } from '../io.js'
 import { type Client, listClients } from '../tmux/clients.js'
@@ -31,7 +31,7 @@ export interface Notice {
 }
 
 const describe = (item: QueueItem): string => {
-  const ask = summarizeAsk(item.ask, 60, item.kind)
+  const ask = summarizeItemAsk(item, 60)
   return `${formatVisible(item.project ?? '?')} · ${kindLabel(item)}${ask ? `: ${ask}` : ''}`
 }
 

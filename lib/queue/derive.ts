@@ -72,6 +72,8 @@ export interface QueueItem {
    */
   seen: boolean
   ask: Ask
+  /** Trail Boss's own advice about the session (how to give it hooks), apart from what the agent said; null when none. */
+  hint: string | null
   record: SessionRecord
 }
 
@@ -274,6 +276,7 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
         input: pendingTool ? pendingTool.input : null,
         message: d.state === 'waiting' || d.state === 'permission' ? (d.message !== undefined ? d.message : rec.message) : null,
       },
+      hint: null,
       record: rec,
     }
   })

@@ -33,10 +33,11 @@ export const SESSION_LOOKUP_AFTER_MS = 30_000
 export const UNNAMED_LOOKUP_AFTER_MS = 2_000
 /**
  * A hook-less pane's screen is its only state: looked at again when its transcript grew, after
- * this long while it shows work (a dialog or the end of the turn comes next), else after
- * HOOKLESS_SCREEN_AFTER_MS.
+ * this long while it shows work (a dialog or the end of the turn comes next, and must reach
+ * `ls` within a second, as Claude Code's registry does), else after HOOKLESS_SCREEN_AFTER_MS.
+ * One capture costs one tmux run per server (~2 ms, docs/queue.md §5).
  */
-export const HOOKLESS_WORKING_SCREEN_AFTER_MS = 3_000
+export const HOOKLESS_WORKING_SCREEN_AFTER_MS = 1_000
 export const HOOKLESS_SCREEN_AFTER_MS = 10_000
 /** At most this many processes of one pane are looked at. */
 const MAX_PANE_PROCESSES = 32
@@ -183,7 +184,8 @@ export const discoverInPanes = async (panes: readonly PaneInput[], env: Env, cac
   return out
 }
 
-const sizeOf = (path: string | null): number => {
+/** A file's size, -1 when there is none (no path, or it cannot be stat'ed). */
+export const readFileSize = (path: string | null): number => {
   if (!path) return -1
   try {
     return statSync(path).size
@@ -217,7 +219,7 @@ export const readHooklessScreens = async (found: Hookless[], cache: DiscoveryCac
     if (s.state || !s.tmux) continue
     const key = paneKey(s.tmux.socket, s.tmux.pane)
     keep.add(key)
-    const size = sizeOf(s.transcriptPath)
+    const size = readFileSize(s.transcriptPath)
     sizes.set(s, size)
     const memo = cache.screens[key]
     const after = memo?.verdict === 'working' ? HOOKLESS_WORKING_SCREEN_AFTER_MS : HOOKLESS_SCREEN_AFTER_MS
@@ -266,8 +268,8 @@ export const toHooklessRecord = (s: Hookless, env: Env, now: number, host: strin
     event: 'discovered',
     promptId: null,
     tool: null,
-    // What a wait's row shows: how to get its hooks.
-    message: NO_HOOKS_HINT,
+    // The agent's own words only (lib/queue/load.ts reads them): the install hint is the item's `hint`.
+    message: null,
     offset: null,
     lastTool: null,
     turnEndedPromptId: null,

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ScreenVerdict } from '../agents/types.js'
+import type { LiveState, ToolCall, WaitKind } from '../record/types.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
 import { deriveHomeProblem } from '../fs/home-check.js'
 import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
@@ -45,24 +46,47 @@ export interface ScreenMemo {
   since: number
 }
 
+/** What a hook-less wait asks (lib/queue/hookless-ask.ts), as of its transcript's size. */
+export interface AskMemo {
+  size: number
+  tool: ToolCall | null
+  message: string | null
+}
+
+/**
+ * The last state discovery gave a session without hooks, kept while its first record may
+ * continue that wait (lib/queue/hookless-wait.ts).
+ */
+export interface WaitMemo {
+  state: LiveState
+  kind: WaitKind | null
+  since: number
+  /** The transcript's size when it was last seen without hooks (-1: none). */
+  size: number
+  /** Whether the record whose first event came at `firstEventAt` continues this wait. */
+  record?: { firstEventAt: number; continues: boolean }
+}
+
 export interface DiscoveryCache {
   registry: Record<string, Record<string, unknown>>
   panes: Record<string, PaneMemo>
   screens: Record<string, ScreenMemo>
+  asks: Record<string, AskMemo>
+  waits: Record<string, WaitMemo>
 }
 
 const cacheFile = (env: Env): string => join(trailbossHome(env), 'discovery.json')
 
 const obj = (v: unknown): Record<string, never> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, never>) : {})
 
-export const emptyDiscoveryCache = (): DiscoveryCache => ({ registry: {}, panes: {}, screens: {} })
+export const emptyDiscoveryCache = (): DiscoveryCache => ({ registry: {}, panes: {}, screens: {}, asks: {}, waits: {} })
 
 export const readDiscoveryCache = (env: Env): { cache: DiscoveryCache; text: string } => {
   const got = readRegularFile(cacheFile(env), { cap: READ_CAP.state, ownOnly: true })
   if (!got.ok) return { cache: emptyDiscoveryCache(), text: '' }
   try {
     const v = obj(JSON.parse(got.text))
-    return { cache: { registry: obj(v.registry), panes: obj(v.panes), screens: obj(v.screens) }, text: got.text }
+    return { cache: { registry: obj(v.registry), panes: obj(v.panes), screens: obj(v.screens), asks: obj(v.asks), waits: obj(v.waits) }, text: got.text }
   } catch {
     return { cache: emptyDiscoveryCache(), text: '' }
   }

@@ -10,8 +10,10 @@ import { deriveQueue, inDefaultQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREE
 import { agentFor } from '../agents/index.js'
 import type { AgentAdapter, LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import { readStore, type SkippedFile } from '../record/read.js'
-import { deriveHookless, derivePanesToSearch, type Hookless, discoverInPanes, discoverySockets, hooklessReason, listPublishedSessions, readHooklessScreens, toHooklessRecord } from './discover.js'
-import { readDiscoveryCache, writeDiscoveryCache } from './discovery-cache.js'
+import { deriveHookless, derivePanesToSearch, type Hookless, discoverInPanes, discoverySockets, hooklessReason, listPublishedSessions, NO_HOOKS_HINT, readHooklessScreens, toHooklessRecord } from './discover.js'
+import { type DiscoveryCache, readDiscoveryCache, type WaitMemo, writeDiscoveryCache } from './discovery-cache.js'
+import { applyHooklessAsk, readHooklessAsks } from './hookless-ask.js'
+import { deriveContinuedWait, deriveSincePrompt, deriveWaitMemo, mayContinueWait } from './hookless-wait.js'
 import { readScreenCache, type ScreenCacheEntry, writeScreenCache } from './screen-cache.js'
 import { deriveVerdictInputs, readTranscriptMemo, type TranscriptMemoEntry, writeTranscriptMemo } from './transcript-memo.js'
 import { deriveFileStamp, isSettled, myUid, statOwnRegularFile } from '../fs/file-stamp.js'
@@ -221,6 +223,38 @@ const numberWaits = async (env: Env, items: QueueItem[], now: number, complete: 
   for (const item of waits) item.n = numbering.numbers.get(waitKey(item)) ?? null
 }
 
+/**
+ * The hook-less records with their asks (lib/queue/hookless-ask.ts), and the records whose
+ * first hook continues a wait discovery gave their session (lib/queue/hookless-wait.ts). What
+ * discovery gave each hook-less wait is remembered for that.
+ */
+const applyHooklessWaits = (hooked: readonly SessionRecord[], hookless: readonly SessionRecord[], cache: DiscoveryCache, env: Env, now: number, screensOff: boolean): SessionRecord[] => {
+  const asks = readHooklessAsks(hookless, cache, env)
+  const waits: Record<string, WaitMemo> = {}
+  const found = hookless.map((r) => {
+    const rec = applyHooklessAsk(r, asks.get(r.sessionId))
+    const old = cache.waits[rec.sessionId]
+    if (rec.state === 'waiting' || rec.state === 'permission') waits[rec.sessionId] = deriveWaitMemo(rec, old, asks.get(rec.sessionId)?.size ?? -1)
+    // A read without screens (doctor) saw no state: what an earlier read saw still holds.
+    else if (old && screensOff) waits[rec.sessionId] = old
+    return rec
+  })
+  const records = hooked.map((rec) => {
+    const memo = cache.waits[rec.sessionId]
+    if (!memo || waits[rec.sessionId] || !mayContinueWait(rec, memo)) return rec
+    let continues = memo.record?.firstEventAt === rec.firstEventAt ? memo.record.continues : undefined
+    if (continues === undefined) {
+      // Read once per record: a prompt after the hook-less wait began means a new turn ended since.
+      const verdict = agentFor(rec.agent)?.transcriptChecker(env)(deriveSincePrompt(rec, memo), now)
+      continues = !(verdict?.verdict === 'moved-on' && verdict.why === 'new-prompt')
+    }
+    waits[rec.sessionId] = { ...memo, record: { firstEventAt: rec.firstEventAt, continues } }
+    return continues ? deriveContinuedWait(rec, memo) : rec
+  })
+  cache.waits = waits
+  return [...records, ...found]
+}
+
 /** The wait's pane is the one a client shows (tmux's word, from the same list-panes). */
 const inFront = (item: QueueItem, servers: ReadonlyMap<string, ServerPanes>): boolean => {
   if (!item.tmux || item.tmux.alive !== true) return false
@@ -249,13 +283,12 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
     const inPanes = await discoverInPanes(derivePanesToSearch(servers, store.records, published), io.env, memo.cache, now)
     found = deriveHookless([...published, ...inPanes], ids)
     if (opts.screens !== false) await readHooklessScreens(found, memo.cache, now, exec)
-    writeDiscoveryCache(io.env, memo.cache, memo.text)
     for (const s of found) reasons.set(s.sessionId, hooklessReason(s))
-    if (found.length > 0) {
-      // node:os only when there is a session to name the host of (it costs `ls` a little to load).
-      const host = process.getBuiltinModule('node:os').hostname()
-      records = [...store.records, ...found.map((s) => toHooklessRecord(s, io.env, now, host))]
-    }
+    // node:os only when there is a session to name the host of (it costs `ls` a little to load).
+    const host = found.length > 0 ? process.getBuiltinModule('node:os').hostname() : ''
+    const hookless = found.map((s) => toHooklessRecord(s, io.env, now, host))
+    records = applyHooklessWaits(store.records, hookless, memo.cache, io.env, now, opts.screens === false)
+    writeDiscoveryCache(io.env, memo.cache, memo.text)
   }
   const marks = readSeenMarks(io.env, records.filter((r) => r.state !== 'ended').map((r) => r.sessionId))
   const facts = { transcripts, servers, screens, liveWaits }
@@ -264,7 +297,7 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
     for (const item of derived) {
       const reason = reasons.get(item.sessionId)
       // A found session's state is never a hook's word; a pane check (gone) keeps its own reason.
-      if (reason !== undefined && item.state !== 'gone') Object.assign(item, { inferred: true, reason })
+      if (reason !== undefined && item.state !== 'gone') Object.assign(item, { inferred: true, reason, hint: NO_HOOKS_HINT })
     }
     return derived
   }

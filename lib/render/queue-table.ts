@@ -32,6 +32,10 @@ export const summarizeAsk = (ask: Ask, max = 80, kind: WaitKind | null = null): 
   return truncate(formatVisible(text.replace(/[\t\n\p{Zs}]+/gu, ' ').trim()), max)
 }
 
+/** The ASK cell: what the agent asks when known; Trail Boss's hint only when nothing else is. */
+export const summarizeItemAsk = (item: Pick<QueueItem, 'ask' | 'hint' | 'kind'>, max = 80): string =>
+  summarizeAsk(item.ask, max, item.kind) || (item.hint ? truncate(formatVisible(item.hint), max) : '')
+
 export const truncate = (text: string, max: number): string => {
   const chars = [...text]
   return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`
@@ -129,7 +133,7 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
   for (const r of rows) {
     const kindCell = padEnd(r.kind, w.kind)
     const colourOf = PALETTE[kindLabel(r.item)]
-    const cells = pick([padEnd(r.n, w.n), padEnd(r.age, w.age), kindCell, padEnd(r.agent, w.agent), padEnd(truncate(r.project, w.project), w.project), padEnd(truncate(r.place, w.place), w.place), summarizeAsk(r.item.ask, askWidth, r.item.kind)])
+    const cells = pick([padEnd(r.n, w.n), padEnd(r.age, w.age), kindCell, padEnd(r.agent, w.agent), padEnd(truncate(r.project, w.project), w.project), padEnd(truncate(r.place, w.place), w.place), summarizeItemAsk(r.item, askWidth)])
     let text = line(cells)
     // Colour goes in after the cut, so escape codes never count as width; # and AGE are ASCII.
     const at = w.n + w.age + 4
@@ -150,7 +154,7 @@ const field = (text: string): string => formatVisible(text)
 export const formatPlain = (items: readonly QueueItem[], now: number): string =>
   items
     .map((i) =>
-      [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), kindCell(i), i.project ?? '?', i.tmux?.pane ?? '-', summarizeAsk(i.ask, 200, i.kind), agentLabel(i.agent), placeLabel(i)]
+      [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), kindCell(i), i.project ?? '?', i.tmux?.pane ?? '-', summarizeItemAsk(i, 200), agentLabel(i.agent), placeLabel(i)]
         .map(field)
         .join('\t'),
     )
@@ -180,6 +184,8 @@ export interface JsonItem {
   lastEventAt: string
   /** A tool call the agent's own check refused in this turn (auto mode), or null. */
   denied: { tool: string; reason: string | null; at: string } | null
+  /** Trail Boss's own advice about the session (a session without hooks: how to give it some), apart from `ask`; null when none. */
+  hint: string | null
 }
 
 export const toJsonItem = (i: QueueItem): JsonItem => ({
@@ -202,4 +208,5 @@ export const toJsonItem = (i: QueueItem): JsonItem => ({
   ask: i.ask,
   lastEventAt: new Date(i.record.lastEventAt).toISOString(),
   denied: i.record.denied ? { tool: i.record.denied.tool, reason: i.record.denied.reason, at: new Date(i.record.denied.at).toISOString() } : null,
+  hint: i.hint,
 })

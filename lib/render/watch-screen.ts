@@ -1,7 +1,7 @@
 // Pure: what `trailboss watch` shows. The full-screen view (a queue, a selection, the time and
 // the terminal's size in; lines out), and the one-line-per-change log used without a TTY.
 import { formatAge } from '../duration.js'
-import { formatTable, kindLabel, placeLabel, summarizeAsk, truncate } from './queue-table.js'
+import { formatTable, kindLabel, placeLabel, summarizeItemAsk, truncate } from './queue-table.js'
 import { renderToolCall } from './tool-call.js'
 import { formatVisible } from './visible-text.js'
 import { deriveSummary } from './status-segment.js'
@@ -113,7 +113,7 @@ export const formatChangeLine = (i: QueueItem, now: number): string =>
     i.project ?? '?',
     i.tmux?.pane ?? '-',
     i.key,
-    summarizeAsk(i.ask, 120, i.kind),
+    summarizeItemAsk(i, 120),
   ]
     .filter((f) => f !== '')
     .join('  '))

@@ -64,7 +64,7 @@ t.test('Claude Code 2.1.332 before install and with hooks off; Codex without hoo
       await submit(e2e, off.pane, 'PERM please')
       const wait = await waitForItem(env, bySession(off.sessionId), (i) => i.state === 'permission', 'the hooks-off session at its dialog')
       t.match(wait, { agent: 'claude-code', kind: 'permission', inferred: true, reason: /claude code: permission prompt; no hooks/, tmux: { pane: off.pane } })
-      t.equal(wait.ask.message, 'no hooks: trailboss install', 'its row says how to get hooks')
+      t.equal(wait.hint, 'no hooks: trailboss install', 'its row says how to get hooks, as its hint')
 
       // install, then the next event: the record takes over, one row, the same key.
       await installHooks(e2e)

@@ -21,6 +21,7 @@ export const queueItem = (over: Partial<QueueItem> = {}): QueueItem => ({
   needsYou: false,
   seen: false,
   ask: { tool: null, input: null, message: null },
+  hint: null,
   record: { lastEventAt: 0 } as SessionRecord,
   ...over,
 })

@@ -29,7 +29,7 @@ export const claudeCode: AgentAdapter = {
       if (path === null) return null
       const entries = readTranscriptAfter(path, rec.offset, TRANSCRIPT_READ_CAP, mayBeUserLine)
       if (!entries || entries.length === 0) return null
-      return deriveTranscriptVerdict(entries, { promptId: rec.promptId, pendingToolUseId: rec.tool?.useId ?? null, permission: rec.state === 'permission' }, now)
+      return deriveTranscriptVerdict(entries, { promptId: rec.promptId, pendingToolUseId: rec.tool?.useId ?? null, permission: rec.state === 'permission', since: rec.since }, now)
     }
   },
   transcriptFile: checkedTranscript,

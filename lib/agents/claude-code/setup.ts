@@ -13,6 +13,9 @@ export const claudeCodeSetup: AgentSetup = {
     blocks: (event) => FOREGROUND_EVENTS.has(event),
     merge: (settings, command, known) => mergeHooks(settings, deriveHookEntry(command), known),
     unmerge: (settings, known, keep) => unmergeHooks(settings, known, keep?.events ?? [], keep?.hooks ?? false),
+    // Claude Code 2.1.332 ran a hook of a session started before `install` at its next event.
+    hooksReadAt: 'next-event',
+    ownSettings: 'a session run with --settings of its own needs our hooks in those settings',
     plugin: { isEnabledIn: isPluginEnabled, uninstall: 'claude plugin uninstall trailboss' },
   },
 }

@@ -24,6 +24,12 @@ export interface WaitRef {
   /** For a permission wait: the tool whose result means the dialog was answered. */
   pendingToolUseId: string | null
   permission: boolean
+  /**
+   * When the wait began: a prompt written before it is part of the turn the wait ends, not the
+   * person coming back (a record's first hook can arrive mid-turn, its offset before the
+   * turn's lines; Codex's and Gemini CLI's checks hold the same rule).
+   */
+  since?: number
 }
 
 const INTERRUPT_PREFIX = '[Request interrupted by user'
@@ -81,7 +87,7 @@ export const deriveTranscriptVerdict = (entries: readonly TranscriptEntry[], wai
       if (wait.permission && answered) verdict = { verdict: 'moved-on', at, why: 'tool-answered' }
       continue
     }
-    if (typeof e.promptId === 'string' && e.promptId !== wait.promptId) verdict = { verdict: 'moved-on', at, why: 'new-prompt' }
+    if (typeof e.promptId === 'string' && e.promptId !== wait.promptId && (wait.since === undefined || at > wait.since)) verdict = { verdict: 'moved-on', at, why: 'new-prompt' }
   }
   return verdict
 }

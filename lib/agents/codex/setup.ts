@@ -24,5 +24,8 @@ export const codexSetup: AgentSetup = {
     merge: (settings, command, known) => mergeCodexHooks(settings, deriveCodexCommandFrom(command), known),
     unmerge: (settings, known) => unmergeCodexHooks(settings, known),
     companion: codexCompanion,
+    // Codex 0.171 read hooks.json at start: three prompts after `install` fired no hook, a new session did.
+    hooksReadAt: 'start',
+    ownSettings: 'a session run with a CODEX_HOME of its own reads hooks.json there: CODEX_HOME=<that folder> trailboss install --agent codex',
   },
 }
