@@ -84,7 +84,7 @@ t.test('send against a real tmux server', async (t) => {
   await t.test('off unless TRAILBOSS_ALLOW_SEND=1', async (t) => {
     const r = send(['a1111111', 'zebra-42'], false)
     t.equal(r.code, 1)
-    t.match(r.stderr, /send is off.*TRAILBOSS_ALLOW_SEND=1/)
+    t.match(r.stderr, /`send` is off.*TRAILBOSS_ALLOW_SEND=1/)
     t.notMatch(capture(idle), 'zebra-42')
   })
 

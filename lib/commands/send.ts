@@ -81,7 +81,7 @@ export const checkAgent = async (item: QueueItem | undefined, exec: TmuxExec): P
 }
 
 export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux): Promise<number> => {
-  requireInputAllowed(io.env, 'trailboss send')
+  requireInputAllowed(io.env, 'send')
   // Words after `--` (a text that starts with `-`) come in yargs' `_`, after the command's name.
   const text = [...(args.text ?? []), ...(args._ ?? []).slice(1).map(String)].join(' ')
   if (text.trim() === '') throw new TrailbossError('nothing to send', 'give the text after the target (after -- when it starts with -)')
