@@ -201,6 +201,13 @@ t.test('an empty queue: exit 1', async (t) => {
   t.equal(r.stderr, 'trailboss: nothing is waiting — trailboss ls --all shows every session\n')
 })
 
+/** The `bind-key <key> …` lines of a doc's tmux blocks, as written. */
+const documentedBindings = (doc: string, key: string): string[] => {
+  const text = readFileSync(new URL(`../${doc}`, import.meta.url), 'utf8')
+  const blocks = [...text.matchAll(/```tmux\n([\s\S]*?)```/g)].map((m) => m[1]!)
+  return blocks.flatMap((b) => b.split('\n')).filter((l) => l.startsWith(`bind-key ${key} `))
+}
+
 t.test('the README key bindings, pressed in a real terminal client', async (t) => {
   const { home, cwd, server } = startKeyBindingLab(t, CLI, 'alpha', SHELL)
   const caller = server.tmux('display-message', '-p', '-t', 'alpha', '#{pane_id}').trim()
@@ -208,7 +215,14 @@ t.test('the README key bindings, pressed in a real terminal client', async (t) =
   const target = newPane(server, ['new-window', '-d', '-t', 'beta'])
   // docs/navigation.md, on keys that need no prefix here.
   server.tmux('bind-key', '-n', 'M-w', 'run-shell', "trailboss go --client '#{client_name}' || true")
-  server.tmux('bind-key', '-n', 'M-p', 'display-popup', '-E', '-w', '90%', '-h', '60%', "trailboss ls --plain | fzf --preview 'trailboss show {1}' | cut -f1 | xargs -r trailboss go")
+  // The fzf popups exactly as the docs write them (the README's is the page's first), sourced
+  // as tmux.conf lines on keys that need no prefix: M-p the plain one, M-o the one naming the client.
+  const [popup, namedPopup, ...more] = documentedBindings('docs/navigation.md', 'w')
+  t.same(documentedBindings('README.md', 'w'), [popup], "the README's popup is the page's")
+  t.equal(more.length, 0)
+  const conf = join(home, 'keys.conf')
+  writeFileSync(conf, `${popup!.replace('bind-key w ', 'bind-key -n M-p ')}\n${namedPopup!.replace('bind-key w ', 'bind-key -n M-o ')}\n`)
+  server.tmux('source-file', conf)
 
   const term = await attachTerminalClient(t, server, 'alpha')
   t.same(server.clientViews(), [`alpha ${caller}`])
@@ -220,6 +234,16 @@ t.test('the README key bindings, pressed in a real terminal client', async (t) =
     t.equal(server.tmux('display-message', '-p', '-t', caller, '#{pane_in_mode}').trim(), '0', 'no view mode with "returned 1"')
   })
 
+  for (const [name, keys] of [['the popup', '\u001bp'], ['the popup naming its client', '\u001bo']] as const) {
+    await t.test(`${name}, with nothing waiting: no empty fzf, the message line says so`, async (t) => {
+      term.clear()
+      term.write(keys)
+      await waitFor(() => term.screen.includes('trailboss: nothing is waiting'), 'the message on the status line', 10_000)
+      t.notMatch(term.screen, /\b0\/0\b/, 'fzf never opened on an empty list')
+      t.same(server.clientViews(), [`alpha ${caller}`])
+    })
+  }
+
   await emit({ home, cwd, sessionId: '90000000-bbbb-4000-8000-000000000009', server, pane: target })
 
   await t.test('next waiting: the client moves', async (t) => {
@@ -229,18 +253,26 @@ t.test('the README key bindings, pressed in a real terminal client', async (t) =
     server.tmux('switch-client', '-t', caller)
   })
 
-  // Going there made that wait seen (docs/queue.md): the popup lists a new one in the same pane.
-  await emit({ home, cwd, sessionId: '91000000-bbbb-4000-8000-000000000010', server, pane: target })
   const fzf = spawnSync('fzf', ['--version']).status === 0
-  await t.test('the fzf popup', { skip: fzf ? false : 'fzf is not installed' }, async (t) => {
-    term.clear()
-    // The binding runs exactly as documented; fzf is told (through its own environment
-    // variable, set on the tmux server) to accept the first line once the list is in. Typing
-    // Enter into it was flaky in the full suite: fzf in the popup sometimes failed to read
-    // /dev/tty on a loaded machine.
-    server.tmux('set-environment', '-g', 'FZF_DEFAULT_OPTS', '--bind=load:accept')
-    term.write('\u001bp')
-    await waitFor(() => server.clientViews()[0] === `beta ${target}`, 'the client to move', 15_000)
-    t.pass('picked in fzf, moved there')
-  })
+  // Going there made each wait seen (docs/queue.md): each popup lists a new one in the same pane.
+  const waits = [
+    ['the fzf popup', '\u001bp', '91000000-bbbb-4000-8000-000000000010'],
+    ['the fzf popup naming its client', '\u001bo', '92000000-bbbb-4000-8000-000000000011'],
+  ] as const
+  for (const [name, keys, sessionId] of waits) {
+    await emit({ home, cwd, sessionId, server, pane: target })
+    await t.test(name, { skip: fzf ? false : 'fzf is not installed' }, async (t) => {
+      server.tmux('switch-client', '-t', caller)
+      await waitFor(() => server.clientViews()[0] === `alpha ${caller}`, 'the client back at the caller', 10_000)
+      term.clear()
+      // The binding runs exactly as documented; fzf is told (through its own environment
+      // variable, set on the tmux server) to accept the first line once the list is in. Typing
+      // Enter into it was flaky in the full suite: fzf in the popup sometimes failed to read
+      // /dev/tty on a loaded machine.
+      server.tmux('set-environment', '-g', 'FZF_DEFAULT_OPTS', '--bind=load:accept')
+      term.write(keys)
+      await waitFor(() => server.clientViews()[0] === `beta ${target}`, 'the client to move', 15_000)
+      t.pass('picked in fzf, moved there')
+    })
+  }
 })

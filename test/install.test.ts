@@ -153,7 +153,10 @@ t.test('project and local scope write into the current project', async (t) => {
   for (const { hook } of listOurHooks(local, KNOWN)) t.same(hook.args, [EMITTER], 'local: absolute paths')
   t.equal(fs.readFileSync(join(dir, 'claude', 'settings.json'), 'utf8'), REAL_TEXT, 'user scope untouched')
   t.equal(await runUninstall({ scope: 'project', dryRun: false }, captureIo(env, project)), 0)
-  t.equal(fs.readFileSync(join(project, '.claude', 'settings.json'), 'utf8'), '{}\n', 'our file emptied, never deleted')
+  t.notOk(fs.existsSync(join(project, '.claude', 'settings.json')), 'the file install created, with nothing else in it, is gone')
+  t.ok(fs.existsSync(join(project, '.claude', 'settings.local.json')), 'the folder stays: the local file is still in it')
+  t.equal(await runUninstall({ scope: 'local', dryRun: false }, captureIo(env, project)), 0)
+  t.same(fs.readdirSync(join(project, '.claude')), [], 'both files install created are gone')
 })
 
 t.test('install warns when the plugin registers the same hooks', async (t) => {
@@ -304,4 +307,70 @@ t.test('the real Claude Code CLI installs the plugin from a local marketplace an
   t.same(fs.readdirSync(join(cached, version as string)).sort(), ['.claude-plugin', 'hooks', 'tests', 'tsconfig.json'], 'only the plugin folder is copied: no npm install of the package')
   const settings = read(join(home, '.claude', 'settings.json'))
   t.same(settings.enabledPlugins, { 'trailboss@trailboss': true }, 'what doctor looks for')
+})
+
+/** Every path under `dir`, with a file's bytes: the home as a test compares it. */
+const snapshot = (dir: string): Record<string, string | null> => {
+  const out: Record<string, string | null> = {}
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name)
+      out[p.slice(dir.length)] = e.isDirectory() ? null : fs.readFileSync(p, 'utf8')
+      if (e.isDirectory()) walk(p)
+    }
+  }
+  walk(dir)
+  return out
+}
+
+t.test('a home with no agent config: install then uninstall gives it back as it was, for every agent', async (t) => {
+  for (const agent of ['claude-code', 'codex', 'gemini']) {
+    await t.test(agent, async (t) => {
+      const dir = t.testdir({ home: {}, tb: {} })
+      const home = join(dir, 'home')
+      const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
+      t.equal(await runInstall({ scope: 'user', dryRun: false, agent }, captureIo(env, dir)), 0)
+      t.not(Object.keys(snapshot(home)).length, 0, 'install wrote its files')
+      const dry = captureIo(env, dir)
+      t.equal(await runUninstall({ scope: 'user', dryRun: true, agent }, dry), 0)
+      t.match(dry.out(), /\(removed\)/, 'a dry run shows the file going')
+      const io = captureIo(env, dir)
+      t.equal(await runUninstall({ scope: 'user', dryRun: false, agent }, io), 0)
+      t.same(snapshot(home), {}, 'no file holding {} or nothing, no folder install made')
+      t.match(io.out(), /install had created it, and nothing else was in it/)
+      t.same(fs.readdirSync(join(dir, 'tb', 'installs')), [], 'the notes are gone too')
+    })
+  }
+})
+
+t.test('a file install created stays when something else was put in it; one that was there keeps its bytes', async (t) => {
+  const dir = t.testdir({ home: {}, tb: {} })
+  const home = join(dir, 'home')
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0)
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0, 'a second install keeps the first one\'s note')
+  // Claude Code writes its own keys into the file install created.
+  const file = join(home, '.claude', 'settings.json')
+  fs.writeFileSync(file, `${JSON.stringify({ ...read(file), model: 'opus' }, null, 2)}\n`)
+  t.equal(await runUninstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0)
+  t.same(read(file), { model: 'opus' }, 'what the agent put there stays, with its file and folder')
+
+  for (const before of ['', '{}\n', '{}', '  \n']) {
+    const d = t.testdir({ home: { '.claude': { 'settings.json': before } }, tb: {} })
+    const e = { PATH: process.env.PATH, HOME: join(d, 'home'), TRAILBOSS_HOME: join(d, 'tb') }
+    t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(e, d)), 0)
+    t.equal(await runUninstall({ scope: 'user', dryRun: false }, captureIo(e, d)), 0)
+    t.equal(fs.readFileSync(join(d, 'home', '.claude', 'settings.json'), 'utf8'), before, `a file that held ${JSON.stringify(before)} keeps it`)
+  }
+})
+
+t.test("Codex: a config.toml of the person's stays byte for byte; the hooks.json install created goes", async (t) => {
+  const toml = 'model = "o3"\n\n[profiles.fast]\nmodel = "o4-mini"\n'
+  const dir = t.testdir({ home: { '.codex': { 'config.toml': toml } }, tb: {} })
+  const home = join(dir, 'home')
+  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
+  t.equal(await runInstall({ scope: 'user', dryRun: false, agent: 'codex' }, captureIo(env, dir)), 0)
+  t.match(fs.readFileSync(join(home, '.codex', 'config.toml'), 'utf8'), /trusted_hash/)
+  t.equal(await runUninstall({ scope: 'user', dryRun: false, agent: 'codex' }, captureIo(env, dir)), 0)
+  t.same(snapshot(home), { '/.codex': null, '/.codex/config.toml': toml })
 })

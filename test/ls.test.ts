@@ -144,6 +144,22 @@ t.test('the queue, checked on read', async (t) => {
   t.equal(byId(afterKill.queue, 'aaaaaaaa-1')?.state, 'gone')
 })
 
+t.test("ls --all's WHERE: an ended session is unmarked, a pane back at its shell is marked $", async (t) => {
+  const lab = startLab(t.testdir())
+  t.teardown(lab.close)
+  const live = lab.newPane()
+  const shell = lab.tmux('new-window', '-d', '-t', 'lab', '-n', 'sh', '-P', '-F', '#{pane_id}', 'sh').trim()
+  await lab.emit('live0000-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'ok' }, { pane: live })
+  await lab.emit('ended000-1', 'SessionEnd', { reason: 'exit' }, { pane: live })
+  await lab.emit('shell000-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'ok' }, { pane: shell })
+  const r = await runCli(['ls', '--all', '--plain'], lab.env)
+  t.equal(r.code, 0, r.stderr)
+  const where = new Map(r.stdout.trimEnd().split('\n').map((l) => [l.split('\t')[0], l.split('\t').at(-1)]))
+  t.equal(where.get('ended000'), live, 'an ended session: the pane it ran in, not "tmux could not be asked"')
+  t.match(where.get('shell000'), /^lab:\d+ \(sh\)\$$/, 'a pane back at its shell: where it is, marked $, not ✗')
+  t.match(where.get('live0000'), /^lab:\d+ \(.*\)$/, 'a live pane: its place, no mark')
+})
+
 t.test('a corrupt or foreign file is skipped with one line, never deleted', async (t) => {
   const lab = startLab(t.testdir())
   t.teardown(lab.close)

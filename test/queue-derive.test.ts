@@ -89,6 +89,8 @@ t.test('panes: gone, unknown, owners, shells, restarted servers', async (t) => {
   t.same(items.map((i) => [i.sessionId, i.state]), [['new', 'idle'], ['old', 'gone']], 'after /clear only the newest session owns the pane')
   const shell = deriveQueue([rec('a', ['Stop', 1, at('%1')])], facts({ panes: [pane('%1', 'bash')] }))
   t.equal(shell[0]?.inferred, true, 'a shell in the pane is an inference')
+  t.same(shell[0]?.tmux?.place, { session: 's', window: 0, windowName: 'w' }, 'a pane back at its shell lives on: where it is stays known')
+  t.equal(deriveQueue([rec('a', ['Stop', 1, at('%9')])], facts())[0]?.tmux?.place, null, 'a gone pane has no place')
   const ended = deriveQueue([rec('a', ['SessionEnd', 1, at('%9')])], facts())
   t.equal(ended[0]?.state, 'ended', 'an ended session stays ended, not gone')
   const headless = deriveQueue([rec('h', ['Stop', 1, { headless: true }])], facts())

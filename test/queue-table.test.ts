@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { formatPlain, formatTable, placeLabel, summarizeAsk, TABLE_LEGEND, toJsonItem, truncate } from '../lib/render/queue-table.js'
+import { formatPlain, formatTable, PLACE_MARKS, placeLabel, summarizeAsk, TABLE_LEGEND, toJsonItem, truncate } from '../lib/render/queue-table.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { queueItem } from './helpers/queue-item.js'
 import type { SessionRecord } from '../lib/record/types.js'
@@ -62,7 +63,33 @@ t.test('the table names the place in tmux and fits the terminal', async (t) => {
   t.match(coloured, /\u001b\[32mdone/, 'the kind keeps its colour after the fit')
   t.ok(coloured.split('\n').every((l) => [...l.replace(/\u001b\[[0-9;]*m/g, '')].length <= 80), 'colour codes do not count as width')
   t.equal(formatPlain([long], 60_000).trimEnd().split('\t').slice(-2).join('|'), 'claude|work:2 (api)', '--plain adds agent and place at the end')
-  for (const mark of ['~', '✓', '✗', '?', 'headless', '…', '# -']) t.ok(TABLE_LEGEND.includes(mark), `the legend explains ${mark}`)
+  for (const mark of ['~', '✓', '✗', '$', '?', 'headless', '…', '# -']) t.ok(TABLE_LEGEND.includes(mark), `the legend explains ${mark}`)
+})
+
+t.test('WHERE marks: gone, back at a shell, unknown, ended', async (t) => {
+  const place = { session: 'work', window: 2, windowName: 'api' }
+  const ended = item({ n: null, state: 'ended', kind: null, tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: null, place: null } })
+  const shell = item({ n: null, state: 'gone', kind: null, tmux: { pane: '%5', socket: '/s', serverPid: 1, alive: false, place } })
+  const gone = item({ n: null, state: 'gone', kind: null, tmux: { pane: '%9', socket: '/s', serverPid: 1, alive: false, place: null } })
+  const unknown = item({ tmux: { pane: '%4', socket: '/s', serverPid: 1, alive: null, place: null } })
+  t.equal(placeLabel(ended), '%3', 'an ended session runs nowhere: the pane it ran in, no "tmux could not be asked"')
+  t.equal(placeLabel(shell), 'work:2 (api)$', 'a pane that lives on at its shell: where it is, and its own mark, not "gone"')
+  t.equal(placeLabel(gone), '%9✗')
+  t.equal(placeLabel(unknown), '%4?')
+  t.same(
+    formatPlain([ended, shell, gone, unknown], 0).trimEnd().split('\n').map((l) => l.split('\t').at(-1)),
+    ['%3', 'work:2 (api)$', '%9✗', '%4?'],
+    "--plain's where field carries the same marks",
+  )
+  const long = item({ tmux: { pane: '%5', socket: '/s', serverPid: 1, alive: false, place: { ...place, windowName: 'a window with a long long name' } } })
+  const row = formatTable([long], { now: 0, colour: false, width: 120 }).split('\n')[1]!
+  t.match(row, /…\$ /, 'a cut WHERE keeps its mark')
+  // Every mark placeParts can give is in the legend, after "After WHERE:".
+  const marks = TABLE_LEGEND.split('\n').find((l) => l.startsWith('After WHERE:')) ?? ''
+  for (const mark of Object.values(PLACE_MARKS)) t.match(marks, `${mark} `, `the legend explains the mark ${mark}`)
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+  const readmeMarks = [...readme.matchAll(/^\| `(.+?)` after WHERE \|/gm)].map((m) => m[1])
+  t.same(readmeMarks.sort(), Object.values(PLACE_MARKS).sort(), "the README's table explains exactly these marks")
 })
 
 t.test('finished turns are dimmed; a seen wait that needs you is not (it still blocks), and carries ✓', async (t) => {

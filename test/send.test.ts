@@ -40,7 +40,9 @@ t.test('deriveSendRefusal', async (t) => {
   t.match(deriveSendRefusal(w, item({ state: 'working', kind: null }), 'idle'), /changed/)
   t.match(deriveSendRefusal(w, undefined, 'idle'), /changed/)
   t.match(deriveSendRefusal(w, item({ tmux: { pane: '%1', socket: '/s', serverPid: 1, alive: false } }), 'idle'), /pane is gone/)
-  t.match(deriveSendRefusal(item({ state: 'permission', kind: 'permission' }), item(), 'idle'), /waits on a dialog/)
+  t.match(deriveSendRefusal(item({ n: 2, state: 'permission', kind: 'permission' }), item(), 'idle'), /waits on a permission dialog.*: trailboss ok 2 allows it, trailboss no 2 denies it/, 'a permission dialog: send names ok and no')
+  t.match(deriveSendRefusal(item({ n: null, key: 'abcdefgh', state: 'permission', kind: 'permission' }), item(), 'idle'), /trailboss ok abcdefgh/, 'by key when it has no number')
+  t.match(deriveSendRefusal(item({ n: 3, state: 'permission', kind: 'question' }), item(), 'idle'), /question dialog.*answer it in its pane \(trailboss go 3\)/)
   t.match(deriveSendRefusal(item({ state: 'working', kind: null }), item(), 'idle'), /not waiting \(working\)/)
   t.match(deriveSendRefusal(item({ tmux: null }), item(), 'idle'), /not run in tmux/)
 })
@@ -84,7 +86,7 @@ t.test('send against a real tmux server', async (t) => {
   await t.test('off unless TRAILBOSS_ALLOW_SEND=1', async (t) => {
     const r = send(['a1111111', 'zebra-42'], false)
     t.equal(r.code, 1)
-    t.match(r.stderr, /send is off.*TRAILBOSS_ALLOW_SEND=1/)
+    t.match(r.stderr, /`send` is off.*TRAILBOSS_ALLOW_SEND=1/)
     t.notMatch(capture(idle), 'zebra-42')
   })
 
@@ -120,7 +122,7 @@ t.test('send against a real tmux server', async (t) => {
     t.match(r.stderr, /not sending to .*: its pane does not show the idle prompt \(it is working\) — nothing was typed/)
     r = send(['c3333333', '1'])
     t.equal(r.code, 1)
-    t.match(r.stderr, /waits on a dialog/)
+    t.match(r.stderr, /waits on a permission dialog.*trailboss ok \d+ allows it, trailboss no \d+ denies it/)
     r = send(['zzzzzzzz', 'hello'])
     t.equal(r.code, 1)
     t.match(r.stderr, /no session matches/)

@@ -40,6 +40,7 @@ import {
 import { TABLE_LEGEND } from '../render/queue-table.js'
 import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
+import { formatUsageFailure } from './usage-failure.js'
 
 type Handler<A> = (args: A, io: Io) => Promise<number>
 
@@ -261,7 +262,8 @@ export const runFull = async (argv: string[], io: Io): Promise<number> => {
       // yargs reports its own validation failures as YError (and a failed .check() as the
       // string it returned); throwing stops it from running the command anyway.
       if (err instanceof Error && err.name !== 'YError') throw err
-      throw new TrailbossError(msg || (err instanceof Error ? err.message : String(err ?? 'invalid arguments')), 'see trailboss --help', EXIT_USAGE)
+      const { what, hint } = formatUsageFailure(msg || (err instanceof Error ? err.message : String(err ?? '')), argv[0])
+      throw new TrailbossError(what, hint, EXIT_USAGE)
     })
   try {
     await parser.parseAsync(argv, {}, (_err, _argv, output) => {

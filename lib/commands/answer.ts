@@ -17,7 +17,7 @@ import { checkAgent } from './send.js'
 
 export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: TmuxExec = execTmux): Promise<number> => {
   const command = answer === 'allow' ? 'ok' : 'no'
-  requireInputAllowed(io.env, `trailboss ${command}`)
+  requireInputAllowed(io.env, command)
   try {
     const first = filterAgents(await loadQueue(io, { exec }), args.agent)
     const item = resolveTarget(first, args.target, io)

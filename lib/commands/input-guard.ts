@@ -9,11 +9,18 @@ export const ALLOW_INPUT_ENV = 'TRAILBOSS_ALLOW_SEND'
 /** Whether commands that type into panes are turned on in this environment. */
 export const inputAllowed = (env: Io['env']): boolean => env[ALLOW_INPUT_ENV] === '1'
 
-/** Throws, naming the variable and how to set it, unless the person opted in. */
-export const requireInputAllowed = (env: Io['env'], command: string): void => {
+/** What each opt-in command does in a pane, for the line that says it is off. */
+const DOES: Readonly<Record<'send' | 'ok' | 'no', string>> = {
+  send: 'type your text into agent panes',
+  ok: 'press keys in agent panes',
+  no: 'press keys in agent panes',
+}
+
+/** Throws, naming the command, the variable and what setting it allows, unless the person opted in. */
+export const requireInputAllowed = (env: Io['env'], command: keyof typeof DOES): void => {
   if (inputAllowed(env)) return
   throw new TrailbossError(
-    `${command} is off: it types into an agent's pane, which Trail Boss does only when you opt in`,
-    `set ${ALLOW_INPUT_ENV}=1 to turn it on (e.g. export ${ALLOW_INPUT_ENV}=1 in your shell's startup file), then run it again`,
+    `\`${command}\` is off`,
+    `set ${ALLOW_INPUT_ENV}=1 to let Trail Boss ${DOES[command]} (e.g. export ${ALLOW_INPUT_ENV}=1 in your shell's startup file)`,
   )
 }

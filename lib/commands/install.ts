@@ -12,11 +12,11 @@ import { SETUPS, setupFor } from '../agents/setup-registry.js'
 import { DEFAULT_AGENT } from '../agents/hook-registry.js'
 import type { AgentSetup } from '../agents/types.js'
 import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findOurEmitterFiles, findPackageRoot, findStableNode, isEphemeralPath, spoolPathFor } from '../settings/package-root.js'
-import { parseSettings, readSettingsFile, resolveSettingsTarget, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
+import { parseSettings, readSettingsFile, removeEmptyFolders, resolveSettingsTarget, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
 import { mergeStatusLine, unmergeStatusLine } from '../agents/claude-code/status-line-setting.js'
 import type { JsonObject } from '../settings/json-value.js'
 import { deriveEmptyHooks, type EmptyHooks } from '../settings/empty-hooks.js'
-import { readInstallNote, writeInstallNote } from '../settings/install-note.js'
+import { type InstallNote, readInstallNote, writeInstallNote } from '../settings/install-note.js'
 import { jsonEqual } from '../json-equal.js'
 
 export interface InstallDeps {
@@ -37,7 +37,7 @@ export const locateEmitter = (io: Io, deps: InstallDeps = {}): { node: string; e
 }
 
 const formatDiff = (u: SettingsUpdate): string =>
-  createTwoFilesPatch(u.file, u.file, u.before ?? '', u.after, u.before === null ? '(new file)' : 'current', 'after')
+  createTwoFilesPatch(u.file, u.file, u.before ?? '', u.after, u.before === null ? '(new file)' : 'current', u.removed ? '(removed)' : 'after')
 
 const report = (io: Io, u: SettingsUpdate, dryRun: boolean, done: string, same: string): void => {
   if (dryRun) {
@@ -49,6 +49,7 @@ const report = (io: Io, u: SettingsUpdate, dryRun: boolean, done: string, same: 
     return
   }
   io.stdout.write(`${done} ${u.file}${u.target !== u.file ? ` (through its symlink to ${u.target})` : ''}\n`)
+  if (u.removed) io.stdout.write(`removed ${u.target}: install had created it, and nothing else was in it\n`)
   if (u.backup) io.stdout.write(`backup of the previous file: ${u.backup}\n`)
 }
 
@@ -91,13 +92,25 @@ const parsedOrNull = (text: string | null, file: string): JsonObject | null => {
   }
 }
 
-/** Brings the target's companion file (Codex's config.toml) in step with the settings file's change. */
-const followCompanion = async (agent: AgentSetup, u: SettingsUpdate, known: readonly string[], io: Io, dryRun: boolean): Promise<SettingsUpdate | null> => {
+/**
+ * Brings the target's companion file (Codex's config.toml) in step with the settings file's
+ * change; on uninstall, `restoreIfEmpty` is what its install note says it held.
+ */
+const followCompanion = async (agent: AgentSetup, u: SettingsUpdate, known: readonly string[], io: Io, opts: { dryRun: boolean; restoreIfEmpty?: string | null }): Promise<SettingsUpdate | null> => {
   const companion = agent.install.companion
   if (!companion) return null
   const before = parsedOrNull(u.before, u.file)
   const after = parsedOrNull(u.after, u.file) ?? {}
-  return updateTextFile(companion.file(io.env), io.env, (text) => companion.update(text, { settingsFile: u.file, before, after, known }), { dryRun })
+  return updateTextFile(companion.file(io.env), io.env, (text) => companion.update(text, { settingsFile: u.file, before, after, known }), opts)
+}
+
+/** What the file held when it held nothing (no file, blank text), else undefined. */
+const heldNothing = (u: SettingsUpdate): string | null | undefined => (u.before === null ? null : u.before.trim() === '' ? u.before : undefined)
+
+/** What a first install found, for uninstall: the empty containers, an empty file or none, the folders it made. */
+const noteOf = (u: SettingsUpdate, empties: EmptyHooks | null): InstallNote => {
+  const held = heldNothing(u)
+  return { empties, dirs: u.createdDirs, ...(held !== undefined ? { held } : {}) }
 }
 
 const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<number> => {
@@ -142,9 +155,11 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
     return statusline ? mergeStatusLine(merged, statusline) : merged
   }
   const u = await updateSettingsFile(file, io.env, change, { dryRun: args.dryRun })
-  if (!args.dryRun && u.changed && first.empties !== undefined) writeInstallNote(io.env, u.target, first.empties)
+  if (!args.dryRun && u.changed && first.empties !== undefined) writeInstallNote(io.env, u.target, noteOf(u, first.empties))
   report(io, u, args.dryRun, `installed hooks for ${target.events.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
-  const c = await followCompanion(agent, u, known, io, args.dryRun)
+  const c = await followCompanion(agent, u, known, io, { dryRun: args.dryRun })
+  // A companion this install created or filled is noted; one that held settings keeps any note it has.
+  if (c && !args.dryRun && c.changed && heldNothing(c) !== undefined) writeInstallNote(io.env, c.target, noteOf(c, null))
   if (c) report(io, c, args.dryRun, `trusted our hooks in`, `our hooks already trusted in`)
   if (!args.dryRun) {
     io.stdout.write(`each runs: ${[cmd.command, ...(cmd.args ?? [])].join(' ')}\n`)
@@ -178,13 +193,25 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   // Our status line goes too, whether or not --statusline is given: it is ours, and the
   // person's own command it wrapped comes back in its place.
   const statusLine = agent.id === 'claude-code' ? unmergeStatusLine : (s: JsonObject) => s
-  // Containers that were empty before install stay, empty (settings/empty-hooks.ts).
-  const keep = readInstallNote(io.env, resolveSettingsTarget(file))
-  const u = await updateSettingsFile(file, io.env, (s) => statusLine(target.unmerge(s, [...known, ...findOurEmitterFiles(s)], keep)), { dryRun: args.dryRun })
-  if (!args.dryRun && keep && u.changed) writeInstallNote(io.env, u.target, null)
+  // Containers that were empty before install stay, empty (settings/empty-hooks.ts); a file
+  // install created goes when nothing but ours was in it, and so do the folders it made; a
+  // blank one gets its blank text back.
+  const note = readInstallNote(io.env, resolveSettingsTarget(file))
+  const u = await updateSettingsFile(file, io.env, (s) => statusLine(target.unmerge(s, [...known, ...findOurEmitterFiles(s)], note?.empties)), {
+    dryRun: args.dryRun,
+    restoreIfEmpty: note?.held,
+  })
+  if (!args.dryRun && note && u.changed) writeInstallNote(io.env, u.target, null)
   report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)
-  const c = await followCompanion(agent, u, known, io, args.dryRun)
+  const companion = agent.install.companion
+  const companionNote = companion ? readInstallNote(io.env, resolveSettingsTarget(companion.file(io.env))) : null
+  const c = await followCompanion(agent, u, known, io, { dryRun: args.dryRun, restoreIfEmpty: companionNote?.held })
+  if (c && !args.dryRun && companionNote && c.changed) writeInstallNote(io.env, c.target, null)
   if (c) report(io, c, args.dryRun, `removed our trust entries from`, `no trust entries of ours in`)
+  if (!args.dryRun) {
+    if (c?.removed && companionNote) removeEmptyFolders(companionNote.dirs)
+    if (u.removed && note) removeEmptyFolders(note.dirs)
+  }
   return 0
 }
 

@@ -55,7 +55,13 @@ const AT_PROMPT: ReadonlySet<ScreenVerdict> = new Set(['idle', 'interrupted'])
  */
 export const deriveSendRefusal = (before: QueueItem, after: QueueItem | undefined, screen: ScreenVerdict | null, sameAgent: boolean | null = true): string | null => {
   if (!before.tmux) return 'it does not run in tmux'
-  if (before.state === 'permission') return 'it waits on a dialog (answer it in its pane: trailboss go)'
+  if (before.state === 'permission') {
+    // send types text; a dialog takes a key: ok/no press a permission dialog's, a question's is chosen in its pane.
+    const target = before.n ?? before.key
+    return before.kind === 'question'
+      ? `it waits on a question dialog, which takes a choice, not text: answer it in its pane (trailboss go ${target})`
+      : `it waits on a permission dialog, which takes a yes or no, not text: trailboss ok ${target} allows it, trailboss no ${target} denies it`
+  }
   if (before.state !== 'waiting') return `it is not waiting (${before.state})`
   if (!after || after.state !== 'waiting' || after.since !== before.since || after.record.promptId !== before.record.promptId) {
     return 'it changed while the text was on its way'
@@ -81,7 +87,7 @@ export const checkAgent = async (item: QueueItem | undefined, exec: TmuxExec): P
 }
 
 export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux): Promise<number> => {
-  requireInputAllowed(io.env, 'trailboss send')
+  requireInputAllowed(io.env, 'send')
   // Words after `--` (a text that starts with `-`) come in yargs' `_`, after the command's name.
   const text = [...(args.text ?? []), ...(args._ ?? []).slice(1).map(String)].join(' ')
   if (text.trim() === '') throw new TrailbossError('nothing to send', 'give the text after the target (after -- when it starts with -)')

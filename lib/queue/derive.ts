@@ -212,8 +212,10 @@ const applyPanes = (rec: SessionRecord, d: Derived, facts: QueueFacts, owners: R
   const pane = server.panes.get(rec.tmux.pane)
   if (!pane || pane.dead) return gone('pane is gone')
   if (owners.get(`${rec.tmux.socket}\n${rec.tmux.pane}`) !== rec.sessionId) return gone('pane now runs another session')
-  if (SHELL_COMMANDS.has(pane.currentCommand.replace(/^-/, ''))) return gone(`pane is back at ${pane.currentCommand}`, true)
-  return { ...d, alive: true, place: { session: pane.sessionName, window: pane.windowIndex, windowName: pane.windowName } }
+  const place = { session: pane.sessionName, window: pane.windowIndex, windowName: pane.windowName }
+  // The session left, the pane lives on at its shell: where it is still says something.
+  if (SHELL_COMMANDS.has(pane.currentCommand.replace(/^-/, ''))) return { ...gone(`pane is back at ${pane.currentCommand}`, true), place }
+  return { ...d, alive: true, place }
 }
 
 const applyScreen = (rec: SessionRecord, d: Derived, screen: ScreenVerdict | undefined): Derived => {

@@ -68,16 +68,27 @@ export interface TableOptions {
 /** The agent's short name (claude, codex, gemini); an agent this version does not know, as recorded. */
 export const agentLabel = (agent: string): string => agentFor(agent)?.shortName ?? agent
 
+/** The marks after WHERE; TABLE_LEGEND says what each means. */
+export const PLACE_MARKS = { gone: '✗', shell: '$', unknown: '?' } as const
+
 /**
- * Where a wait runs, as tmux names it: `session:window (window name)`, else the pane id; `✗`
- * when the pane is gone, `?` when tmux could not be asked.
+ * Where a session runs, as tmux names it (`session:window (window name)`), else the pane id, and
+ * the mark after it: the pane is gone, back at its shell, or tmux could not be asked. An ended
+ * session was never looked for in tmux (it runs nowhere): the pane it ran in, no mark.
  */
-export const placeLabel = (item: Pick<QueueItem, 'tmux' | 'headless'>): string => {
-  if (!item.tmux) return item.headless ? 'headless' : '-'
-  const mark = item.tmux.alive === false ? '✗' : item.tmux.alive === null ? '?' : ''
+export const placeParts = (item: Pick<QueueItem, 'tmux' | 'headless' | 'state'>): { text: string; mark: string } => {
+  if (!item.tmux) return { text: item.headless ? 'headless' : '-', mark: '' }
   const place = item.tmux.place
-  if (!place) return `${item.tmux.pane}${mark}`
-  return `${place.session}:${place.window}${place.windowName ? ` (${place.windowName})` : ''}${mark}`
+  const text = place ? `${place.session}:${place.window}${place.windowName ? ` (${place.windowName})` : ''}` : item.tmux.pane
+  if (item.state === 'ended') return { text: item.tmux.pane, mark: '' }
+  // A pane that lives but no longer runs the session still has its place (lib/queue/derive.ts).
+  if (item.tmux.alive === false) return { text, mark: place ? PLACE_MARKS.shell : PLACE_MARKS.gone }
+  return { text, mark: item.tmux.alive === null ? PLACE_MARKS.unknown : '' }
+}
+
+export const placeLabel = (item: Pick<QueueItem, 'tmux' | 'headless' | 'state'>): string => {
+  const { text, mark } = placeParts(item)
+  return text + mark
 }
 
 /** What every mark of the table means: `ls --help`, the README and `watch` say the same. */
@@ -85,9 +96,19 @@ export const TABLE_LEGEND = [
   'KIND: permission (a dialog waits for your yes or no), question, error, interrupted, done (the turn finished); with --all also working, idle, ended, gone.',
   'Waits that need you come first; finished turns (done) follow, dimmed.',
   "~ after a kind: inferred from the pane's screen or process, not said by the agent's hooks. ✓: seen (shown with --all).",
-  'WHERE: tmux session:window (window name), or the pane id; ✗ the pane is gone, ? tmux could not be asked; headless: no terminal (claude -p).',
+  'WHERE: tmux session:window (window name), or the pane id; headless: no terminal (claude -p); -: not in tmux. An ended session: the pane it ran in, unmarked.',
+  'After WHERE: ✗ the pane is gone, or another session took it; $ the pane lives but is back at its shell (the agent exited); ? tmux could not be asked.',
   '# - : not waiting (shown with --all). A cut cell ends in …',
 ].join('\n')
+
+const visiblePlace = (item: QueueItem): { text: string; mark: string } => {
+  const { text, mark } = placeParts(item)
+  return { text: formatVisible(text), mark }
+}
+
+/** A cut WHERE keeps its mark: the mark says more than the end of a window's name. */
+const truncatePlace = (place: { text: string; mark: string }, width: number): string =>
+  truncate(place.text, Math.max(1, width - [...place.mark].length)) + place.mark
 
 /** Cells cut to these widths at most, so WHERE stays near the left and ASK gets the rest. */
 const PROJECT_MAX = 20
@@ -104,7 +125,7 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
     kind: kindCell(i),
     agent: formatVisible(agentLabel(i.agent)),
     project: formatVisible(i.project ?? '?'),
-    place: formatVisible(placeLabel(i)),
+    place: visiblePlace(i),
     item: i,
   }))
   const widest = (texts: string[], min: number, max = Infinity): number => Math.min(max, Math.max(min, ...texts.map((t) => [...t].length)))
@@ -114,7 +135,7 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
     kind: widest(rows.map((r) => r.kind), 4),
     agent: widest(rows.map((r) => r.agent), 5),
     project: widest(rows.map((r) => r.project), 7, PROJECT_MAX),
-    place: widest(rows.map((r) => r.place), 5, PLACE_MAX),
+    place: widest(rows.map((r) => r.place.text + r.place.mark), 5, PLACE_MAX),
   }
   const gaps = (cols: number): number => cols * 2
   let showAgent = true
@@ -133,7 +154,7 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
   for (const r of rows) {
     const kindCell = padEnd(r.kind, w.kind)
     const colourOf = PALETTE[kindLabel(r.item)]
-    const cells = pick([padEnd(r.n, w.n), padEnd(r.age, w.age), kindCell, padEnd(r.agent, w.agent), padEnd(truncate(r.project, w.project), w.project), padEnd(truncate(r.place, w.place), w.place), summarizeItemAsk(r.item, askWidth)])
+    const cells = pick([padEnd(r.n, w.n), padEnd(r.age, w.age), kindCell, padEnd(r.agent, w.agent), padEnd(truncate(r.project, w.project), w.project), padEnd(truncatePlace(r.place, w.place), w.place), summarizeItemAsk(r.item, askWidth)])
     let text = line(cells)
     // Colour goes in after the cut, so escape codes never count as width; # and AGE are ASCII.
     const at = w.n + w.age + 4

@@ -91,6 +91,10 @@ export interface SettingsUpdate {
   after: string
   changed: boolean
   backup: string | null
+  /** The file was removed rather than written (UpdateOptions.restoreIfEmpty). */
+  removed: boolean
+  /** The folders made to hold a new file, outermost first. */
+  createdDirs: string[]
 }
 
 export interface UpdateOptions {
@@ -98,6 +102,42 @@ export interface UpdateOptions {
   /** Where backups go (default $TRAILBOSS_HOME/backups). */
   backupDir?: string
   now?: () => number
+  /**
+   * What the file held before `install` when it held nothing: null, no file (it is removed), or
+   * its blank text (written back). Used when what is left holds nothing (`{}`, or blank text),
+   * so `uninstall` gives back what install found.
+   */
+  restoreIfEmpty?: string | null
+}
+
+/** What a compute gives: the new text, whether it differs, and whether it holds nothing. */
+interface Computed {
+  after: string
+  changed: boolean
+  empty: boolean
+}
+
+/** The folders from `first` (the outermost one mkdir made) down to `dir`, outermost first. */
+const foldersMade = (first: string | undefined, dir: string): string[] => {
+  if (first === undefined) return []
+  const out: string[] = []
+  for (let d = dir; d.length >= first.length; d = dirname(d)) {
+    out.unshift(d)
+    if (d === first) break
+  }
+  return out
+}
+
+/** Removes the folders a new file's install made, innermost first, as long as each is empty. */
+export const removeEmptyFolders = (dirs: readonly string[]): void => {
+  for (const dir of [...dirs].reverse()) {
+    try {
+      fs.rmdirSync(dir)
+    } catch {
+      // Not empty (the agent keeps more there), or gone: it stays, and so do the ones around it.
+      return
+    }
+  }
 }
 
 /** Temp file beside the target, flushed to disk, renamed over it; the folder flushed too. */
@@ -115,18 +155,22 @@ const stampForFile = (ms: number): string => new Date(ms).toISOString().replace(
 const guardedUpdate = async (
   file: string,
   env: Env,
-  compute: (before: string | null) => { after: string; changed: boolean },
+  compute: (before: string | null) => Computed,
   opts: UpdateOptions,
 ): Promise<SettingsUpdate> => {
   const target = resolveSettingsTarget(file)
-  const run = (): Omit<SettingsUpdate, 'backup'> => {
+  const run = (): Omit<SettingsUpdate, 'backup' | 'createdDirs'> => {
     const before = readSettingsText(target, file)
-    return { file, target, before, ...compute(before) }
+    const { after, changed, empty } = compute(before)
+    const restore = opts.restoreIfEmpty !== undefined && before !== null && empty ? opts.restoreIfEmpty : undefined
+    if (restore === undefined) return { file, target, before, after, changed, removed: false }
+    return restore === null ? { file, target, before, after: '', changed: true, removed: true } : { file, target, before, after: restore, changed: restore !== before, removed: false }
   }
-  if (opts.dryRun) return { ...run(), backup: null }
+  const none = { backup: null, createdDirs: [] }
+  if (opts.dryRun) return { ...run(), ...none }
   // Nothing to take out of a file that is not there: create neither it nor its folder.
-  if (!fs.existsSync(target) && !compute(null).changed) return { file, target, before: null, after: '', changed: false, backup: null }
-  fs.mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
+  if (!fs.existsSync(target) && !compute(null).changed) return { file, target, before: null, after: '', changed: false, removed: false, ...none }
+  const createdDirs = foldersMade(fs.mkdirSync(dirname(target), { recursive: true, mode: 0o700 }), dirname(target))
   // realpath: false locks a file that does not exist yet (proper-lockfile: <file>.lock/).
   let compromised: Error | undefined
   const release = await lockNow(target, {
@@ -142,7 +186,7 @@ const guardedUpdate = async (
   })
   try {
     const result = run()
-    if (!result.changed) return { ...result, backup: null }
+    if (!result.changed) return { ...result, ...none, createdDirs }
     let backup: string | null = null
     let mode = 0o600
     if (result.before !== null) {
@@ -155,8 +199,9 @@ const guardedUpdate = async (
       fs.writeFileSync(backup, result.before, { flag: 'wx', mode: 0o600 })
     }
     if (compromised) throw new TrailbossError(`lost the lock of ${file}: ${compromised.message}`, 'nothing was written; run this again')
-    writeFileDurable(target, result.after, mode)
-    return { ...result, backup }
+    if (result.removed) fs.rmSync(target)
+    else writeFileDurable(target, result.after, mode)
+    return { ...result, backup, createdDirs }
   } finally {
     await release().catch(() => {})
   }
@@ -175,7 +220,7 @@ export const updateSettingsFile = (file: string, env: Env, change: (settings: Js
       const settings = before === null ? {} : parseSettings(before, file)
       const next = change(settings)
       const changed = !jsonEqual(settings, next)
-      return { after: changed ? formatSettingsEdit(before, settings, next) : (before ?? ''), changed }
+      return { after: changed ? formatSettingsEdit(before, settings, next) : (before ?? ''), changed, empty: Object.keys(next).length === 0 }
     },
     opts,
   )
@@ -190,7 +235,8 @@ export const updateTextFile = (file: string, env: Env, change: (text: string | n
     env,
     (before) => {
       const next = change(before)
-      return next === null || next === before ? { after: before ?? '', changed: false } : { after: next, changed: true }
+      const after = next ?? before ?? ''
+      return { after, changed: next !== null && next !== before, empty: after.trim() === '' }
     },
     opts,
   )

@@ -43,7 +43,7 @@ const script = async (t: Test, build: ClaudeBuild): Promise<void> => {
   const first = await askPermission(e2e, a.pane, id, 'PERM please')
   const off = await trailboss(e2e, ['ok', first.key])
   t.not(off.code, 0, `${tag}without the opt-in ok refuses`)
-  t.match(off.stderr, /ok is off.*TRAILBOSS_ALLOW_SEND=1/s, `${tag}and says how to turn it on`)
+  t.match(off.stderr, /`ok` is off.*TRAILBOSS_ALLOW_SEND=1/s, `${tag}and says how to turn it on`)
   const ok = await trailboss(e2e, ['ok', first.key], ALLOW)
   t.equal(ok.code, 0, `${tag}ok: ${ok.stderr.trim()}`)
   const done = await waitForItem(e2e, id, { state: 'waiting', kind: 'done' }, Date.now(), BOUND_MS)
