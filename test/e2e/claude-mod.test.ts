@@ -76,10 +76,11 @@ t.test('Claude Code 2.1.332: another session\'s wait in the status entry, one to
   t.notMatch(await capture(e2e, other.pane), /trailboss: \d+ others? wait/, 'the waiting session does not count itself')
   await waitFor('the toast', () => (toasts > 0 ? true : undefined), STEP_MS)
 
-  // The pane: one row for the other session's wait; its button (hotkey 1) moves the client there.
+  // The pane: one row for the other session's wait; its button, labelled and keyed by the wait's
+  // number (1: the only wait), moves the client there.
   await submit(e2e, watcher.pane, '/trailboss')
-  const screen = await waitForScreen(e2e, watcher.pane, /\[ go \].*permission/, STEP_MS, 'the pane with the wait')
-  t.match(screen, /\[ go \] proj permission \d+[sm] Bash: touch /, 'the row: project, kind, age, ask')
+  const screen = await waitForScreen(e2e, watcher.pane, /\[ go 1 \].*permission/, STEP_MS, 'the pane with the wait')
+  t.match(screen, /\[ go 1 \] proj permission \d+[sm] Bash: touch /, 'the row: number, project, kind, age, ask')
   const pressed = await press(e2e, watcher.pane, '1')
   const { ms: goMs } = await waitFor('the client to move to the waiting session', async () => ((await clientPane(e2e, client.name)) === other.pane ? true : undefined), STEP_MS, pressed)
   t.pass(`the go button moved the client to the waiting pane in ${goMs} ms`)
