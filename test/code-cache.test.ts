@@ -30,7 +30,7 @@ t.test('the code cache is used; refused or missing, the output is the same', asy
   // A record from a newer version: the compiled validator refuses it, zod (imported through
   // the loader) reads it.
   fs.writeFileSync(join(sessions, 'newer000-1.json'), JSON.stringify({ ...applyEvent(null, event('newer000-1', 'Stop')), fieldFromANewerVersion: 1 }))
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TRAILBOSS_DEBUG_CODE_CACHE: '1' }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TRAILBOSS_DEBUG_CODE_CACHE: '1' }
   const run = (...args: string[]): Run => {
     const r = spawnSync(process.execPath, [built.cli, ...args], { env, encoding: 'utf8', timeout: 30_000 })
     return { code: r.status, stdout: r.stdout, stderr: r.stderr }
@@ -61,7 +61,7 @@ t.test('the emitter starts from its code cache; refused or missing, it records t
   const built = await copyBuilt(t)
   const cache = join(dirname(built.emitter), 'emit.v8')
   const home = tempDir(t)
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CODE_ENTRYPOINT: 'cli', TRAILBOSS_DEBUG_CODE_CACHE: '1' }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CODE_ENTRYPOINT: 'cli', TRAILBOSS_DEBUG_CODE_CACHE: '1' }
   const emit = (sessionId: string): Run => {
     const input = JSON.stringify({ session_id: sessionId, transcript_path: join(home, `${sessionId}.jsonl`), cwd: home, hook_event_name: 'Stop', prompt_id: 'p', last_assistant_message: 'Done.' })
     const r = spawnSync(process.execPath, [built.emitter], { env, input, encoding: 'utf8', timeout: 30_000 })

@@ -110,7 +110,7 @@ t.test('the built CLI falls back to zod: a newer record is read, a bad one skipp
   const rec = applyEvent(null, { ...event('Stop', 1), sessionId: 'newer000-1', tmux: null })
   fs.writeFileSync(join(sessions, 'newer000-1.json'), JSON.stringify({ ...rec, fieldFromANewerVersion: true }))
   fs.writeFileSync(join(sessions, 'broken00-1.json'), JSON.stringify({ ...rec, sessionId: 'broken00-1', since: 'soon' }))
-  const r = await runCli(['ls', '--json'], { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb') })
+  const r = await runCli(['ls', '--json'], { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb') })
   t.equal(r.code, 0)
   t.equal(r.stderr, `trailboss: skipped ${join(sessions, 'broken00-1.json')}: not a session record (since: Invalid input)\n`)
   const out = JSON.parse(r.stdout) as { queue: { sessionId: string }[] }

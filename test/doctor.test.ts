@@ -229,6 +229,7 @@ const healthy = async (t: Test) => {
   const dir = t.testdir({ claude: {}, home: {}, project: {}, bin: {} })
   const env: NodeJS.ProcessEnv = {
     PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
     HOME: join(dir, 'home'),
     CLAUDE_CONFIG_DIR: join(dir, 'claude'),
     TRAILBOSS_HOME: join(dir, 'tb'),

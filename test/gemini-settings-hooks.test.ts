@@ -122,7 +122,7 @@ t.test('doctor: nothing when Gemini CLI is not set up; what is wrong when it is'
 t.test('install moves an earlier install’s Node hooks to the spool hook; doctor and uninstall know both', async (t) => {
   const home = fs.mkdtempSync(join(tmpdir(), 'tb-gemini-install-'))
   t.teardown(() => fs.rmSync(home, { recursive: true, force: true }))
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }
   const spool = join(dirname(BUILT_EMITTER), 'spool.sh')
   const file = join(home, '.gemini', 'settings.json')
   const foreign = { BeforeTool: [{ hooks: [{ type: 'command', name: 'mine', command: 'echo hi' }] }] }

@@ -48,7 +48,7 @@ const cli = (args: string[], env: Record<string, string | undefined>, cwd = ROOT
 
 const setup = (t: Test, settings: string | null = REAL_TEXT) => {
   const dir = t.testdir({ claude: settings === null ? {} : { 'settings.json': settings }, tb: {}, project: {} })
-  const env = { PATH: process.env.PATH, HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), TRAILBOSS_HOME: join(dir, 'tb') }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), TRAILBOSS_HOME: join(dir, 'tb') }
   return { dir, env, file: join(dir, 'claude', 'settings.json'), project: join(dir, 'project') }
 }
 
@@ -184,7 +184,7 @@ t.test('install replaces entries whose paths a Node upgrade broke, in place', as
 
 t.test('install writes through a symlinked settings file and creates a missing one', async (t) => {
   const dir = t.testdir({ dotfiles: { 'claude-settings.json': REAL_TEXT }, claude: { 'settings.json': t.fixture('symlink', '../dotfiles/claude-settings.json') }, fresh: {} })
-  const env = { PATH: process.env.PATH, CLAUDE_CONFIG_DIR: join(dir, 'claude'), TRAILBOSS_HOME: join(dir, 'tb') }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, CLAUDE_CONFIG_DIR: join(dir, 'claude'), TRAILBOSS_HOME: join(dir, 'tb') }
   const io = captureIo(env, dir)
   t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
   t.ok(fs.lstatSync(join(dir, 'claude', 'settings.json')).isSymbolicLink(), 'still a symlink')
@@ -246,7 +246,7 @@ t.test('the plugin: manifests in step with the package', async (t) => {
 const claude = (args: string[], home: string): Promise<Run> =>
   new Promise((resolve) => {
     const child = spawn(CLAUDE, args, {
-      env: { PATH: process.env.PATH, HOME: home, ...CLAUDE_QUIET_ENV },
+      env: { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, ...CLAUDE_QUIET_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 60_000,
     })
@@ -328,7 +328,7 @@ t.test('a home with no agent config: install then uninstall gives it back as it 
     await t.test(agent, async (t) => {
       const dir = t.testdir({ home: {}, tb: {} })
       const home = join(dir, 'home')
-      const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
+      const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
       t.equal(await runInstall({ scope: 'user', dryRun: false, agent }, captureIo(env, dir)), 0)
       t.not(Object.keys(snapshot(home)).length, 0, 'install wrote its files')
       const dry = captureIo(env, dir)
@@ -346,7 +346,7 @@ t.test('a home with no agent config: install then uninstall gives it back as it 
 t.test('a file install created stays when something else was put in it; one that was there keeps its bytes', async (t) => {
   const dir = t.testdir({ home: {}, tb: {} })
   const home = join(dir, 'home')
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
   t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0)
   t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0, 'a second install keeps the first one\'s note')
   // Claude Code writes its own keys into the file install created.
@@ -357,7 +357,7 @@ t.test('a file install created stays when something else was put in it; one that
 
   for (const before of ['', '{}\n', '{}', '  \n']) {
     const d = t.testdir({ home: { '.claude': { 'settings.json': before } }, tb: {} })
-    const e = { PATH: process.env.PATH, HOME: join(d, 'home'), TRAILBOSS_HOME: join(d, 'tb') }
+    const e = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: join(d, 'home'), TRAILBOSS_HOME: join(d, 'tb') }
     t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(e, d)), 0)
     t.equal(await runUninstall({ scope: 'user', dryRun: false }, captureIo(e, d)), 0)
     t.equal(fs.readFileSync(join(d, 'home', '.claude', 'settings.json'), 'utf8'), before, `a file that held ${JSON.stringify(before)} keeps it`)
@@ -368,7 +368,7 @@ t.test("Codex: a config.toml of the person's stays byte for byte; the hooks.json
   const toml = 'model = "o3"\n\n[profiles.fast]\nmodel = "o4-mini"\n'
   const dir = t.testdir({ home: { '.codex': { 'config.toml': toml } }, tb: {} })
   const home = join(dir, 'home')
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
   t.equal(await runInstall({ scope: 'user', dryRun: false, agent: 'codex' }, captureIo(env, dir)), 0)
   t.match(fs.readFileSync(join(home, '.codex', 'config.toml'), 'utf8'), /trusted_hash/)
   t.equal(await runUninstall({ scope: 'user', dryRun: false, agent: 'codex' }, captureIo(env, dir)), 0)

@@ -194,7 +194,7 @@ t.test('without tmux on PATH (cron) panes are unknown and nothing is dropped', a
 })
 
 t.test('an empty queue', async (t) => {
-  const env = { PATH: process.env.PATH, HOME: t.testdir(), TRAILBOSS_HOME: join(t.testdirName, 'none') }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: t.testdir(), TRAILBOSS_HOME: join(t.testdirName, 'none') }
   const r = await runCli(['ls'], env)
   t.equal(r.code, 0)
   t.equal(r.stdout, '', 'no TTY: nothing printed')

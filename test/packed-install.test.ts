@@ -13,7 +13,7 @@ import { tempDir } from './helpers/emitter.js'
 t.setTimeout(180_000)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
-const env = { PATH: process.env.PATH, HOME: process.env.HOME }
+const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: process.env.HOME }
 
 t.test('--version from the built bundle, far from any package.json', async (t) => {
   const built = await copyBuilt(t)
@@ -39,7 +39,7 @@ t.test('npm pack, then npm install -g of the packed copy into a temp prefix', as
   t.ok(installed.startsWith(realpathSync(prefix)), `the command is the packed copy, not a link into the clone (${installed})`)
   t.notOk(lstatSync(join(prefix, 'lib', 'node_modules', 'trailboss')).isSymbolicLink(), 'the package folder is a copy')
   const run = (name: string, args: string[], input = ''): { status: number | null; stdout: string; stderr: string } =>
-    spawnSync(join(bin, name), args, { cwd: dir, env: { PATH: `${bin}:${process.env.PATH}`, HOME: dir, TRAILBOSS_HOME: join(dir, 'tb') }, input, encoding: 'utf8', timeout: 20_000 })
+    spawnSync(join(bin, name), args, { cwd: dir, env: { PATH: `${bin}:${process.env.PATH}`, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: dir, TRAILBOSS_HOME: join(dir, 'tb') }, input, encoding: 'utf8', timeout: 20_000 })
   const v = run('trailboss', ['--version'])
   t.equal(v.status, 0, v.stderr)
   t.equal(v.stdout.trim(), version)

@@ -23,7 +23,7 @@ const claude = (args: string[], home: string, cwd = ROOT): Promise<Run> =>
   new Promise((resolve) => {
     const child = spawn(CLAUDE, args, {
       cwd,
-      env: { PATH: process.env.PATH, HOME: home, ...CLAUDE_QUIET_ENV },
+      env: { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, ...CLAUDE_QUIET_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 120_000,
     })

@@ -42,7 +42,7 @@ const entryOf = (t: Test, path: string): SpoolEntry | null => {
 }
 
 const runSpool = (home: string, input: string, env: Record<string, string> = {}, args = ['codex']): { status: number | null; stdout: string; stderr: string } => {
-  const r = spawnSync('/bin/sh', [SPOOL_SH, ...args], { input, env: { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), ...env }, encoding: 'utf8' })
+  const r = spawnSync('/bin/sh', [SPOOL_SH, ...args], { input, env: { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), ...env }, encoding: 'utf8' })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -155,7 +155,7 @@ t.test('spool.sh run by a shell: the agent process is the shell’s parent', asy
   const home = scratch(t)
   const payload = JSON.stringify({ session_id: 's2', hook_event_name: 'Stop', cwd: '/tmp', transcript_path: '/nowhere/r.jsonl', turn_id: 't' })
   // Two commands, so the shell cannot exec the last one in its own place.
-  const r = spawnSync('/bin/sh', ['-c', `/bin/sh ${SPOOL_SH} codex; exit 0`], { input: payload, env: { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }, encoding: 'utf8' })
+  const r = spawnSync('/bin/sh', ['-c', `/bin/sh ${SPOOL_SH} codex; exit 0`], { input: payload, env: { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }, encoding: 'utf8' })
   t.equal(r.status, 0)
   const sdir = spoolDir(join(home, 'tb', 'sessions'))
   const got = entryOf(t, join(sdir, listSpool(sdir)[0]!.name))
@@ -228,7 +228,7 @@ t.test('the detached fold writes every spooled event into its record, and emptie
   const events = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest']
   for (const name of events) {
     const extra = name.endsWith('ToolUse') || name === 'PermissionRequest' ? { tool_name: 'Bash', tool_input: { command: 'touch /x' }, tool_use_id: name === 'PreToolUse' ? 'call_1' : undefined } : {}
-    t.equal(spawnSync('/bin/sh', [DIST_SPOOL, 'codex', process.execPath], { input: codexPayload(sid, name, extra), env: { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), ...env } }).status, 0)
+    t.equal(spawnSync('/bin/sh', [DIST_SPOOL, 'codex', process.execPath], { input: codexPayload(sid, name, extra), env: { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), ...env } }).status, 0)
   }
   const file = join(home, 'tb', 'sessions', `${sid}.json`)
   const deadline = Date.now() + 30_000
@@ -250,7 +250,7 @@ t.test('folds started together write each session’s events in the order they w
   // One detached fold per event, all at once: a PermissionRequest folded before its PreToolUse
   // would lose the tool id it takes from it. Several sessions' turns, spooled back to back.
   const home = scratch(t)
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }
   const sids = Array.from({ length: 6 }, (_, i) => `0000000${i}-edc2-7570-bd3b-db284ca128fe`)
   const events = ['UserPromptSubmit', 'PreToolUse', 'PermissionRequest']
   for (const sid of sids) {
@@ -274,7 +274,7 @@ t.test('folds started together write each session’s events in the order they w
 t.test('readers fold what no fold wrote: a session only in the spool is listed', async (t) => {
   const home = scratch(t)
   const sid = 'spool-only-session'
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }
   spawnSync('/bin/sh', [DIST_SPOOL, 'codex'], { input: codexPayload(sid, 'UserPromptSubmit'), env })
   spawnSync('/bin/sh', [DIST_SPOOL, 'codex'], { input: codexPayload(sid, 'Stop', { last_assistant_message: 'Done.' }), env })
   const { readStore } = await import('../lib/record/read.js')
@@ -303,7 +303,7 @@ const foldNow = (env: Record<string, string | undefined>): number | null => spaw
 t.test('a file spool.sh is still writing is left to its hook by readers and folds, then folded whole', async (t) => {
   const home = scratch(t)
   const tb = join(home, 'tb')
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: tb, TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: tb, TMUX: '/tmp/tmux-1/default,42,0', TMUX_PANE: '%7' }
   const sdir = spoolDir(join(tb, 'sessions'))
   const sid = 'still-being-written'
   const payload = codexPayload(sid, 'UserPromptSubmit')
@@ -325,7 +325,7 @@ t.test('a file spool.sh is still writing is left to its hook by readers and fold
 t.test('a hook killed half way is a lost event once old: said by readers, kept aside by the fold, and later events still fold', async (t) => {
   const home = scratch(t)
   const tb = join(home, 'tb')
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: tb }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: tb }
   const sdir = spoolDir(join(tb, 'sessions'))
   const sid = 'killed-half-way'
   const { writer, exited, name } = await startHalfWritten(env, sdir, codexPayload(sid, 'UserPromptSubmit').slice(0, 50), ['codex'])
@@ -356,7 +356,7 @@ t.test('a hook killed half way is a lost event once old: said by readers, kept a
 t.test('a payload that is not JSON is a lost event at once: said as such by readers and the log, kept aside by the fold', async (t) => {
   const home = scratch(t)
   const tb = join(home, 'tb')
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: tb }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: tb }
   const sdir = spoolDir(join(tb, 'sessions'))
   // Whole, and never JSON: what an agent's hook runner would send if it wrapped or mangled the payload.
   const body = `event: ${codexPayload('not-json-session', 'Stop')}`
@@ -378,7 +378,7 @@ t.test('a payload that is not JSON is a lost event at once: said as such by read
 
 t.test('spoolAgesOf counts only the named agent’s files, by the agent line spool.sh writes', async (t) => {
   const home = scratch(t)
-  const env = { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }
   const sdir = spoolDir(join(home, 'tb', 'sessions'))
   // No node given: no fold starts, the files stay.
   for (const agent of ['codex', 'gemini', 'codex']) t.equal(spawnSync('/bin/sh', [DIST_SPOOL, agent], { input: codexPayload('ages', 'Stop'), env }).status, 0)

@@ -18,7 +18,7 @@ t.test('yargs messages in our words', async (t) => {
 })
 
 t.test('the built CLI: one line, exit 2, no literal \\n', async (t) => {
-  const env = { PATH: process.env.PATH, HOME: t.testdir(), TRAILBOSS_HOME: `${t.testdirName}/tb`, NO_COLOR: '1' }
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: t.testdir(), TRAILBOSS_HOME: `${t.testdirName}/tb`, NO_COLOR: '1' }
   for (const args of [['ack'], ['show'], ['ok'], ['ls', '--agent', 'nobody'], ['watch', '--agent', 'x']]) {
     const r = await runCli(args, env)
     t.equal(r.code, 2, `${args.join(' ')}: a usage error`)

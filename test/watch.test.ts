@@ -126,7 +126,7 @@ t.test('formatChanges: one line per new, changed and departed session', async (t
 
 // ---- the real thing: watch in a tmux pane ----
 
-const tmuxEnv = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8' })
+const tmuxEnv = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8' })
 
 /** A private tmux server for watch: a shell pane named `watch` in session `main`, a real TERM. */
 const startTmux = (t: { teardown: (fn: () => void) => void }, home: Home): TmuxServer =>

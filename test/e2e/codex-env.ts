@@ -47,7 +47,7 @@ export const codexConfig = (apiUrl: string, project: string): string =>
 
 export const checkCodex = async (): Promise<string> => {
   if (!existsSync(CODEX_BIN)) throw new Error(`Codex is not installed at ${CODEX_BIN}: run \`node scripts/install-e2e-clis.mjs\``)
-  const v = await run(CODEX_BIN, ['--version'], { PATH: process.env.PATH, HOME: tmpdir() }, 20_000)
+  const v = await run(CODEX_BIN, ['--version'], { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: tmpdir() }, 20_000)
   if (v.code !== 0 || !v.stdout.includes(CODEX_VERSION)) throw new Error(`\`codex --version\` gave ${JSON.stringify(v.stdout.trim())}; expected ${CODEX_VERSION}`)
   return v.stdout.trim()
 }

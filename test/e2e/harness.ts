@@ -198,6 +198,8 @@ export const openLab = async <A extends { close: () => Promise<void> }>(opts: La
   const agent = await opts.setup(dirs)
   const cliEnv: NodeJS.ProcessEnv = {
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    // The default tmux server discovery asks is the lab's, never the person's.
+    TMUX_TMPDIR: dirs.root,
     HOME: dirs.home,
     LANG: 'C.UTF-8',
     TERM: 'xterm-256color',

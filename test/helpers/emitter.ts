@@ -67,7 +67,7 @@ export interface EmitOptions {
  * loaders would slow the child and its variables would leak into what we assert on).
  */
 export const baseEnv = (home: string, extra: ChildEnv = {}): ChildEnv => ({
-  PATH: process.env.PATH,
+  PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR,
   HOME: join(home, 'home'),
   TRAILBOSS_HOME: join(home, 'tb'),
   ...extra,

@@ -28,7 +28,7 @@ export const startLab = (root: string): Lab => {
   const pid = String(server.pid)
   const claudeDir = join(root, 'claude')
   const env: ChildEnv = {
-    PATH: process.env.PATH,
+    PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR,
     HOME: home,
     TRAILBOSS_HOME: join(root, 'tb'),
     CLAUDE_CONFIG_DIR: claudeDir,

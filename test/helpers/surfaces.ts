@@ -22,7 +22,7 @@ export const makeHome = (root: string): Home => {
     root,
     tb,
     claude,
-    env: (extra = {}) => ({ PATH: process.env.PATH, HOME: join(root, 'home'), TRAILBOSS_HOME: tb, CLAUDE_CONFIG_DIR: claude, ...extra }),
+    env: (extra = {}) => ({ PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: join(root, 'home'), TRAILBOSS_HOME: tb, CLAUDE_CONFIG_DIR: claude, ...extra }),
   }
 }
 
