@@ -106,10 +106,12 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     waiting.splice(0, waiting.length, ...waiting.filter((w) => needs.has(w.sessionId)), ...waiting.filter((w) => !needs.has(w.sessionId)))
     needYou = needs.size
     t.same(
-      queue.map((i) => [i.n, i.sessionId, i.tmux?.pane]),
-      waiting.map((w, i) => [i + 1, w.sessionId, w.pane]),
+      queue.map((i) => [i.sessionId, i.tmux?.pane]),
+      waiting.map((w) => [w.sessionId, w.pane]),
       'the waits that need you first, oldest first',
     )
+    // Numbers are kept, not positions: each wait has its own, given when it was first seen.
+    t.equal(new Set(queue.map((i) => i.n)).size, queue.length, 'every wait has a number of its own')
     const plain = await trailboss(e2e, ['ls', '--plain'])
     t.equal(plain.code, 0)
     t.match(plain.stdout.split('\n')[0], new RegExp(`^${queue[0]!.key}\\t`), '--plain starts with the key')
@@ -137,13 +139,14 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     // As typed in the shell pane %0: TMUX and TMUX_PANE as tmux sets them there.
     const pid = (await e2e.tmux('display-message', '-p', '#{pid}')).stdout.trim()
     const inTmux = { TMUX: `${e2e.socket},${pid},0`, TMUX_PANE: '%0' }
+    const numberOf = new Map((await lsJson(e2e)).queue.map((i) => [i.sessionId, i.n]))
     const t0 = Date.now()
     const g1 = await trailboss(e2e, ['go'], inTmux)
     lat.add('trailboss go (oldest) → client on the pane', Date.now() - t0)
     t.equal(g1.code, 0, `go exits 0 (${g1.stderr.trim()})`)
-    t.match(g1.stderr, /going to 1\b/, 'go says which session it chose')
+    t.match(g1.stderr, new RegExp(`going to ${numberOf.get(waiting[0]?.sessionId ?? '')}\\b`), 'go says which wait it chose, by its number')
     t.equal(await clientPane(e2e, client.name), waiting[0]?.pane, 'the client shows the oldest wait')
-    const last = String(waiting.length)
+    const last = String(numberOf.get(c.sessionId))
     const g2 = await trailboss(e2e, ['go', last], { ...inTmux, TMUX_PANE: waiting[0]?.pane ?? '%0' })
     t.equal(g2.code, 0, `go ${last} exits 0 (${g2.stderr.trim()})`)
     t.equal(await clientPane(e2e, client.name), c.pane, 'the client shows the newest wait')
