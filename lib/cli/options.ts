@@ -30,7 +30,7 @@ export const LS_OPTIONS = {
   kind: { type: 'string', array: true, choices: KINDS, describe: 'only these kinds of wait' },
   project: { type: 'string', array: true, describe: 'only these projects' },
   'older-than': { type: 'string', describe: 'only waits older than this (e.g. 10m)' },
-  sort: { type: 'string', choices: SORTS, default: 'age', describe: 'order of the rows; numbers stay those of the oldest-first queue' },
+  sort: { type: 'string', choices: SORTS, default: 'age', describe: 'order of the rows; each wait keeps its number' },
   'exit-status': { type: 'boolean', default: false, describe: 'exit 3 when nothing needs you (with --all: when nothing waits at all)' },
   agent: AGENT_FILTER,
   follow: { type: 'boolean', default: false, describe: 'with --json: stay, and print the document again (one line) each time the queue changes' },

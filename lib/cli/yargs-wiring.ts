@@ -62,7 +62,7 @@ const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage e
 Environment: TRAILBOSS_HOME (default ~/.trailboss), CLAUDE_CONFIG_DIR (default ~/.claude), NO_COLOR, TRAILBOSS_ALLOW_SEND=1.`
 
 /** What a command's <target> may be. */
-const TARGET_WORDS = 'queue number, key, session-id prefix or pane id (%12)'
+const TARGET_WORDS = 'wait number (kept while it waits), key, session-id prefix or pane id (%12)'
 
 /** `ok` and `no` take the same target and options: only the key they press differs. */
 const answerOptions = (y: Argv) =>
