@@ -1,11 +1,13 @@
 // `trailboss ok <n>` / `trailboss no <n>` (opt-in, TRAILBOSS_ALLOW_SEND=1): press a permission
-// dialog's "allow once" or "no" from the queue. The pane is read last, right before the key,
-// and nothing is pressed unless it still shows that very dialog (lib/queue/answer-guard.ts).
+// dialog's "allow once" or "no" from the queue. The pane is read last, right before the key, and
+// nothing is pressed unless it still shows that very dialog, asking exactly what the record holds
+// (lib/queue/answer-guard.ts). A key that only leads on (auto mode's "stay in auto mode", the
+// cursor onto "Yes") is followed by a new reading of the screen, judged by the same rule.
 import { agentFor } from '../agents/index.js'
 import type { AnswerArgs } from '../cli/options.js'
 import { TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
-import { type Answer, type AnswerScreen, deriveAnswerRefusal } from '../queue/answer-guard.js'
+import { type Answer, type AnswerScreen, deriveAnswerRefusal, deriveDialogKeys, readingOf } from '../queue/answer-guard.js'
 import { filterAgents } from '../queue/filter.js'
 import { loadQueue } from '../queue/load.js'
 import { resolveTarget } from '../queue/target.js'
@@ -15,6 +17,14 @@ import { describeItem } from './go.js'
 import { requireInputAllowed } from './input-guard.js'
 import { checkAgent } from './send.js'
 
+/** How long a key that leads on may take to change the screen (auto mode's dialogs took under 1 s). */
+export const STEP_WAIT_MS = 3000
+/** Keys that lead on, at most, before the one that answers: the notice, then the cursor. */
+const MAX_STEPS = 3
+const POLL_MS = 50
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
+
 export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: TmuxExec = execTmux): Promise<number> => {
   const command = answer === 'allow' ? 'ok' : 'no'
   requireInputAllowed(io.env, command)
@@ -22,24 +32,47 @@ export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: 
     const first = filterAgents(await loadQueue(io, { exec }), args.agent)
     const item = resolveTarget(first, args.target, io)
     const adapter = agentFor(item.agent)
+    const read = adapter?.readPermissionDialog
     // Read again: the wait must still be the one the person chose, in the process that asked.
     const again = await loadQueue(io, { exec, screens: false })
     const after = again.items.find((i) => i.sessionId === item.sessionId)
     const sameAgent = await checkAgent(after, exec)
     // The screen last, right before the key goes in.
-    const text = item.tmux && item.state === 'permission' && adapter?.readPermissionDialog ? await capturePane(item.tmux.socket, item.tmux.pane, exec) : null
-    const screen: AnswerScreen | null = text === null || !adapter ? null : { verdict: adapter.classifyScreen(text), dialog: adapter.readPermissionDialog?.(text) ?? null }
-    const why = deriveAnswerRefusal(item, after, screen, sameAgent, answer, adapter?.readPermissionDialog !== undefined)
+    const capture = (): Promise<string | null> => (item.tmux ? capturePane(item.tmux.socket, item.tmux.pane, exec) : Promise.resolve(null))
+    const screenOf = (text: string | null): AnswerScreen | null => (text === null || !adapter ? null : { verdict: adapter.classifyScreen(text), dialog: read?.(text) ?? null })
+    let text = item.tmux && item.state === 'permission' && read ? await capture() : null
+    const why = deriveAnswerRefusal(item, after, screenOf(text), sameAgent, answer, read !== undefined)
     if (why) throw new TrailbossError(`not answering ${describeItem(item)}: ${why}`, 'nothing was pressed')
-    const keys = (answer === 'allow' ? screen?.dialog?.allow : screen?.dialog?.deny) ?? []
+    const reading = readingOf(item.ask.input)
     const tmux = item.tmux!
-    const pressed = await exec(['send-keys', '-t', tmux.pane, ...keys], { socket: tmux.socket })
-    if (pressed.code !== 0) throw new TrailbossError(`tmux send-keys failed: ${pressed.stderr.trim()}`, 'nothing was pressed')
+    const pressed: string[] = []
+    for (let step = 0; ; step++) {
+      const keys = typeof reading === 'string' ? reading : deriveDialogKeys(screenOf(text)!, reading, answer, item.cwd)
+      if (typeof keys === 'string') {
+        throw new TrailbossError(`not answering ${describeItem(item)}: ${keys}`, pressed.length ? `nothing was approved; it pressed ${pressed.join(', ')} and left the dialog in its pane` : 'nothing was pressed')
+      }
+      const sent = await exec(['send-keys', '-t', tmux.pane, ...keys.keys], { socket: tmux.socket })
+      if (sent.code !== 0) throw new TrailbossError(`tmux send-keys failed: ${sent.stderr.trim()}`, pressed.length ? `pressed before: ${pressed.join(', ')}` : 'nothing was pressed')
+      pressed.push(keys.keys.join(' '))
+      if (keys.then === 'answers') break
+      if (step + 1 >= MAX_STEPS) throw new TrailbossError(`not answering ${describeItem(item)}: its dialog kept leading on`, `nothing was approved; pressed: ${pressed.join(', ')}`)
+      text = await nextScreen(capture, text, (t) => read!(t) !== null)
+    }
     io.stderr.write(`trailboss: ${answer === 'allow' ? 'allowed' : 'denied'} ${describeItem(item)}\n`)
     return 0
   } catch (err) {
     if (err instanceof TmuxUnavailable) throw new TrailbossError('tmux is not installed or not on PATH', 'install tmux, or run trailboss where tmux is on PATH')
     throw err
+  }
+}
+
+/** The pane once it shows something other than `before` that reads as a dialog, or what it shows at the deadline. */
+const nextScreen = async (capture: () => Promise<string | null>, before: string | null, isDialog: (text: string) => boolean): Promise<string | null> => {
+  const deadline = Date.now() + STEP_WAIT_MS
+  for (;;) {
+    const text = await capture()
+    if ((text !== null && text !== before && isDialog(text)) || Date.now() > deadline) return text
+    await sleep(POLL_MS)
   }
 }
 
