@@ -3,6 +3,7 @@
 // nothing is pressed unless it still shows that very dialog, asking exactly what the record holds
 // (lib/queue/answer-guard.ts). A key that only leads on (auto mode's "stay in auto mode", the
 // cursor onto "Yes") is followed by a new reading of the screen, judged by the same rule.
+import type { PermissionDialog } from '../agents/dialog.js'
 import { agentFor } from '../agents/index.js'
 import type { AnswerArgs } from '../cli/options.js'
 import { TrailbossError } from '../errors.js'
@@ -17,8 +18,14 @@ import { describeItem } from './go.js'
 import { requireInputAllowed } from './input-guard.js'
 import { checkAgent } from './send.js'
 
-/** How long a key that leads on may take to change the screen (auto mode's dialogs took under 1 s). */
-export const STEP_WAIT_MS = 3000
+/** How long a key may take to change the dialog (auto mode's dialogs took under 0.3 s). */
+export const STEP_WAIT_MS = 5000
+/**
+ * How long a dialog that a key led to must stay as it is before the next key. 2.1.332's approval
+ * dialog ignores an Enter that comes within a moment of its opening and puts its cursor back on
+ * "No" (20 ms after: ignored; 0.5 s after: taken; test/fixtures/claude-code-answer/README.md).
+ */
+export const SETTLE_MS = 1000
 /** Keys that lead on, at most, before the one that answers: the notice, then the cursor. */
 const MAX_STEPS = 3
 const POLL_MS = 50
@@ -54,9 +61,19 @@ export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: 
       const sent = await exec(['send-keys', '-t', tmux.pane, ...keys.keys], { socket: tmux.socket })
       if (sent.code !== 0) throw new TrailbossError(`tmux send-keys failed: ${sent.stderr.trim()}`, pressed.length ? `pressed before: ${pressed.join(', ')}` : 'nothing was pressed')
       pressed.push(keys.keys.join(' '))
-      if (keys.then === 'answers') break
-      if (step + 1 >= MAX_STEPS) throw new TrailbossError(`not answering ${describeItem(item)}: its dialog kept leading on`, `nothing was approved; pressed: ${pressed.join(', ')}`)
-      text = await nextScreen(capture, text, (t) => read!(t) !== null)
+      if (keys.then === 'answers') {
+        // Said done only once the dialog took the key: a dialog that ignored it is still up.
+        if (!(await dialogLeft(capture, read!, text))) {
+          throw new TrailbossError(`${describeItem(item)}: pressed ${pressed.join(', ')}, but its dialog is still up as it was`, 'nothing more was pressed; answer it in its pane (trailboss go)')
+        }
+        break
+      }
+      if (step + 1 >= MAX_STEPS) throw new TrailbossError(`not answering ${describeItem(item)}: its dialog kept leading on`, `nothing was approved; it pressed ${pressed.join(', ')}`)
+      const next = await nextScreen(capture, read!, text, SETTLE_MS)
+      if (next === null) {
+        throw new TrailbossError(`not answering ${describeItem(item)}: its dialog did not change after ${keys.keys.join(' ')}`, `nothing was approved; it pressed ${pressed.join(', ')} and left the dialog in its pane`)
+      }
+      text = next
     }
     io.stderr.write(`trailboss: ${answer === 'allow' ? 'allowed' : 'denied'} ${describeItem(item)}\n`)
     return 0
@@ -66,12 +83,39 @@ export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: 
   }
 }
 
-/** The pane once it shows something other than `before` that reads as a dialog, or what it shows at the deadline. */
-const nextScreen = async (capture: () => Promise<string | null>, before: string | null, isDialog: (text: string) => boolean): Promise<string | null> => {
+/** What a dialog asks and offers: a blinking bullet or a status line redrawn elsewhere leaves it as it was. */
+const dialogState = (read: (text: string) => PermissionDialog | null, text: string | null): string => JSON.stringify(text === null ? null : read(text), (k, v: unknown) => (k === 'layouts' ? undefined : v))
+
+/**
+ * The pane once the dialog on it reads differently from the one on `before` (another dialog, the
+ * cursor moved) and has stayed so for `settleMs`, or null when nothing changed by the deadline:
+ * the key may have come before the dialog took keys, and pressing it again could land on the
+ * next dialog, so nothing more is pressed.
+ */
+const nextScreen = async (capture: () => Promise<string | null>, read: (text: string) => PermissionDialog | null, before: string | null, settleMs: number): Promise<string | null> => {
   const deadline = Date.now() + STEP_WAIT_MS
+  const was = dialogState(read, before)
+  let seen = null as { state: string; text: string; at: number } | null
   for (;;) {
     const text = await capture()
-    if ((text !== null && text !== before && isDialog(text)) || Date.now() > deadline) return text
+    const state = dialogState(read, text)
+    if (text !== null && state !== was && state !== seen?.state) seen = { state, text, at: Date.now() }
+    // A frame with no dialog may come between two dialogs: it is taken only at the deadline.
+    if (seen && read(seen.text) !== null && Date.now() - seen.at >= settleMs) return seen.text
+    if (Date.now() > deadline) return seen?.text ?? null
+    await sleep(POLL_MS)
+  }
+}
+
+/** Whether the dialog on `before` left the pane (answered) by the deadline: not when only its cursor moved back. */
+const dialogLeft = async (capture: () => Promise<string | null>, read: (text: string) => PermissionDialog | null, before: string | null): Promise<boolean> => {
+  const deadline = Date.now() + STEP_WAIT_MS
+  const block = (text: string | null): string => JSON.stringify(text === null ? null : (read(text)?.block ?? null), (k, v: unknown) => (k === 'layouts' ? undefined : v))
+  const was = block(before)
+  for (;;) {
+    const text = await capture()
+    if (text !== null && (read(text) === null || block(text) !== was)) return true
+    if (Date.now() > deadline) return false
     await sleep(POLL_MS)
   }
 }
