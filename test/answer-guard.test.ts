@@ -8,7 +8,7 @@ import { readPermissionDialog } from '../lib/agents/claude-code/screen.js'
 import { readCodexPermissionDialog } from '../lib/agents/codex/screen.js'
 import { parseOptions, wrapRow, type PermissionDialog, type Reading } from '../lib/agents/dialog.js'
 import { readGeminiPermissionDialog } from '../lib/agents/gemini/screen.js'
-import { deriveAnswerRefusal, deriveDialogKeys, deriveDialogMismatch, readingOf, type AnswerScreen } from '../lib/queue/answer-guard.js'
+import { checkAnswerGuard, deriveAnswerRefusal, deriveDialogKeys, deriveDialogMismatch, readingOf, type AnswerScreen } from '../lib/queue/answer-guard.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { capInput } from '../lib/record/context-cap.js'
 import { queueItem } from './helpers/queue-item.js'
@@ -165,4 +165,9 @@ t.test('deriveAnswerRefusal: only that very dialog, in that very process', async
     ['a dialog it cannot take apart', [ok, item(), { verdict: 'permission', dialog: { block: { kind: 'unread', why: 'not read whole' }, allow: { keys: ['1'], then: 'answers' }, deny: null } }, true, 'deny'], /not read whole/],
   ]
   for (const [name, args, why] of cases) t.match(deriveAnswerRefusal(...args), why, name)
+})
+
+t.test('doctor names the rule ok/no enforce, for programs: answer-guard, exact-match', async (t) => {
+  t.match(checkAnswerGuard(true), { id: 'answer-guard', status: 'info', summary: /^exact-match: .*\(on: TRAILBOSS_ALLOW_SEND\)$/ })
+  t.match(checkAnswerGuard(false).summary, /\(off: /)
 })
