@@ -73,7 +73,7 @@ const answerOptions = (y: Argv) =>
 
 /** What `ok` and `no` say of themselves, with the dialog's option each presses. */
 const answerDescription = (option: string): string =>
-  `press a permission dialog's "${option}" from the queue, only if the pane still shows that very dialog (needs TRAILBOSS_ALLOW_SEND=1)`
+  `press a permission dialog's "${option}" from the queue, only if the pane still shows that very dialog and its command is exactly the recorded one (exact match; needs TRAILBOSS_ALLOW_SEND=1)`
 
 const buildParser = async (argv: string[], io: Io, setCode: (code: number) => void): Promise<Argv> => {
   // Loaded here, not at the top: the fast path of ls and status never needs it.

@@ -50,6 +50,8 @@ import { readSettingsFile } from '../settings/settings-file.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
 import { fileURLToPath } from 'node:url'
+import { checkAnswerGuard } from '../queue/answer-guard.js'
+import { inputAllowed } from './input-guard.js'
 
 export interface DoctorDeps {
   execPath?: string
@@ -248,6 +250,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
     if (!(err instanceof TmuxUnavailable)) throw err
   }
   checks.push(checkTmux(tmuxVersion))
+  checks.push(checkAnswerGuard(inputAllowed(env)))
   const now = io.now()
   const recent = records.filter((r) => !r.headless && r.tmux && now - r.lastEventAt <= RECENT_SESSION_MS)
   const sockets = [...new Set(recent.map((r) => r.tmux?.socket).filter((s): s is string => !!s))]

@@ -1,16 +1,30 @@
 // Pure: whether `ok` / `no` may press a permission dialog's key. Only when, right before the key
-// goes in, the pane still shows that very dialog for that very tool input, in the agent process
-// that asked: a key pressed into anything else could approve what the person never read.
-import { basename } from 'node:path'
-import type { PermissionDialog } from '../agents/dialog.js'
-import { dialogShows } from '../agents/dialog.js'
+// goes in, the pane still shows that very dialog in the agent process that asked, and the dialog's
+// own block of what it asks, taken whole, is exactly the tool input the person read in `show`:
+// not a longer command that contains it, not a description that mentions it, not a cut one.
+import { isAbsolute, relative } from 'node:path'
+import type { DialogKeys, PermissionDialog, Reading } from '../agents/dialog.js'
 import type { ScreenVerdict } from '../agents/types.js'
+import type { Check } from '../doctor/checks.js'
 import { jsonEqual } from '../json-equal.js'
-import { truncate } from '../render/queue-table.js'
-import { formatVisible } from '../render/visible-text.js'
+import { CONTEXT_CAP, TRUNCATION_MARKER } from '../record/context-cap.js'
 import type { QueueItem } from './derive.js'
 
 export type Answer = 'allow' | 'deny'
+
+/** The rule `ok` / `no` enforce, named in `doctor --json` for hosts that ask (docs/navigation.md). */
+export const ANSWER_GUARD = 'exact-match'
+
+/**
+ * doctor's line on `ok` / `no`: its id and the first word of its summary are for programs
+ * (`answer-guard`, `exact-match`), the rest for the person.
+ */
+export const checkAnswerGuard = (allowed: boolean): Check => ({
+  id: 'answer-guard',
+  status: 'info',
+  summary: `${ANSWER_GUARD}: ok/no press a dialog's key only when its own command or file block is exactly the recorded tool input (${allowed ? 'on' : 'off'}: TRAILBOSS_ALLOW_SEND)`,
+  fix: null,
+})
 
 /** What the pane showed right before the key: the agent's verdict and its reading of the dialog. */
 export interface AnswerScreen {
@@ -19,15 +33,60 @@ export interface AnswerScreen {
 }
 
 /**
- * The part of a tool's input its dialog must show: a command, else the file's name (dialogs
- * show a path relative to the project, or only its name); null when the input has neither.
+ * What the person read, from the record's tool input: a command (with its description, which
+ * some dialogs show under it), or a new file and its content; else why it cannot be compared.
  */
-export const toolNeedle = (input: unknown): string | null => {
-  if (typeof input !== 'object' || input === null) return null
+export const readingOf = (input: unknown): Reading | string => {
+  if (typeof input === 'string' && input.endsWith(TRUNCATION_MARKER)) {
+    return `its record holds the tool's input cut at ${CONTEXT_CAP / 1024} KB (${TRUNCATION_MARKER}): the whole of it cannot be compared with the dialog`
+  }
+  if (typeof input !== 'object' || input === null) return 'its record holds no tool input to compare with the dialog'
   const obj = input as Record<string, unknown>
-  if (typeof obj.command === 'string' && obj.command.trim()) return obj.command
+  if (typeof obj.command === 'string' && obj.command.trim()) {
+    return { kind: 'command', command: obj.command, description: typeof obj.description === 'string' && obj.description.trim() ? obj.description : null }
+  }
   const path = [obj.file_path, obj.path, obj.absolute_path].find((p): p is string => typeof p === 'string' && p.trim() !== '')
-  return path ? basename(path) : null
+  if (path && typeof obj.content === 'string') return { kind: 'file', path, content: obj.content }
+  return 'its input is neither a command nor a new file, whose dialogs Trail Boss compares whole'
+}
+
+/** Whether the file a dialog names is the record's: the same path, or the same relative to the session's folder. */
+const sameFile = (shown: string, path: string, cwd: string | null): boolean =>
+  shown === path || (cwd !== null && isAbsolute(path) && relative(cwd, path) === shown)
+
+/** Why the dialog's block is not exactly what the person read, or null when it is. */
+export const deriveDialogMismatch = (dialog: PermissionDialog, reading: Reading, cwd: string | null): string | null => {
+  const block = dialog.block
+  if (block === null) return 'its dialog shows no command'
+  if (block.kind === 'unread') return block.why
+  const cut = block.rows.some((r) => /…\s*$/.test(r)) ? ' (the dialog cuts it: …)' : ''
+  if (block.kind === 'command') {
+    if (reading.kind !== 'command') return 'its dialog asks to run a command, not to write the file the record names'
+    const layouts = block.layouts(reading)
+    if (layouts.length === 0) return 'the command holds what Trail Boss cannot lay out as the dialog does (a tab, a control or wide character, or lines this agent was not seen to wrap)'
+    return layouts.some((l) => jsonEqual(l, block.rows)) ? null : `its dialog's command is not exactly the one in the record${cut}`
+  }
+  if (reading.kind !== 'file') return 'its dialog asks to write a file, not to run the command the record names'
+  if (!sameFile(block.file, reading.path, cwd)) return `its dialog writes another file (${block.file})`
+  const layouts = block.layouts(reading)
+  if (layouts.length === 0) return 'the content holds what Trail Boss cannot lay out as the dialog does'
+  return layouts.some((l) => jsonEqual(l, block.rows)) ? null : `its dialog's content is not exactly the one in the record${cut}`
+}
+
+/**
+ * The keys for `answer` on this screen, or why none may go in. A dialog that shows no command
+ * (auto mode's notice) only takes keys that approve nothing; every other dialog must show
+ * exactly the record's input, for `no` as for `ok`.
+ */
+export const deriveDialogKeys = (screen: AnswerScreen, reading: Reading, answer: Answer, cwd: string | null): DialogKeys | string => {
+  if (screen.verdict !== 'permission' || !screen.dialog) return `its pane does not show a permission dialog (${screen.verdict === 'permission' ? 'another dialog' : screen.verdict})`
+  const dialog = screen.dialog
+  const keys = answer === 'allow' ? dialog.allow : dialog.deny
+  const mismatch = dialog.block === null ? null : deriveDialogMismatch(dialog, reading, cwd)
+  if (mismatch) return mismatch
+  if (!keys) return `its dialog shows no ${answer === 'allow' ? '"allow once"' : '"no"'} choice to press`
+  if (dialog.block === null && answer === 'allow' && keys.then === 'answers') return 'its dialog shows no command to compare'
+  return keys
 }
 
 /**
@@ -54,11 +113,9 @@ export const deriveAnswerRefusal = (
   if (after.tmux?.pane !== before.tmux.pane || after.tmux.socket !== before.tmux.socket || after.tmux.alive === false) return 'its pane is gone'
   if (sameAgent === null) return 'its record does not say which process asked (recorded by an older trailboss-emit; its next event will)'
   if (!sameAgent) return 'its pane no longer runs the agent that asked'
+  const reading = readingOf(before.ask.input)
+  if (typeof reading === 'string') return reading
   if (screen === null) return 'its pane could not be read'
-  if (screen.verdict !== 'permission' || !screen.dialog) return `its pane does not show a permission dialog (${screen.verdict === 'permission' ? 'another dialog' : screen.verdict})`
-  const needle = toolNeedle(before.ask.input)
-  if (needle === null) return `cannot tell from ${before.ask.tool}'s input whether the dialog is its own`
-  if (!dialogShows(screen.dialog.text, needle)) return `its pane shows a dialog for something else (not ${before.ask.tool}: ${truncate(formatVisible(needle), 60)})`
-  if (!(answer === 'allow' ? screen.dialog.allow : screen.dialog.deny)) return `its dialog shows no ${answer === 'allow' ? '"allow once"' : '"no"'} choice to press`
-  return null
+  const keys = deriveDialogKeys(screen, reading, answer, before.cwd)
+  return typeof keys === 'string' ? keys : null
 }

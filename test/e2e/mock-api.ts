@@ -109,6 +109,12 @@ interface Plan {
   hang?: boolean
 }
 
+/** A command the prompt spells out after `CMD:` (to its end, `\\n` for a line break), for dialogs of long or odd commands. */
+export const commandIn = (prompt: string): string | null => {
+  const at = prompt.indexOf('CMD:')
+  return at < 0 ? null : prompt.slice(at + 4).trim().replaceAll('\\n', '\n')
+}
+
 /** Decides the reply to one request body (pure, so the script is easy to read and test). */
 export const planReply = (body: { tools?: unknown[]; messages?: Message[] }, opts: MockApiOptions, seq: number): Plan => {
   const messages = Array.isArray(body.messages) ? body.messages : []
@@ -134,7 +140,7 @@ export const planReply = (body: { tools?: unknown[]; messages?: Message[] }, opt
         kind: 'tool_use',
         blocks: [
           { type: 'text', text: 'I will create the file.' },
-          { type: 'tool_use', name: 'Bash', input: { command: `touch ${opts.scratchDir}/x${seq}`, description: 'Create a test file' } },
+          { type: 'tool_use', name: 'Bash', input: { command: commandIn(lastText) ?? `touch ${opts.scratchDir}/x${seq}`, description: 'Create a test file' } },
         ],
       }
     case 'ASK':

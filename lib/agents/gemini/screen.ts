@@ -1,7 +1,7 @@
 // Pure: what a Gemini CLI pane shows, as a last-resort signal where no hook fires and the chat
 // file has no trace. Texts are those of Gemini CLI 0.61.0 (test/fixtures/gemini/screens); they
 // change between versions, so every verdict from here is marked as inferred (docs/design.md §4.3).
-import { hintKey, parseOptions, type PermissionDialog } from '../dialog.js'
+import { type DialogBlock, hintKey, parseOptions, type PermissionDialog } from '../dialog.js'
 import type { ScreenVerdict } from '../types.js'
 
 /** The version whose screens these rules were read from. */
@@ -34,10 +34,31 @@ export const classifyGeminiScreen = (text: string): ScreenVerdict => {
   return /^ℹ Request cancelled\./.test(last.trim()) ? 'interrupted' : 'idle'
 }
 
+const PLAIN = /^[\x20-\x7e]*$/
+/** A row of the box inside the confirmation box: `│ │ text │ │`. */
+const INNER_ROW = /^│ │ (.*?)\s*│ │$/
+/** A one-line command, as the inner box shows it; how a longer one wraps was not captured. */
+const shellLayouts = (r: { command: string }): string[][] => (PLAIN.test(r.command) ? [[r.command.trimEnd()]] : [])
+/** A new file's lines, numbered (`1 hello`); up to 9 lines, the number width of longer files was not captured. */
+const writeLayouts = (r: { content: string }): string[][] => {
+  const lines = r.content.replace(/\n$/, '').split('\n')
+  return lines.length <= 9 && lines.every((l) => PLAIN.test(l)) ? [lines.map((l, i) => `${i + 1} ${l}`.trimEnd())] : []
+}
+
+/** The inner box's rows, or null when the box is not whole on screen. */
+const innerRows = (lines: readonly string[], from: number, to: number): string[] | null => {
+  const top = lines.findIndex((l, i) => i > from && i < to && /^│ ╭/.test(l))
+  const bottom = lines.findIndex((l, i) => i > top && i < to && /^│ ╰/.test(l))
+  if (top < 0 || bottom < 0) return null
+  const rows = lines.slice(top + 1, bottom).map((l) => INNER_ROW.exec(l)?.[1])
+  return rows.every((r) => r !== undefined) ? (rows as string[]) : null
+}
+
 /**
  * The tool confirmation box at the bottom of the screen, or null. "Allow once" is chosen with
  * Enter while the cursor (●) is on it, as it is when the box opens; "No, suggest changes (esc)"
- * with Esc.
+ * with Esc. What it asks is the box inside it: a shell command, or a new file's numbered lines
+ * under its title `WriteFile  Writing to <file>`.
  */
 export const readGeminiPermissionDialog = (text: string): PermissionDialog | null => {
   const lines = text.split('\n').map((l) => l.trimEnd())
@@ -50,5 +71,16 @@ export const readGeminiPermissionDialog = (text: string): PermissionDialog | nul
   const options = parseOptions(lines.slice(question + 1, bottom))
   const once = options.find((o) => /^Allow once\b/.test(o.label))
   const no = hintKey(options.find((o) => /^No\b/.test(o.label))?.hint ?? null)
-  return { text: lines.slice(header - 1, bottom + 1).join('\n'), allow: once?.selected ? ['Enter'] : null, deny: no ? [no] : null }
+  const rows = innerRows(lines, header, question)
+  const title = /^│ \? (\S+)\s+(.*?)\s*│?$/.exec(lines[header] ?? '')
+  const file = title?.[1] === 'WriteFile' ? /^Writing to (.+)$/.exec(title[2] ?? '')?.[1] : undefined
+  const block: DialogBlock =
+    rows === null
+      ? { kind: 'unread', why: 'its dialog does not show its whole box' }
+      : /^Allow execution of/.test(lines[question]!.replace(/^│\s*/, '')) && title?.[1] === 'Shell'
+        ? { kind: 'command', rows, layouts: shellLayouts }
+        : file !== undefined
+          ? { kind: 'file', file, rows, layouts: writeLayouts }
+          : { kind: 'unread', why: `Trail Boss reads only Gemini CLI's Shell and new-file dialogs whole, not ${title?.[1] ?? 'this one'}` }
+  return { block, allow: once?.selected ? { keys: ['Enter'], then: 'answers' } : null, deny: no ? { keys: [no], then: 'answers' } : null }
 }
