@@ -92,7 +92,7 @@ t.test('ok by number acts only on the wait that holds that number now, and says 
   const STAND_IN = fileURLToPath(new URL('./helpers/agent-stand-in.cjs', import.meta.url))
   const dialogScreen = fileURLToPath(new URL('./fixtures/screens/03-permission-dialog.txt', import.meta.url))
   const agent = (sessionId: string): string[] => {
-    const event = { session_id: sessionId, transcript_path: `${cwd}/none.jsonl`, cwd, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'touch /home/dev/probe/x' }, prompt_id: 'p1' }
+    const event = { session_id: sessionId, transcript_path: `${cwd}/none.jsonl`, cwd, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'touch /home/dev/probe/x', description: 'Create probe file' }, prompt_id: 'p1' }
     return [process.execPath, STAND_IN, emitter, home, dialogScreen, JSON.stringify(event), cwd]
   }
   const env = cleanEnv({ TRAILBOSS_HOME: home, TRAILBOSS_ALLOW_SEND: '1' })
@@ -109,7 +109,7 @@ t.test('ok by number acts only on the wait that holds that number now, and says 
   t.same(waits().map((l) => l.split('\t').slice(0, 2)), [['a1111111', '1'], ['b2222222', '2']])
   // Meanwhile A's dialog is answered in its pane: A works again.
   const r = await runEmitter(
-    JSON.stringify({ session_id: 'a1111111-0000-4000-8000-000000000001', transcript_path: `${cwd}/none.jsonl`, cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'touch /home/dev/probe/x' }, prompt_id: 'p1' }),
+    JSON.stringify({ session_id: 'a1111111-0000-4000-8000-000000000001', transcript_path: `${cwd}/none.jsonl`, cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'touch /home/dev/probe/x', description: 'Create probe file' }, prompt_id: 'p1' }),
     cleanEnv({ TRAILBOSS_HOME: home, CLAUDE_PROJECT_DIR: cwd, TMUX: `${server.socket},${server.pid},0`, TMUX_PANE: paneA }),
   )
   t.equal(r.code, 0)
