@@ -1,8 +1,9 @@
 // Codex's hooks.json and the trust entries config.toml needs for them: which events we
 // register, the command (the spool hook, hooks/spool.sh: Codex waits for every hook), the pure
-// merge and unmerge of our entries into a person's hooks.json, and the pure edit of
-// config.toml's `[hooks.state."<key>"]` tables. Foreign groups, hooks and trust entries stay
-// exactly as they are. The file I/O: lib/settings/settings-file.ts and the install command.
+// merge and unmerge of our entries into a person's hooks.json, and what config.toml's trust
+// entries need for it (edited by trust-config.ts). Foreign groups, hooks and trust entries stay
+// exactly as they are. The file I/O:
+// lib/settings/settings-file.ts and the install command.
 import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
 import type { EmitterCommand } from '../../settings/package-root.js'
 import { isOurCommand } from '../../settings/our-command.js'
@@ -10,6 +11,7 @@ import { formatShellLine, splitShellWords } from '../../settings/shell-line.js'
 import type { CompanionFile } from '../types.js'
 import { type CodexHookEvent, hookStateKey, hookTrustHash } from './hook-trust.js'
 import { codexConfigFile } from './paths.js'
+import { applyTrustPlan, readTrustEntriesToEdit, type TrustEntry, type TrustPlan } from './trust-config.js'
 
 /** The events the queue needs. Not Pre/PostCompact or SubagentStop: they change no state. */
 export const CODEX_INSTALL_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'Interrupt', 'SessionEnd'] as const satisfies readonly CodexHookEvent[]
@@ -75,11 +77,6 @@ export const mergeCodexHooks = (settings: JsonObject, command: string, known: re
   return { ...base, hooks }
 }
 
-export interface TrustEntry {
-  key: string
-  hash: string
-}
-
 /** Pure: the `[hooks.state]` entries that trust each handler of ours in `settings` (hooks.json at `hooksFile`). */
 export const deriveTrustEntries = (settings: JsonObject, hooksFile: string, known: readonly string[] = []): TrustEntry[] => {
   const out: TrustEntry[] = []
@@ -101,84 +98,25 @@ export const deriveTrustEntries = (settings: JsonObject, hooksFile: string, know
   return out
 }
 
-/** `[hooks.state."<key>"]` as TOML writes it (a basic string: JSON's escapes are TOML's). */
-const tableHeader = (key: string): string => `[hooks.state.${JSON.stringify(key)}]`
-const HEADER_LINE = /^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*")\s*\]\s*(?:#.*)?$/
-const ANY_TABLE = /^\s*\[/
-
-interface TrustTable {
-  key: string
-  start: number
-  /** Exclusive: the next table's header line, or the end. */
-  end: number
-  hash: string | null
-}
-
-/** Pure: the `[hooks.state."…"]` tables of a config.toml, with their line ranges. */
-export const findTrustTables = (text: string): TrustTable[] => {
-  const lines = text.split('\n')
-  const out: TrustTable[] = []
-  let cur: TrustTable | null = null
-  lines.forEach((line, i) => {
-    if (!ANY_TABLE.test(line)) {
-      const m = cur && /^\s*trusted_hash\s*=\s*"([^"]*)"/.exec(line)
-      if (cur && m) cur.hash = m[1]!
-      return
-    }
-    if (cur) cur.end = i
-    cur = null
-    const m = HEADER_LINE.exec(line)
-    if (!m) return
-    let key: string
-    try {
-      key = JSON.parse(m[1]!) as string
-    } catch {
-      return
-    }
-    cur = { key, start: i, end: lines.length, hash: null }
-    out.push(cur)
-  })
-  return out
-}
-
 /**
- * Pure: config.toml with exactly `entries` as our trust tables. `ours` says which existing
- * table is ours to replace or drop (a key of our hooks.json whose hash is one of ours); every
- * other table, comment and byte stays. New tables go at the end.
+ * Pure: what config.toml's trust entries need for a change of hooks.json: each handler of ours
+ * trusted with its hash, and the entries at our old places dropped.
  */
-export const updateTrustTables = (text: string, entries: readonly TrustEntry[], ours: (t: { key: string; hash: string | null }) => boolean): string => {
-  const lines = text.split('\n')
-  const tables = findTrustTables(text)
-  const wanted = new Map(entries.map((e) => [e.key, e.hash]))
-  const drop = new Set<number>()
-  for (const t of tables) {
-    if (wanted.has(t.key) && wanted.get(t.key) === t.hash) {
-      wanted.delete(t.key)
-      continue
-    }
-    if (!wanted.has(t.key) && !ours(t)) continue
-    // The table's own lines, and the blank lines that set it apart before it; the blank lines
-    // after it belong to what follows.
-    let from = t.start
-    while (from > 0 && lines[from - 1]!.trim() === '' && !drop.has(from - 1)) from--
-    let to = t.end
-    while (to > t.start + 1 && lines[to - 1]!.trim() === '') to--
-    for (let i = from; i < to; i++) drop.add(i)
-  }
-  let kept = lines.filter((_, i) => !drop.has(i)).join('\n')
-  if (wanted.size === 0) return kept
-  if (kept.length > 0 && !kept.endsWith('\n')) kept += '\n'
-  if (kept.length > 0 && !kept.endsWith('\n\n')) kept += '\n'
-  return kept + [...wanted].map(([key, hash]) => `${tableHeader(key)}\ntrusted_hash = ${JSON.stringify(hash)}\n`).join('\n')
+export const deriveTrustPlan = (current: ReadonlyMap<string, string | null>, change: { settingsFile: string; before: JsonObject | null; after: JsonObject; known: readonly string[] }): TrustPlan => {
+  const want = deriveTrustEntries(change.after, change.settingsFile, change.known)
+  const wanted = new Set(want.map((e) => e.key))
+  const previous = change.before ? deriveTrustEntries(change.before, change.settingsFile, change.known) : []
+  // An entry at a place a handler of ours held is ours, whatever hash it holds.
+  const drop = previous.map((e) => e.key).filter((key) => !wanted.has(key) && current.has(key))
+  return { drop, want }
 }
 
 /** config.toml follows hooks.json: exactly one trust entry per handler of ours. */
 export const codexCompanion: CompanionFile = {
   file: (env) => codexConfigFile(env),
-  update: (text, { settingsFile, before, after, known }) => {
-    const wanted = deriveTrustEntries(after, settingsFile, known)
-    const previous = before ? deriveTrustEntries(before, settingsFile, known) : []
-    if (text === null && wanted.length === 0) return null
-    return updateTrustTables(text ?? '', wanted, (t) => previous.some((e) => e.key === t.key && e.hash === t.hash))
+  update: (text, change) => {
+    if (text === null && deriveTrustEntries(change.after, change.settingsFile, change.known).length === 0) return null
+    const plan = deriveTrustPlan(readTrustEntriesToEdit(text ?? '', change.file), change)
+    return applyTrustPlan(text ?? '', plan, change.file)
   },
 }
