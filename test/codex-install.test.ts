@@ -5,7 +5,8 @@ import t, { type Test } from 'tap'
 import { captureIo } from './helpers/io.js'
 import { runInstall, runUninstall } from '../lib/commands/install.js'
 import { hookTrustHash } from '../lib/agents/codex/hook-trust.js'
-import { CODEX_INSTALL_EVENTS, deriveCodexCommand, deriveTrustEntries, isOurCodexHandler, mergeCodexHooks, unmergeCodexHooks } from '../lib/agents/codex/install.js'
+import { CODEX_INSTALL_EVENTS, deriveCodexCommand, deriveForeignMoves, deriveTrustEntries, isOurCodexHandler, mergeCodexHooks, unmergeCodexHooks } from '../lib/agents/codex/install.js'
+import { applyTrustPlan } from '../lib/agents/codex/trust-config.js'
 import { shellQuote } from '../lib/settings/shell-line.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
 import { followTrust, HOOKS_FILE, trustEntriesOf } from './helpers/codex-trust.js'
@@ -93,6 +94,22 @@ t.test('config.toml that is not TOML, or whose hooks.state is not a table, is re
   t.throws(() => followTrust('[hooks\n', foreign, merged), /is not valid TOML/)
   t.throws(() => followTrust('hooks = 1\n', foreign, merged), /its "hooks" is not a table; left it untouched/)
   t.throws(() => followTrust('[[hooks.state]]\nx = 1\n', foreign, merged), /its "hooks.state" is not a table/)
+})
+
+t.test('an edit that cannot be carried out is refused', async (t) => {
+  // An array of tables cannot be renamed as a key: the edit stops, nothing to write.
+  const text = `[[hooks.state."${HOOKS_FILE}:stop:1:0"]]\ntrusted_hash = "x"\n`
+  t.throws(() => applyTrustPlan(text, { drop: [], moves: [{ from: `${HOOKS_FILE}:stop:1:0`, to: `${HOOKS_FILE}:stop:0:0` }], want: [] }, 'config.toml'), /editing the trust entries would leave config\.toml unreadable/)
+})
+
+t.test('foreign handlers that ours moved: the n-th one before is the n-th one after', async (t) => {
+  const theirs = { type: 'command', command: '/opt/after.sh', timeout: 7 }
+  const before: JsonObject = { hooks: { Stop: [{ hooks: [{ type: 'command', command: CMD, timeout: 5 }] }, { hooks: [theirs] }], PreToolUse: [{ matcher: 'Bash', hooks: [theirs] }] } }
+  const after = mergeCodexHooks(before, CMD)
+  t.same(deriveForeignMoves(before, after, HOOKS_FILE), [{ from: `${HOOKS_FILE}:stop:1:0`, to: `${HOOKS_FILE}:stop:0:0`, hashes: [hookTrustHash('Stop', theirs)] }])
+  t.same(deriveForeignMoves(before, unmergeCodexHooks(before), HOOKS_FILE).map((m) => m.to), [`${HOOKS_FILE}:stop:0:0`], 'uninstall moves it too')
+  t.same(deriveForeignMoves(before, { hooks: { Stop: [{ hooks: [{ ...theirs, timeout: 8 }] }] } }, HOOKS_FILE), [], 'a handler that changed is not followed')
+  t.same(deriveForeignMoves(before, before, HOOKS_FILE), [], 'nothing moved')
 })
 
 t.test('doctor: our hooks, their trust, the command’s files, a stuck spool', async (t) => {
@@ -216,6 +233,51 @@ t.test("install then uninstall gives back a config.toml's bytes, whatever spelli
       })
     }
   }
+})
+
+/** A hook of the person's, put after ours in hooks.json, and trusted where it sits. */
+const addTheirsAfterOurs = (h: CodexHome, entry = (hash: string) => hash): { handler: JsonObject; hash: string } => {
+  const handler = { type: 'command', command: '/home/me/bin/chime.sh', timeout: 10 }
+  const hooks = JSON.parse(readText(h.hooksFile)!) as { hooks: Record<string, JsonObject[]> }
+  hooks.hooks.Stop!.push({ hooks: [handler] })
+  fs.writeFileSync(h.hooksFile, `${JSON.stringify(hooks, null, 2)}\n`)
+  const hash = hookTrustHash('Stop', handler)
+  fs.appendFileSync(h.configFile, `\n# my chime\n[hooks.state.'${h.hooksFile}:stop:1:0']\ntrusted_hash = '${entry(hash)}'\n`)
+  return { handler, hash }
+}
+
+t.test('a hook of the person’s after ours keeps its trust when reinstall puts ours last', async (t) => {
+  const h = codexHome(t, { 'config.toml': PERSON })
+  t.equal((await runCodex(h, 'install')).code, 0)
+  const { handler, hash } = addTheirsAfterOurs(h)
+  const dry = await runCodex(h, 'install', true)
+  t.match(dry.out, `+[hooks.state.'${h.hooksFile}:stop:0:0']`, 'the dry run shows the entry following its hook')
+  const again = await runCodex(h, 'install')
+  t.equal(again.code, 0, again.err)
+  const stop = (JSON.parse(readText(h.hooksFile)!) as { hooks: Record<string, { hooks: JsonObject[] }[]> }).hooks.Stop!
+  t.same(stop[0]!.hooks, [handler], 'theirs first now, ours last')
+  const trusted = trustEntriesOf(readText(h.configFile)!)
+  t.equal(trusted.get(`${h.hooksFile}:stop:0:0`), hash, 'their entry moved with their hook, spelling and all')
+  for (const e of ourEntries(h)) t.equal(trusted.get(e.key), e.hash, e.key)
+  t.match(readText(h.configFile)!, `# my chime\n[hooks.state.'${h.hooksFile}:stop:0:0']\ntrusted_hash = '${hash}'\n`)
+  t.match(again.out, /backup of the previous file/)
+})
+
+t.test('a hook of the person’s after ours keeps its trust when uninstall takes ours out', async (t) => {
+  const h = codexHome(t, { 'config.toml': PERSON })
+  t.equal((await runCodex(h, 'install')).code, 0)
+  const { hash } = addTheirsAfterOurs(h)
+  const un = await runCodex(h, 'uninstall')
+  t.equal(un.code, 0, un.err)
+  t.same([...trustEntriesOf(readText(h.configFile)!)], [[`${h.hooksFile}:stop:0:0`, hash]], 'only theirs, at its new place')
+})
+
+t.test('a trust entry whose hash no longer matches its hook does not follow it', async (t) => {
+  const h = codexHome(t, { 'config.toml': PERSON })
+  t.equal((await runCodex(h, 'install')).code, 0)
+  addTheirsAfterOurs(h, () => 'sha256:stale')
+  t.equal((await runCodex(h, 'uninstall')).code, 0)
+  t.same([...trustEntriesOf(readText(h.configFile)!)], [[`${h.hooksFile}:stop:1:0`, 'sha256:stale']], 'left where it was')
 })
 
 t.test('a config.toml that is not TOML: install and uninstall refuse, and write neither file', async (t) => {

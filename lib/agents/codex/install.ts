@@ -1,15 +1,15 @@
 // Codex's hooks.json and the trust entries config.toml needs for them: which events we
 // register, the command (the spool hook, hooks/spool.sh: Codex waits for every hook), the pure
 // merge and unmerge of our entries into a person's hooks.json, and what config.toml's trust
-// entries need for it (edited by trust-config.ts). Foreign groups, hooks and trust entries stay
-// exactly as they are. The file I/O:
+// entries need for it (edited by trust-config.ts). Foreign groups and hooks stay exactly as they
+// are; a foreign trust entry only follows its hook when ours moved it. The file I/O:
 // lib/settings/settings-file.ts and the install command.
 import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
 import type { EmitterCommand } from '../../settings/package-root.js'
 import { isOurCommand } from '../../settings/our-command.js'
 import { formatShellLine, splitShellWords } from '../../settings/shell-line.js'
 import type { CompanionFile } from '../types.js'
-import { type CodexHookEvent, hookStateKey, hookTrustHash } from './hook-trust.js'
+import { canonicalJson, CODEX_HOOK_EVENTS, type CodexHookEvent, hookStateKey, hookTrustHash } from './hook-trust.js'
 import { codexConfigFile } from './paths.js'
 import { applyTrustPlan, readTrustEntriesToEdit, type TrustEntry, type TrustPlan } from './trust-config.js'
 
@@ -65,7 +65,10 @@ export const unmergeCodexHooks = (settings: JsonObject, known: readonly string[]
   return Object.keys(hooks).length > 0 ? { ...rest, hooks } : rest
 }
 
-/** Pure: hooks.json with exactly our handler, in a group of its own at the end of each event. */
+/**
+ * Pure: hooks.json with exactly our handler, in a group of its own at the end of each event (so
+ * that no foreign handler sits after ours, where taking ours out would move it).
+ */
 export const mergeCodexHooks = (settings: JsonObject, command: string, known: readonly string[] = []): JsonObject => {
   const base = unmergeCodexHooks(settings, known)
   const hooks: JsonObject = isJsonObject(base.hooks) ? { ...base.hooks } : {}
@@ -98,9 +101,57 @@ export const deriveTrustEntries = (settings: JsonObject, hooksFile: string, know
   return out
 }
 
+/** A foreign handler's place in hooks.json: its key, and the hashes that trust it there. */
+interface ForeignPlace {
+  key: string
+  identity: string
+  hashes: string[]
+}
+
+/** Every foreign command handler of one event, in order, with the hashes Codex could have stored for it. */
+const listForeignPlaces = (settings: JsonObject | null, hooksFile: string, event: CodexHookEvent, known: readonly string[]): ForeignPlace[] => {
+  const groups = settings && isJsonObject(settings.hooks) ? settings.hooks[event] : undefined
+  const out: ForeignPlace[] = []
+  if (!Array.isArray(groups)) return out
+  groups.forEach((g, gi) => {
+    if (!isJsonObject(g) || !Array.isArray(g.hooks)) return
+    g.hooks.forEach((h, hi) => {
+      if (isOurCodexHandler(h, known) || !isJsonObject(h)) return
+      const matcher = typeof g.matcher === 'string' ? g.matcher : null
+      const command = h.type === 'command' && typeof h.command === 'string' ? h.command : null
+      const handler = command === null ? null : { command, timeout: typeof h.timeout === 'number' ? h.timeout : undefined, async: h.async === true, statusMessage: typeof h.statusMessage === 'string' ? h.statusMessage : undefined }
+      // With and without the matcher: Codex hashes it only for the events that take one.
+      const hashes = handler ? [...new Set([hookTrustHash(event, handler, matcher), hookTrustHash(event, handler)])] : []
+      out.push({ key: hookStateKey(hooksFile, event, gi, hi), identity: canonicalJson({ matcher, h }), hashes })
+    })
+  })
+  return out
+}
+
+/**
+ * Pure: the foreign handlers that taking ours out (or putting ours last) moved to another place
+ * in hooks.json, with the hashes their trust entry may hold. Foreign handlers keep their order,
+ * so the n-th one of an event before is the n-th one after; an event whose foreign handlers
+ * differ otherwise moves nothing.
+ */
+export const deriveForeignMoves = (before: JsonObject | null, after: JsonObject, hooksFile: string, known: readonly string[] = []): { from: string; to: string; hashes: string[] }[] => {
+  const out: { from: string; to: string; hashes: string[] }[] = []
+  for (const event of Object.keys(CODEX_HOOK_EVENTS) as CodexHookEvent[]) {
+    const was = listForeignPlaces(before, hooksFile, event, known)
+    const now = listForeignPlaces(after, hooksFile, event, known)
+    if (was.length !== now.length || was.some((p, i) => p.identity !== now[i]!.identity)) continue
+    was.forEach((p, i) => {
+      const to = now[i]!
+      if (p.key !== to.key && to.hashes.length > 0) out.push({ from: p.key, to: to.key, hashes: to.hashes })
+    })
+  }
+  return out
+}
+
 /**
  * Pure: what config.toml's trust entries need for a change of hooks.json: each handler of ours
- * trusted with its hash, and the entries at our old places dropped.
+ * trusted with its hash, the entries at our old places dropped, and the entry of a foreign
+ * handler that moved carried to its new place when its hash still matches it.
  */
 export const deriveTrustPlan = (current: ReadonlyMap<string, string | null>, change: { settingsFile: string; before: JsonObject | null; after: JsonObject; known: readonly string[] }): TrustPlan => {
   const want = deriveTrustEntries(change.after, change.settingsFile, change.known)
@@ -108,7 +159,8 @@ export const deriveTrustPlan = (current: ReadonlyMap<string, string | null>, cha
   const previous = change.before ? deriveTrustEntries(change.before, change.settingsFile, change.known) : []
   // An entry at a place a handler of ours held is ours, whatever hash it holds.
   const drop = previous.map((e) => e.key).filter((key) => !wanted.has(key) && current.has(key))
-  return { drop, want }
+  const moves = deriveForeignMoves(change.before, change.after, change.settingsFile, change.known).filter((m) => m.hashes.includes(current.get(m.from) ?? ''))
+  return { drop, moves: moves.map(({ from, to }) => ({ from, to })), want }
 }
 
 /** config.toml follows hooks.json: exactly one trust entry per handler of ours. */

@@ -74,6 +74,8 @@ export const readTrustEntriesToEdit = (text: string, file: string): Map<string, 
 export interface TrustPlan {
   /** Entries that go (ours, no longer wanted). */
   drop: readonly string[]
+  /** A foreign hook's entry that follows it to its new place (its hash still matches it there). */
+  moves: readonly { from: string; to: string }[]
   /** Entries that must trust exactly this hash (ours). */
   want: readonly TrustEntry[]
 }
@@ -90,10 +92,11 @@ const withoutEmptyState = (data: TomlTable): TomlTable => {
 
 /**
  * Pure: config.toml with the plan carried out as the smallest edits of its text: an entry's
- * every spelling goes with it, a wrong hash of ours is replaced where it stands, a new entry is
- * a `[hooks.state."<key>"]` table at the end (or a member of the inline table that holds
- * `hooks.state`). Refuses (TrailbossError, nothing to write) when the result, parsed, would
- * differ from the file in anything but the plan's entries.
+ * every spelling goes with it, a moved entry keeps its spelling under its new key, a wrong hash
+ * of ours is replaced where it stands, a new entry is a `[hooks.state."<key>"]` table at the end
+ * (or a member of the inline table that holds `hooks.state`). Moves whose new key is taken are
+ * left out. Refuses (TrailbossError, nothing to write) when the result, parsed, would differ
+ * from the file in anything but the plan's entries.
  */
 export const applyTrustPlan = (text: string, plan: TrustPlan, file: string): string => {
   const read = readConfig(text, file)
@@ -102,12 +105,27 @@ export const applyTrustPlan = (text: string, plan: TrustPlan, file: string): str
   const hooks = (expected.hooks ??= {}) as TomlTable
   const state = (hooks.state ??= {}) as TomlTable
   let out = text
+  const moved: { from: string; to: string }[] = []
   let after: TomlTable
   try {
     for (const key of plan.drop) {
       if (!Object.hasOwn(state, key)) continue
       delete state[key]
       out = removeTomlPath(out, entryPath(key))
+    }
+    // A move waits for its new key to be freed by another; one whose key stays taken is left out.
+    let pending = plan.moves.filter((m) => Object.hasOwn(state, m.from) && m.from !== m.to)
+    for (let progress = true; progress; ) {
+      progress = false
+      for (const m of pending) {
+        if (Object.hasOwn(state, m.to)) continue
+        state[m.to] = state[m.from]!
+        delete state[m.from]
+        out = renameTomlKey(out, entryPath(m.from), m.to)
+        moved.push(m)
+        progress = true
+      }
+      pending = pending.filter((m) => !moved.includes(m))
     }
     for (const { key, hash } of plan.want) {
       const cur = state[key]
