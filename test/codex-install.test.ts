@@ -280,6 +280,21 @@ t.test('a trust entry whose hash no longer matches its hook does not follow it',
   t.same([...trustEntriesOf(readText(h.configFile)!)], [[`${h.hooksFile}:stop:1:0`, 'sha256:stale']], 'left where it was')
 })
 
+t.test('hooks.json shapes we cannot merge into are refused untouched, as for Gemini CLI', async (t) => {
+  for (const [text, why] of [
+    ['{\n  "hooks": []\n}\n', /"hooks" is not an object/],
+    ['{\n  "hooks": { "Stop": { "hooks": [] } }\n}\n', /"hooks\.Stop" is not a list/],
+  ] as const) {
+    const h = codexHome(t, { 'hooks.json': text, 'config.toml': PERSON })
+    const r = await runCodex(h, 'install')
+    t.equal(r.code, 1)
+    t.match(r.err, why)
+    t.equal(readText(h.hooksFile), text, 'hooks.json untouched')
+    t.equal(readText(h.configFile), PERSON, 'config.toml untouched')
+    t.same(fs.readdirSync(join(h.dir, 'tb')), [], 'no backup, no note')
+  }
+})
+
 t.test('a config.toml that is not TOML: install and uninstall refuse, and write neither file', async (t) => {
   const broken = 'model = "o3"\nmodel = "o4"\n'
   const h = codexHome(t, { 'config.toml': PERSON })

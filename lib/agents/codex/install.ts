@@ -6,6 +6,7 @@
 // lib/settings/settings-file.ts and the install command.
 import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
 import type { EmitterCommand } from '../../settings/package-root.js'
+import { checkHooksMergeable } from '../../settings/hook-groups.js'
 import { isOurCommand } from '../../settings/our-command.js'
 import { formatShellLine, splitShellWords } from '../../settings/shell-line.js'
 import type { CompanionFile } from '../types.js'
@@ -70,6 +71,8 @@ export const unmergeCodexHooks = (settings: JsonObject, known: readonly string[]
  * that no foreign handler sits after ours, where taking ours out would move it).
  */
 export const mergeCodexHooks = (settings: JsonObject, command: string, known: readonly string[] = []): JsonObject => {
+  // Refused as for Gemini CLI: a hooks.json shape we could only overwrite.
+  checkHooksMergeable(settings)
   const base = unmergeCodexHooks(settings, known)
   const hooks: JsonObject = isJsonObject(base.hooks) ? { ...base.hooks } : {}
   for (const event of CODEX_INSTALL_EVENTS) {
