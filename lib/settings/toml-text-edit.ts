@@ -133,7 +133,6 @@ export const tomlEol = (text: string): '\n' | '\r\n' => (/\r?\n/.exec(text)?.[0]
 
 /** A TOML basic string: JSON's escapes are TOML's, and every control character is escaped. */
 export const tomlBasicString = (s: string): string =>
-  // eslint-disable-next-line no-control-regex
   JSON.stringify(s).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
 const literalOk = (s: string): boolean => !/['\u0000-\u0008\u000a-\u001f\u007f]/.test(s)
