@@ -100,6 +100,7 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
   t.notOk(/FSWatcher|readdirp/.test(entry.replaceAll('./full/chokidar.js', '')), 'no watcher code')
   t.notOk(/yargs|cliui/.test(entry), 'no yargs')
   t.notOk(/proper-lockfile|graceful-fs/.test(entry), 'no lock library')
+  t.notOk(/TOMLInlineTable|tomlVersion/.test(entry), 'no TOML parser (install and doctor load it)')
   const loader = built('trailboss.cjs')
   t.same([...new Set([...loader.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), ['node:fs', 'node:path', 'node:url', 'node:vm'], 'the loader: node built-ins only')
 })

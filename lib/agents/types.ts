@@ -140,6 +140,8 @@ export interface InstallTarget {
 /** The change of an install target's settings file, for its companion file to follow. */
 export interface SettingsChange {
   settingsFile: string
+  /** The companion file's path, for messages. */
+  file: string
   /** The settings before (null: no file) and after the change. */
   before: JsonObject | null
   after: JsonObject

@@ -101,7 +101,8 @@ const followCompanion = async (agent: AgentSetup, u: SettingsUpdate, known: read
   if (!companion) return null
   const before = parsedOrNull(u.before, u.file)
   const after = parsedOrNull(u.after, u.file) ?? {}
-  return updateTextFile(companion.file(io.env), io.env, (text) => companion.update(text, { settingsFile: u.file, before, after, known }), opts)
+  const file = companion.file(io.env)
+  return updateTextFile(file, io.env, (text) => companion.update(text, { settingsFile: u.file, file, before, after, known }), opts)
 }
 
 /** What the file held when it held nothing (no file, blank text), else undefined. */
@@ -154,6 +155,8 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
     const merged = target.merge(s, cmd, ours)
     return statusline ? mergeStatusLine(merged, statusline) : merged
   }
+  // Both files or neither: a companion whose edit is refused leaves the settings file untouched too.
+  if (agent.install.companion) await followCompanion(agent, await updateSettingsFile(file, io.env, change, { dryRun: true }), known, io, { dryRun: true })
   const u = await updateSettingsFile(file, io.env, change, { dryRun: args.dryRun })
   if (!args.dryRun && u.changed && first.empties !== undefined) writeInstallNote(io.env, u.target, noteOf(u, first.empties))
   report(io, u, args.dryRun, `installed hooks for ${target.events.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
@@ -197,14 +200,14 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   // install created goes when nothing but ours was in it, and so do the folders it made; a
   // blank one gets its blank text back.
   const note = readInstallNote(io.env, resolveSettingsTarget(file))
-  const u = await updateSettingsFile(file, io.env, (s) => statusLine(target.unmerge(s, [...known, ...findOurEmitterFiles(s)], note?.empties)), {
-    dryRun: args.dryRun,
-    restoreIfEmpty: note?.held,
-  })
-  if (!args.dryRun && note && u.changed) writeInstallNote(io.env, u.target, null)
-  report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)
+  const change = (s: JsonObject): JsonObject => statusLine(target.unmerge(s, [...known, ...findOurEmitterFiles(s)], note?.empties))
   const companion = agent.install.companion
   const companionNote = companion ? readInstallNote(io.env, resolveSettingsTarget(companion.file(io.env))) : null
+  // Both files or neither, as on install.
+  if (companion) await followCompanion(agent, await updateSettingsFile(file, io.env, change, { dryRun: true, restoreIfEmpty: note?.held }), known, io, { dryRun: true, restoreIfEmpty: companionNote?.held })
+  const u = await updateSettingsFile(file, io.env, change, { dryRun: args.dryRun, restoreIfEmpty: note?.held })
+  if (!args.dryRun && note && u.changed) writeInstallNote(io.env, u.target, null)
+  report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)
   const c = await followCompanion(agent, u, known, io, { dryRun: args.dryRun, restoreIfEmpty: companionNote?.held })
   if (c && !args.dryRun && companionNote && c.changed) writeInstallNote(io.env, c.target, null)
   if (c) report(io, c, args.dryRun, `removed our trust entries from`, `no trust entries of ours in`)

@@ -1,7 +1,22 @@
 // Pure: putting our entries into a settings file's `hooks` (event → list of groups) and taking
 // them out, the shape Claude Code and Gemini CLI share. What makes a hook ours is each agent's
 // own (`isOurs`); each agent also refuses, before merging, the settings it cannot merge into.
+import { TrailbossError } from '../errors.js'
 import { isJsonObject, type Json, type JsonObject } from './json-value.js'
+
+/**
+ * Refuses settings we could not merge into without guessing (docs/design.md §5: never damage
+ * them): `hooks` that is not an object, or an event in it that is not a list. `notEvents`: keys
+ * of `hooks` the agent uses for other things.
+ */
+export const checkHooksMergeable = (settings: JsonObject, notEvents: readonly string[] = []): void => {
+  const hooks = settings.hooks
+  if (hooks === undefined) return
+  if (!isJsonObject(hooks)) throw new TrailbossError('its "hooks" is not an object', 'fix the file by hand, then run this again')
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups) && !notEvents.includes(event)) throw new TrailbossError(`its "hooks.${event}" is not a list`, 'fix the file by hand, then run this again')
+  }
+}
 
 /** Whether a hook entry is ours (each agent's rule, with the emitter files it knows). */
 export type IsOurHook = (hook: Json) => boolean

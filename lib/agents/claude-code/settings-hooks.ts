@@ -3,9 +3,8 @@
 // (tested apart, also with random settings). The file I/O around them: lib/settings/settings-file.ts.
 import { join, resolve } from 'node:path'
 import type { Scope } from '../../cli/options.js'
-import { TrailbossError } from '../../errors.js'
 import type { Env } from '../../paths.js'
-import { listOurHookEntries, mergeHookGroups, unmergeHookGroups, withoutOurHooks } from '../../settings/hook-groups.js'
+import { checkHooksMergeable, listOurHookEntries, mergeHookGroups, unmergeHookGroups, withoutOurHooks } from '../../settings/hook-groups.js'
 import { isJsonObject, type JsonObject } from '../../settings/json-value.js'
 import { isOurCommand } from '../../settings/our-command.js'
 import { EMIT_BIN, type EmitterCommand } from '../../settings/package-root.js'
@@ -100,14 +99,7 @@ export interface OurHook {
 export const listOurHooks = (settings: JsonObject, known: readonly string[] = []): OurHook[] => listOurHookEntries(settings, (h) => isOurHook(h, known))
 
 /** Refuses settings we could not merge into without guessing (docs/design.md §5: never damage them). */
-export const checkMergeable = (settings: JsonObject): void => {
-  const hooks = settings.hooks
-  if (hooks === undefined) return
-  if (!isJsonObject(hooks)) throw new TrailbossError('its "hooks" is not an object', 'fix the file by hand, then run this again')
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) throw new TrailbossError(`its "hooks.${event}" is not a list`, 'fix the file by hand, then run this again')
-  }
-}
+export const checkMergeable = (settings: JsonObject): void => checkHooksMergeable(settings)
 
 /**
  * Settings with exactly our entry registered for each event: an existing group of ours keeps

@@ -10,7 +10,8 @@ import { spoolPathFor } from '../../settings/package-root.js'
 import { deriveSpoolStuckCheck } from '../spool-check.js'
 import type { AgentCheck } from '../types.js'
 import { CODEX_HOOK_EVENTS } from './hook-trust.js'
-import { CODEX_INSTALL_EVENTS, deriveTrustEntries, findTrustTables, isOurCodexHandler } from './install.js'
+import { CODEX_INSTALL_EVENTS, deriveTrustEntries, isOurCodexHandler } from './install.js'
+import { readTrustEntries, type TrustEntry } from './trust-config.js'
 import { codexConfigFile, codexHooksFile } from './paths.js'
 
 const FIX = 'trailboss install --agent codex'
@@ -29,6 +30,21 @@ export interface CodexFacts {
   spoolAges: number[]
 }
 
+/** Pure: whether config.toml trusts each handler of ours, in whatever TOML spelling it holds the entries. */
+const deriveTrustCheck = (entries: readonly TrustEntry[], f: CodexFacts): AgentCheck => {
+  const trusted = readTrustEntries(f.config ?? '', f.configFile)
+  if ('why' in trusted) return { id: 'codex:trust', status: 'fail', summary: `Codex cannot read its config: ${trusted.why}`, fix: `fix ${f.configFile} by hand` }
+  const untrusted = entries.filter((e) => trusted.get(e.key) !== e.hash)
+  if (untrusted.length === 0) return { id: 'codex:trust', status: 'ok', summary: `Codex trusts them (${f.configFile})`, fix: null }
+  return {
+    id: 'codex:trust',
+    status: 'fail',
+    summary: `Codex will not run ${untrusted.length} of our hooks: no matching trust entry in ${f.configFile} (it asks to review hooks at start)`,
+    fix: FIX,
+    details: untrusted.map((e) => e.key),
+  }
+}
+
 /** Pure: the verdicts. Nothing at all when Codex has no hooks of ours and no spool. */
 export const deriveCodexChecks = (f: CodexFacts): AgentCheck[] => {
   const out: AgentCheck[] = []
@@ -40,21 +56,7 @@ export const deriveCodexChecks = (f: CodexFacts): AgentCheck[] => {
   if (entries.length === 0) out.push({ id: 'codex:hooks', status: 'warn', summary: `events wait in the spool, but ${f.hooksFile} has no hook of ours`, fix: FIX })
   else if (missingEvents.length > 0) out.push({ id: 'codex:hooks', status: 'warn', summary: `Codex: no hook of ours for ${missingEvents.join(', ')}`, fix: FIX })
   else out.push({ id: 'codex:hooks', status: 'ok', summary: `Codex: our hooks are in ${f.hooksFile} for ${entries.length} events`, fix: null })
-  if (entries.length > 0) {
-    const tables = findTrustTables(f.config ?? '')
-    const untrusted = entries.filter((e) => !tables.some((t) => t.key === e.key && t.hash === e.hash))
-    out.push(
-      untrusted.length === 0
-        ? { id: 'codex:trust', status: 'ok', summary: `Codex trusts them (${f.configFile})`, fix: null }
-        : {
-            id: 'codex:trust',
-            status: 'fail',
-            summary: `Codex will not run ${untrusted.length} of our hooks: no matching trust entry in ${f.configFile} (it asks to review hooks at start)`,
-            fix: FIX,
-            details: untrusted.map((e) => e.key),
-          },
-    )
-  }
+  if (entries.length > 0) out.push(deriveTrustCheck(entries, f))
   if (f.missing.length > 0) out.push({ id: 'codex:command', status: 'fail', summary: `our Codex hooks run ${f.missing.join(', ')}, which does not exist`, fix: FIX })
   const stuck = deriveSpoolStuckCheck('codex:spool', 'Codex', f.spoolAges, FIX)
   if (stuck) out.push(stuck)

@@ -1,15 +1,18 @@
 // Codex's hooks.json and the trust entries config.toml needs for them: which events we
 // register, the command (the spool hook, hooks/spool.sh: Codex waits for every hook), the pure
-// merge and unmerge of our entries into a person's hooks.json, and the pure edit of
-// config.toml's `[hooks.state."<key>"]` tables. Foreign groups, hooks and trust entries stay
-// exactly as they are. The file I/O: lib/settings/settings-file.ts and the install command.
+// merge and unmerge of our entries into a person's hooks.json, and what config.toml's trust
+// entries need for it (edited by trust-config.ts). Foreign groups and hooks stay exactly as they
+// are; a foreign trust entry only follows its hook when ours moved it. The file I/O:
+// lib/settings/settings-file.ts and the install command.
 import { isJsonObject, type Json, type JsonObject } from '../../settings/json-value.js'
 import type { EmitterCommand } from '../../settings/package-root.js'
+import { checkHooksMergeable } from '../../settings/hook-groups.js'
 import { isOurCommand } from '../../settings/our-command.js'
 import { formatShellLine, splitShellWords } from '../../settings/shell-line.js'
 import type { CompanionFile } from '../types.js'
-import { type CodexHookEvent, hookStateKey, hookTrustHash } from './hook-trust.js'
+import { canonicalJson, CODEX_HOOK_EVENTS, type CodexHookEvent, hookStateKey, hookTrustHash } from './hook-trust.js'
 import { codexConfigFile } from './paths.js'
+import { applyTrustPlan, readTrustEntriesToEdit, type TrustEntry, type TrustPlan } from './trust-config.js'
 
 /** The events the queue needs. Not Pre/PostCompact or SubagentStop: they change no state. */
 export const CODEX_INSTALL_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'Interrupt', 'SessionEnd'] as const satisfies readonly CodexHookEvent[]
@@ -63,8 +66,13 @@ export const unmergeCodexHooks = (settings: JsonObject, known: readonly string[]
   return Object.keys(hooks).length > 0 ? { ...rest, hooks } : rest
 }
 
-/** Pure: hooks.json with exactly our handler, in a group of its own at the end of each event. */
+/**
+ * Pure: hooks.json with exactly our handler, in a group of its own at the end of each event (so
+ * that no foreign handler sits after ours, where taking ours out would move it).
+ */
 export const mergeCodexHooks = (settings: JsonObject, command: string, known: readonly string[] = []): JsonObject => {
+  // Refused as for Gemini CLI: a hooks.json shape we could only overwrite.
+  checkHooksMergeable(settings)
   const base = unmergeCodexHooks(settings, known)
   const hooks: JsonObject = isJsonObject(base.hooks) ? { ...base.hooks } : {}
   for (const event of CODEX_INSTALL_EVENTS) {
@@ -73,11 +81,6 @@ export const mergeCodexHooks = (settings: JsonObject, command: string, known: re
     hooks[event] = groups
   }
   return { ...base, hooks }
-}
-
-export interface TrustEntry {
-  key: string
-  hash: string
 }
 
 /** Pure: the `[hooks.state]` entries that trust each handler of ours in `settings` (hooks.json at `hooksFile`). */
@@ -101,84 +104,74 @@ export const deriveTrustEntries = (settings: JsonObject, hooksFile: string, know
   return out
 }
 
-/** `[hooks.state."<key>"]` as TOML writes it (a basic string: JSON's escapes are TOML's). */
-const tableHeader = (key: string): string => `[hooks.state.${JSON.stringify(key)}]`
-const HEADER_LINE = /^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*")\s*\]\s*(?:#.*)?$/
-const ANY_TABLE = /^\s*\[/
-
-interface TrustTable {
+/** A foreign handler's place in hooks.json: its key, and the hashes that trust it there. */
+interface ForeignPlace {
   key: string
-  start: number
-  /** Exclusive: the next table's header line, or the end. */
-  end: number
-  hash: string | null
+  identity: string
+  hashes: string[]
 }
 
-/** Pure: the `[hooks.state."…"]` tables of a config.toml, with their line ranges. */
-export const findTrustTables = (text: string): TrustTable[] => {
-  const lines = text.split('\n')
-  const out: TrustTable[] = []
-  let cur: TrustTable | null = null
-  lines.forEach((line, i) => {
-    if (!ANY_TABLE.test(line)) {
-      const m = cur && /^\s*trusted_hash\s*=\s*"([^"]*)"/.exec(line)
-      if (cur && m) cur.hash = m[1]!
-      return
-    }
-    if (cur) cur.end = i
-    cur = null
-    const m = HEADER_LINE.exec(line)
-    if (!m) return
-    let key: string
-    try {
-      key = JSON.parse(m[1]!) as string
-    } catch {
-      return
-    }
-    cur = { key, start: i, end: lines.length, hash: null }
-    out.push(cur)
+/** Every foreign command handler of one event, in order, with the hashes Codex could have stored for it. */
+const listForeignPlaces = (settings: JsonObject | null, hooksFile: string, event: CodexHookEvent, known: readonly string[]): ForeignPlace[] => {
+  const groups = settings && isJsonObject(settings.hooks) ? settings.hooks[event] : undefined
+  const out: ForeignPlace[] = []
+  if (!Array.isArray(groups)) return out
+  groups.forEach((g, gi) => {
+    if (!isJsonObject(g) || !Array.isArray(g.hooks)) return
+    g.hooks.forEach((h, hi) => {
+      if (isOurCodexHandler(h, known) || !isJsonObject(h)) return
+      const matcher = typeof g.matcher === 'string' ? g.matcher : null
+      const command = h.type === 'command' && typeof h.command === 'string' ? h.command : null
+      const handler = command === null ? null : { command, timeout: typeof h.timeout === 'number' ? h.timeout : undefined, async: h.async === true, statusMessage: typeof h.statusMessage === 'string' ? h.statusMessage : undefined }
+      // With and without the matcher: Codex hashes it only for the events that take one.
+      const hashes = handler ? [...new Set([hookTrustHash(event, handler, matcher), hookTrustHash(event, handler)])] : []
+      out.push({ key: hookStateKey(hooksFile, event, gi, hi), identity: canonicalJson({ matcher, h }), hashes })
+    })
   })
   return out
 }
 
 /**
- * Pure: config.toml with exactly `entries` as our trust tables. `ours` says which existing
- * table is ours to replace or drop (a key of our hooks.json whose hash is one of ours); every
- * other table, comment and byte stays. New tables go at the end.
+ * Pure: the foreign handlers that taking ours out (or putting ours last) moved to another place
+ * in hooks.json, with the hashes their trust entry may hold. Foreign handlers keep their order,
+ * so the n-th one of an event before is the n-th one after; an event whose foreign handlers
+ * differ otherwise moves nothing.
  */
-export const updateTrustTables = (text: string, entries: readonly TrustEntry[], ours: (t: { key: string; hash: string | null }) => boolean): string => {
-  const lines = text.split('\n')
-  const tables = findTrustTables(text)
-  const wanted = new Map(entries.map((e) => [e.key, e.hash]))
-  const drop = new Set<number>()
-  for (const t of tables) {
-    if (wanted.has(t.key) && wanted.get(t.key) === t.hash) {
-      wanted.delete(t.key)
-      continue
-    }
-    if (!wanted.has(t.key) && !ours(t)) continue
-    // The table's own lines, and the blank lines that set it apart before it; the blank lines
-    // after it belong to what follows.
-    let from = t.start
-    while (from > 0 && lines[from - 1]!.trim() === '' && !drop.has(from - 1)) from--
-    let to = t.end
-    while (to > t.start + 1 && lines[to - 1]!.trim() === '') to--
-    for (let i = from; i < to; i++) drop.add(i)
+export const deriveForeignMoves = (before: JsonObject | null, after: JsonObject, hooksFile: string, known: readonly string[] = []): { from: string; to: string; hashes: string[] }[] => {
+  const out: { from: string; to: string; hashes: string[] }[] = []
+  for (const event of Object.keys(CODEX_HOOK_EVENTS) as CodexHookEvent[]) {
+    const was = listForeignPlaces(before, hooksFile, event, known)
+    const now = listForeignPlaces(after, hooksFile, event, known)
+    if (was.length !== now.length || was.some((p, i) => p.identity !== now[i]!.identity)) continue
+    was.forEach((p, i) => {
+      const to = now[i]!
+      if (p.key !== to.key && to.hashes.length > 0) out.push({ from: p.key, to: to.key, hashes: to.hashes })
+    })
   }
-  let kept = lines.filter((_, i) => !drop.has(i)).join('\n')
-  if (wanted.size === 0) return kept
-  if (kept.length > 0 && !kept.endsWith('\n')) kept += '\n'
-  if (kept.length > 0 && !kept.endsWith('\n\n')) kept += '\n'
-  return kept + [...wanted].map(([key, hash]) => `${tableHeader(key)}\ntrusted_hash = ${JSON.stringify(hash)}\n`).join('\n')
+  return out
+}
+
+/**
+ * Pure: what config.toml's trust entries need for a change of hooks.json: each handler of ours
+ * trusted with its hash, the entries at our old places dropped, and the entry of a foreign
+ * handler that moved carried to its new place when its hash still matches it.
+ */
+export const deriveTrustPlan = (current: ReadonlyMap<string, string | null>, change: { settingsFile: string; before: JsonObject | null; after: JsonObject; known: readonly string[] }): TrustPlan => {
+  const want = deriveTrustEntries(change.after, change.settingsFile, change.known)
+  const wanted = new Set(want.map((e) => e.key))
+  const previous = change.before ? deriveTrustEntries(change.before, change.settingsFile, change.known) : []
+  // An entry at a place a handler of ours held is ours, whatever hash it holds.
+  const drop = previous.map((e) => e.key).filter((key) => !wanted.has(key) && current.has(key))
+  const moves = deriveForeignMoves(change.before, change.after, change.settingsFile, change.known).filter((m) => m.hashes.includes(current.get(m.from) ?? ''))
+  return { drop, moves: moves.map(({ from, to }) => ({ from, to })), want }
 }
 
 /** config.toml follows hooks.json: exactly one trust entry per handler of ours. */
 export const codexCompanion: CompanionFile = {
   file: (env) => codexConfigFile(env),
-  update: (text, { settingsFile, before, after, known }) => {
-    const wanted = deriveTrustEntries(after, settingsFile, known)
-    const previous = before ? deriveTrustEntries(before, settingsFile, known) : []
-    if (text === null && wanted.length === 0) return null
-    return updateTrustTables(text ?? '', wanted, (t) => previous.some((e) => e.key === t.key && e.hash === t.hash))
+  update: (text, change) => {
+    if (text === null && deriveTrustEntries(change.after, change.settingsFile, change.known).length === 0) return null
+    const plan = deriveTrustPlan(readTrustEntriesToEdit(text ?? '', change.file), change)
+    return applyTrustPlan(text ?? '', plan, change.file)
   },
 }

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path'
 import type { Scope } from '../../cli/options.js'
 import { EXIT_USAGE, TrailbossError } from '../../errors.js'
 import type { Env } from '../../paths.js'
-import { listOurHookEntries, mergeHookGroups, unmergeHookGroups, withoutOurHooks } from '../../settings/hook-groups.js'
+import { checkHooksMergeable, listOurHookEntries, mergeHookGroups, unmergeHookGroups, withoutOurHooks } from '../../settings/hook-groups.js'
 import { isJsonObject, type JsonObject } from '../../settings/json-value.js'
 import { isOurCommand } from '../../settings/our-command.js'
 import { formatShellLine, splitShellWords } from '../../settings/shell-line.js'
@@ -53,16 +53,7 @@ export const isOurGeminiHook = (hook: unknown, known: readonly string[] = []): b
 }
 
 /** Refuses settings we could not merge into without guessing (docs/design.md §5: never damage them). */
-export const checkGeminiMergeable = (settings: JsonObject): void => {
-  const hooks = settings.hooks
-  if (hooks === undefined) return
-  if (!isJsonObject(hooks)) throw new TrailbossError('its "hooks" is not an object', 'fix the file by hand, then run this again')
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups) && !['enabled', 'disabled', 'notifications'].includes(event)) {
-      throw new TrailbossError(`its "hooks.${event}" is not a list`, 'fix the file by hand, then run this again')
-    }
-  }
-}
+export const checkGeminiMergeable = (settings: JsonObject): void => checkHooksMergeable(settings, ['enabled', 'disabled', 'notifications'])
 
 /** Every hook of ours in these settings, with its event. */
 export const listOurGeminiHooks = (settings: JsonObject, known: readonly string[] = []): { event: string; hook: JsonObject }[] =>
