@@ -50,6 +50,7 @@ import { readSettingsFile } from '../settings/settings-file.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
 import { fileURLToPath } from 'node:url'
+import { formatJson } from '../render/json-text.js'
 
 export interface DoctorDeps {
   execPath?: string
@@ -283,6 +284,6 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
 
 export const runDoctor = async (args: DoctorArgs, io: Io, deps: DoctorDeps = {}): Promise<number> => {
   const report = deriveReport(await gatherChecks(io, deps))
-  io.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, useColour(io)))
+  io.stdout.write(args.json ? `${formatJson(report, 2)}\n` : formatReport(report, useColour(io)))
   return report.ok ? 0 : 1
 }
