@@ -350,3 +350,31 @@ test('an empty queue draws one line in the pane', async ($, on) => {
   expect((await ui.find({ type: 'Text' }))?.text).toBe('Nobody else waits.')
   await ui.unmount()
 })
+
+test('text with terminal controls is drawn visible: in the toast, the pane\'s rows and a refused `go`', async ($, on) => {
+  const raw = /[\u0000-\u001f\u007f-\u009f]/
+  const osc = '\u001b]0;pwned\u0007\u009b2J'
+  const HOSTILE: Wait = { ...API, key: 'cccc3333', sessionId: 'cccc3333-0000', project: `api${osc}`, ask: { tool: 'Bash', input: { command: `ls${osc}` }, message: null } }
+  const w = world(on, { ls: (argv) => (argv[1] === 'go' ? { exitCode: 1, stdout: '', stderr: `trailboss: gone${osc}` } : undefined) as never })
+  w.setWaits([WEB])
+  await startSession($)
+  w.setWaits([WEB, HOSTILE])
+  await settleChange(w)
+  expect(w.toasts).toEqual(['api^[]0;pwned^G\\u009b2J waits: Bash: ls^[]0;pwned^G\\u009b2J'])
+  await $.command.run({ command: 'trailboss', args: '', origin: { kind: 'composer' }, presentation: { isFullscreen: false, columns: 160 } })
+  const ui = await $.ui.mount({
+    plugin: 'trailboss',
+    surface: 'terminal',
+    component: 'Pane',
+    requestId: 'trailboss-queue',
+    props: { title: 'Waits', isFocused: true, bodyColumns: 80, placement: 'dock', scroll: { offset: 0, bodyRows: 20 }, view: {} },
+  })
+  const texts = (await ui.findAll({ type: 'Text' })).map((x) => String(x.text))
+  expect(texts).toContain('api^[]0;pwned^G\\u009b2J')
+  expect(texts.filter((x) => raw.test(x))).toEqual([])
+  await ui.press({ key: 'go-cccc3333' })
+  expect(w.runs).toContainEqual(['trailboss', 'go', 'cccc3333'])
+  expect(w.toasts.filter((x) => raw.test(x))).toEqual([])
+  expect(w.toasts).toContain('trailboss go: trailboss: gone^[]0;pwned^G\\u009b2J')
+  await ui.unmount()
+})
