@@ -160,9 +160,12 @@ const runKills = async (): Promise<void> => {
   const { env, dir } = freshHome()
   const sessions = 8
   const rng = mulberry32(SEED)
-  // Where a kill lands: within an emitter's own run on this machine, as it is now.
+  // Where a kill lands: within an emitter's own run on this machine, as it is now: the median of
+  // the last runs that were not killed (a window that lands after most runs shrinks).
   const probe = await pool(Array.from({ length: 16 }, (_, i) => () => runEmitter(JSON.stringify(loadPayload(`kill-${i % sessions}`, i)), env)), 4)
-  const runMs = [...probe.map((r) => r.ms)].sort((a, b) => a - b)[8]!
+  const recent = probe.map((r) => r.ms)
+  const runMs = (): number => [...recent].sort((a, b) => a - b)[recent.length >> 1]!
+  const windows: number[] = []
   let killed = 0
   let spawned = 0
   let reads = 0
@@ -174,11 +177,15 @@ const runKills = async (): Promise<void> => {
       const sid = `kill-${i % sessions}`
       // A long message makes a record worth writing; the kill lands anywhere in the run.
       const p = payload(sid, i % 2 ? 'Stop' : 'UserPromptSubmit', { prompt_id: `p${i}`, last_assistant_message: 'x'.repeat(Math.floor(rng() * 3000)) })
-      const r = await runEmitter(JSON.stringify(p), env, { killAfterMs: Math.floor(runMs * (0.2 + rng())) })
+      const run = runMs()
+      windows.push(run)
+      const r = await runEmitter(JSON.stringify(p), env, { killAfterMs: Math.floor(run * (0.2 + rng())) })
       if (r.signal === 'SIGKILL') killed++
       else {
         const wrong = misbehaved(r)
         if (wrong) bad.push(wrong)
+        recent.push(r.ms)
+        if (recent.length > 32) recent.shift()
       }
       reads++
       readFailures.push(...unreadable(dir, [sid]))
@@ -198,7 +205,9 @@ const runKills = async (): Promise<void> => {
   }
   const left = leftovers(dir)
   figure('kills: emitters run / SIGKILLed', `${spawned} / ${killed}`)
-  figure('kills: kill moment', `${(runMs * 0.2).toFixed(0)}–${(runMs * 1.2).toFixed(0)} ms after spawn (a run takes ${runMs.toFixed(0)} ms)`)
+  windows.sort((a, b) => a - b)
+  const typical = windows[windows.length >> 1] ?? NaN
+  figure('kills: kill moment', `0.2–1.2 × the median run of the last 32 survivors (median ${typical.toFixed(0)} ms: ${(typical * 0.2).toFixed(0)}–${(typical * 1.2).toFixed(0)} ms after spawn)`)
   figure('kills: reads during the kills / failed', `${reads} / ${readFailures.length}`)
   figure('kills: bad files or leftovers after the cleanup event', left.length)
   figure('kills: wall time', `${((Date.now() - started) / 1000).toFixed(0)} s`)
