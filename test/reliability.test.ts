@@ -13,6 +13,7 @@ import { CONTEXT_CAP } from '../lib/record/context-cap.js'
 import { applyEvent, foldEvents } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'
 import { readEndedMarks } from '../lib/record/ended-index.js'
+import { emitterInputArb, payloadArb } from './helpers/emitter-fuzz.js'
 import { EMITTER, baseEnv, listTree, payload, pool, readSession, runEmitter, tempDir, type ChildEnv, type EmitResult } from './helpers/emitter.js'
 
 const SCALE = Math.max(0.05, Number(process.env.TRAILBOSS_RELIABILITY_SCALE) || 1)
@@ -308,45 +309,12 @@ t.test('kill -9 at random moments: every file parses, leftovers never block, the
 
 // --- Hostile input ----------------------------------------------------------------------------------
 
-const NAMES = ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'PreCompact', 'MessageDisplay']
-const anyValue = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 2 }))
-const idArb = fc.oneof(
-  fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
-  fc.string({ maxLength: 40 }),
-  fc.constantFrom('../../x', '..', '.', '/etc/passwd', 'a/b', 'a\\b', 'a.json', '', 'x'.repeat(129), 'ok\u0000', '%2e%2e'),
-  anyValue,
-)
-const payloadArb = fc.record(
-  {
-    session_id: idArb,
-    hook_event_name: fc.oneof(fc.constantFrom(...NAMES), anyValue),
-    prompt_id: fc.oneof(fc.string({ maxLength: 8 }), anyValue),
-    notification_type: fc.oneof(fc.constantFrom('permission_prompt', 'idle_prompt', 'elicitation_dialog'), anyValue),
-    source: fc.oneof(fc.constantFrom('startup', 'resume', 'clear', 'compact'), anyValue),
-    tool_name: fc.oneof(fc.constantFrom('Bash', 'AskUserQuestion'), anyValue),
-    tool_input: anyValue,
-    tool_use_id: anyValue,
-    last_assistant_message: fc.oneof(fc.string({ maxLength: 5000 }), anyValue),
-    background_tasks: anyValue,
-    is_interrupt: anyValue,
-    cwd: fc.oneof(fc.constantFrom('/', '/tmp', '../..', ''), anyValue),
-    transcript_path: fc.oneof(fc.constantFrom('/etc/passwd', '../../x.jsonl', '/tmp/../etc/x.jsonl'), anyValue),
-  },
-  { requiredKeys: [] },
-)
-
 t.test('fuzz (spawned): any bytes or JSON → exit 0, silent, nothing outside the sessions folder', async (t) => {
   const { root, env } = paneHome(t)
   const tb = env.TRAILBOSS_HOME!
-  const input = fc.oneof(
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.from(b)) },
-    { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
-    { weight: 3, arbitrary: payloadArb.map((v) => JSON.stringify(v)) },
-    { weight: 1, arbitrary: payloadArb.map((v) => JSON.stringify(v).slice(0, -3)) },
-  )
   const RUNS = scaled(80)
   let failures = 0
-  const batch: (string | Buffer)[] = fc.sample(input, { numRuns: RUNS, seed: 42 })
+  const batch: (string | Buffer)[] = fc.sample(emitterInputArb, { numRuns: RUNS, seed: 42 })
   const results = await pool(batch.map((b) => () => runEmitter(b, env)), 8)
   for (const [i, r] of results.entries()) {
     if (r.code !== 0 || r.stdout !== '' || r.stderr !== '') {

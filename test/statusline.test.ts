@@ -1,5 +1,6 @@
 // `trailboss statusline` (the command for Claude Code's statusLine setting) and the setting
 // that `install --statusline` writes and `uninstall` takes out again.
+import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,8 +9,8 @@ import { mergeStatusLine, parseOurStatusline, statuslineCommand, unmergeStatusLi
 import { shellQuote } from '../lib/settings/shell-line.js'
 import { deriveSummary, formatOthers } from '../lib/render/status-segment.js'
 import type { QueueItem } from '../lib/queue/derive.js'
-import { joinStatus, parseSessionId } from '../lib/commands/statusline.js'
-import { emitWait, makeHome, runCli } from './helpers/surfaces.js'
+import { joinStatus, parseSessionId, WRAPPED_TIMEOUT_MS } from '../lib/commands/statusline.js'
+import { CLI, emitWait, makeHome, runCli } from './helpers/surfaces.js'
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/claude-code-2.1.332/default/statusline-stdin.jsonl', import.meta.url))
 /** What Claude Code 2.1.332 wrote to a status-line command's stdin (captured, test/fixtures/claude-code-2.1.332/README.md). */
@@ -122,4 +123,52 @@ t.test('install --statusline wraps the person\'s status line; uninstall gives it
   t.match((JSON.parse(fs.readFileSync(file, 'utf8')) as { statusLine: { command: string } }).statusLine.command, /trailboss\.cjs statusline$/)
   await runCli(['uninstall'], home.env())
   t.equal(fs.readFileSync(file, 'utf8'), '{}\n')
+})
+
+/** The built CLI run as Claude Code runs a status line: how long until it has printed and exited. */
+const timedStatusline = (args: string[], env: Record<string, string | undefined>, input: string): Promise<{ stdout: string; ms: number }> =>
+  new Promise((resolve) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [CLI, 'statusline', ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'] })
+    let stdout = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.on('close', () => resolve({ stdout, ms: performance.now() - started }))
+    child.stdin.end(input)
+  })
+
+/** Whether a process still runs (a zombie waiting for its reaper does not). */
+const running = (pid: number): boolean => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false
+  }
+}
+
+t.test('statusline --wrap: a command that hangs, holds the pipe or ignores SIGTERM is ended at 5 s, and ours is printed', async (t) => {
+  t.setTimeout(120_000)
+  const home = makeHome(t.testdir())
+  const input = JSON.stringify(capturedInput().stdin)
+  await emitWait(home, { session: 'aaaa-other', event: 'PermissionRequest' })
+  // Node's start and the queue's read, as this machine runs them now: the bound is 5.2 s past them.
+  const quick = await timedStatusline(['--wrap', 'echo theirs'], home.env(), input)
+  t.match(quick.stdout, /^theirs · 1 other waits · oldest \d+s\n$/)
+  const overhead = quick.ms
+  const cases: [string, string, number][] = [
+    // Each writes its pids: sh's own and a child's, both of which must be gone after.
+    ['hangs', 'echo $$ > "$P"; echo theirs; sleep 20 & echo $! >> "$P"; wait', WRAPPED_TIMEOUT_MS],
+    ['exits, leaving a background child that holds its stdout', 'echo $$ > "$P"; sleep 20 & echo $! >> "$P"; echo theirs', 1000],
+    ['ignores SIGTERM, and so does its child', 'trap "" TERM; echo $$ > "$P"; echo theirs; sleep 20 & echo $! >> "$P"; wait', WRAPPED_TIMEOUT_MS],
+  ]
+  for (const [what, command, bound] of cases) {
+    const pids = join(home.root, `pids-${cases.findIndex((c) => c[0] === what)}`)
+    const r = await timedStatusline(['--wrap', command], home.env({ P: pids }), input)
+    t.match(r.stdout, /^theirs · 1 other waits · oldest \d+s\n$/, `${what}: theirs so far, then ours`)
+    t.ok(r.ms < bound + 200 + overhead, `${what}: printed and exited after ${Math.round(r.ms)} ms (bound ${bound + 200} ms past ${Math.round(overhead)} ms)`)
+    const left = fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number)
+    t.equal(left.length, 2, `${what}: both pids written`)
+    const deadline = Date.now() + 2000
+    while (left.some(running) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    t.same(left.filter(running), [], `${what}: its process group is ended`)
+  }
 })

@@ -1,10 +1,12 @@
 // Hostile text in payloads, transcripts, folder and file names, through the built CLI: no
 // human-facing output may carry a control sequence to the terminal; --json stays exact.
 // Run `npm run build` first.
+import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { runCli } from './helpers/cli.js'
+import { listingDigest } from '../lib/commands/ls.js'
+import { CLI, runCli } from './helpers/cli.js'
 import { baseEnv, runEmitter, tempDir, type ChildEnv } from './helpers/emitter.js'
 
 t.setTimeout(120_000)
@@ -79,4 +81,57 @@ t.test('payload and transcript text never reach the terminal raw', async (t) => 
   t.equal(byId.get(ask.session_id)?.ask.input?.command, ask.tool_input.command, '--json keeps the text exactly')
   t.equal(byId.get(ask.session_id)?.cwd, ask.cwd)
   t.equal(byId.get(stop.session_id)?.ask.message, stop.last_assistant_message)
+})
+
+/** What JSON.stringify would leave raw: C1 controls (U+009B is a CSI), DEL, U+2028/9; C0 but the layout's newlines. */
+const RAW_IN_JSON = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]/
+
+/** The first line `ls --json --follow` prints: the queue as it is, on one line. */
+const firstFollowLine = (env: ChildEnv): Promise<string> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'ls', '--json', '--follow'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'ignore'] })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString()
+      const nl = out.indexOf('\n')
+      if (nl >= 0) {
+        child.kill()
+        resolve(out.slice(0, nl))
+      }
+    })
+  })
+
+t.test('every --json output escapes C0 and C1 controls and U+2028/9, and reads back exactly', async (t) => {
+  const root = tempDir(t)
+  const env: ChildEnv = baseEnv(root, { NO_COLOR: '1' })
+  const message = `Ready\u009b2J\u009b31m? \u0085next\u2028line\u2029para\x7f \x1b[K\x07`
+  const stop = { session_id: 'cccccccc-0000-4000-8000-000000000003', cwd: join(root, 'w\u009bx'), hook_event_name: 'Stop', prompt_id: 'p1', last_assistant_message: message }
+  t.equal((await runEmitter(JSON.stringify(stop), env)).code, 0)
+  // A file named with a C1 control, where records live: `doctor --json` and `ls --json` name it.
+  fs.writeFileSync(join(root, 'tb', 'sessions', 'y\u009b.json'), '{}')
+  const ls = (await runCli(['ls', '--json'], env)).stdout
+  const outputs: [string, string][] = [
+    ['ls --json', ls],
+    ['ls --json --until-change', (await runCli(['ls', '--json', '--until-change', '0000000000000000'], env)).stdout],
+    ['ls --json --follow (a line)', await firstFollowLine(env)],
+    ['show --json', (await runCli(['show', 'cccccccc', '--json'], env)).stdout],
+    ['doctor --json', (await runCli(['doctor', '--json'], env)).stdout],
+  ]
+  for (const [what, text] of outputs) {
+    const raw = RAW_IN_JSON.exec(text)
+    t.equal(raw && `${JSON.stringify(raw[0])} at ${raw.index}`, null, `${what}: nothing raw`)
+    t.doesNotThrow(() => JSON.parse(text), `${what}: still JSON`)
+  }
+  t.match(ls, '"Ready\\u009b2J\\u009b31m? \\u0085next\\u2028line\\u2029para\\u007f \\u001b[K\\u0007"', 'escaped as \\u sequences')
+  const doc = JSON.parse(ls) as { queue: { cwd: string; ask: { message: string } }[]; skipped: { file: string }[]; digest: string }
+  t.equal(doc.queue[0]?.ask.message, message, 'read back exactly')
+  t.equal(doc.queue[0]?.cwd, stop.cwd)
+  t.match(doc.skipped.map((s) => s.file).join(' '), 'y\u009b.json')
+  // The digest is of the document's content, however it is printed: the exact text's.
+  const { digest, ...content } = doc
+  t.equal(digest, listingDigest(content), 'the digest is the content\'s, escaping or not')
+  const follow = JSON.parse(outputs[2]![1]) as { digest: string }
+  t.equal(follow.digest, digest, 'the same in a --follow line')
+  t.match((await runCli(['show', 'cccccccc', '--json'], env)).stdout, '\\u009b2J')
+  t.match(outputs[4]![1], 'y\\u009b.json', 'doctor --json names the file, escaped')
 })

@@ -53,7 +53,7 @@ export const STATUS_OPTIONS = {
 
 export const STATUSLINE_OPTIONS = {
   format: { type: 'string', describe: "a template as for status; default '{count} others wait · oldest {oldest}'" },
-  wrap: { type: 'string', describe: 'your own status-line command: run through sh with the same input; our segment follows its output' },
+  wrap: { type: 'string', describe: 'your own status-line command: run through sh with the same input, ended after 5 s; our segment follows its output' },
   all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done); seen waits that need you always count' },
 } as const satisfies Record<string, OptionSpec>
 

@@ -52,6 +52,7 @@ import { listPanes } from '../tmux/panes.js'
 import { fileURLToPath } from 'node:url'
 import { checkAnswerGuard } from '../queue/answer-guard.js'
 import { inputAllowed } from './input-guard.js'
+import { formatJson } from '../render/json-text.js'
 
 export interface DoctorDeps {
   execPath?: string
@@ -286,6 +287,6 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
 
 export const runDoctor = async (args: DoctorArgs, io: Io, deps: DoctorDeps = {}): Promise<number> => {
   const report = deriveReport(await gatherChecks(io, deps))
-  io.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, useColour(io)))
+  io.stdout.write(args.json ? `${formatJson(report, 2)}\n` : formatReport(report, useColour(io)))
   return report.ok ? 0 : 1
 }

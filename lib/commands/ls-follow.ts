@@ -21,6 +21,7 @@ import { filterAgents } from '../queue/filter.js'
 import { loadQueue } from '../queue/load.js'
 import { seenDir } from '../queue/seen.js'
 import { deriveListing } from './ls.js'
+import { formatJson } from '../render/json-text.js'
 
 /** A burst of events (a record, its temp file, a lock) makes one read. */
 export const FOLLOW_DEBOUNCE_MS = 25
@@ -145,7 +146,7 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
   const watcher = watch([dir, seen], { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
 
   let last = ''
-  let lastListing: unknown = null
+  let lastListing: object | null = null
   let timer: NodeJS.Timeout | undefined
   let lastReadAt = Number.NEGATIVE_INFINITY
   let reading = false
@@ -178,7 +179,7 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
         if (listing.digest !== until && !closed) printOnce(listing)
         return
       }
-      const line = JSON.stringify(listing)
+      const line = formatJson(listing)
       // Only a changed queue is news: a reader is woken for nothing else.
       if (line !== last && !closed) {
         last = line
@@ -198,8 +199,8 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
   }
 
   /** `--until-change`: the document as `ls --json` prints it, then the end. */
-  function printOnce(listing: unknown): void {
-    io.stdout.write(`${JSON.stringify(listing, null, 2)}\n`)
+  function printOnce(listing: object): void {
+    io.stdout.write(`${formatJson(listing, 2)}\n`)
     stop()
   }
 

@@ -9,6 +9,7 @@ import { countsAsWaiting, inDefaultQueue, isQueued, type QueueItem } from '../qu
 import { type LoadOptions, loadQueue, type QueueView } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
 import { reportSkipped } from '../render/skipped.js'
+import { formatJson } from '../render/json-text.js'
 
 export interface LsFilter {
   all: boolean
@@ -93,7 +94,7 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
   reportSkipped(view, io)
   const shown = deriveShown(view, args, olderThanMs)
   if (args.json) {
-    io.stdout.write(`${JSON.stringify(deriveListing(view, { ...args, olderThanMs }), null, 2)}\n`)
+    io.stdout.write(`${formatJson(deriveListing(view, { ...args, olderThanMs }), 2)}\n`)
   } else if (args.plain) {
     io.stdout.write(formatPlain(shown, view.now))
   } else if (shown.length > 0) {

@@ -18,6 +18,7 @@ import { execTmux } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
 import { formatCommand } from '../render/command-line.js'
 import { formatVisible } from '../render/visible-text.js'
+import { formatJson } from '../render/json-text.js'
 
 /**
  * Pure: the human-readable page for one item. Every line of it, whatever wrote its text (the
@@ -102,7 +103,7 @@ export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): P
   }
   if (args.json) {
     const out = { version: JSON_VERSION, item: toJsonItem(item), transcriptPath: path, conversation, screen }
-    io.stdout.write(`${JSON.stringify(out, null, 2)}\n`)
+    io.stdout.write(`${formatJson(out, 2)}\n`)
   } else {
     io.stdout.write(formatShow(item, conversation, screen, view.now, args.full))
   }

@@ -14,7 +14,11 @@ const MAX_INPUT_BYTES = 1024 * 1024
 /** Claude Code closes stdin at once; a terminal never does, so a person's test run does not hang. */
 const STDIN_WAIT_MS = 1000
 /** The person's own status-line command gets as long as Claude Code would wait for ours. */
-const WRAPPED_TIMEOUT_MS = 5000
+export const WRAPPED_TIMEOUT_MS = 5000
+/** A command that ignores SIGTERM gets SIGKILL this much later (ours is printed meanwhile). */
+const WRAPPED_KILL_AFTER_MS = 100
+/** Once `sh` has exited, how long its output may still take to drain before a held pipe is let go. */
+const WRAPPED_EXIT_GRACE_MS = 100
 
 /**
  * The input, read at once where the process's stdin allows (a pipe or a socket read through its
@@ -58,16 +62,51 @@ export const parseSessionId = (input: string, env: Io['env']): string | undefine
   return env.CLAUDE_CODE_SESSION_ID || undefined
 }
 
-/** The person's own status-line command, through sh as Claude Code runs it, with the same input. */
+/**
+ * The person's own status-line command, through sh as Claude Code runs it, with the same input.
+ * It runs in a process group of its own, so that it can be ended whole: `sh` alone is not what
+ * hangs (a child of it does, or a background child keeps the pipe open after `sh` exits).
+ */
 const runWrapped = (command: string, input: string, io: Io): Promise<string> => {
   // getBuiltinModule, not import(): the build allows no other dynamic import in the fast path's bundle.
   const { spawn } = process.getBuiltinModule('node:child_process')
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { env: io.env as NodeJS.ProcessEnv, cwd: io.cwd, stdio: ['pipe', 'pipe', 'ignore'], timeout: WRAPPED_TIMEOUT_MS })
+    const child = spawn('sh', ['-c', command], { env: io.env as NodeJS.ProcessEnv, cwd: io.cwd, stdio: ['pipe', 'pipe', 'ignore'], detached: true })
     let out = ''
+    let done = false
+    const timers: NodeJS.Timeout[] = []
+    const signalGroup = (signal: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal)
+      } catch {
+        // The group is gone already.
+      }
+    }
+    /** Takes what it printed so far; a group still running is ended (SIGKILL soon after SIGTERM, which it may ignore). */
+    const finish = (end: boolean): void => {
+      if (done) return
+      done = true
+      for (const timer of timers) clearTimeout(timer)
+      if (end) {
+        signalGroup('SIGTERM')
+        setTimeout(() => signalGroup('SIGKILL'), WRAPPED_KILL_AFTER_MS)
+      }
+      // Nothing of theirs may keep this process alive: the pipes are let go.
+      child.stdout.destroy()
+      child.stdin.destroy()
+      child.unref()
+      resolve(out)
+    }
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.on('error', () => resolve(''))
-    child.on('close', () => resolve(out))
+    child.on('error', () => {
+      out = ''
+      finish(false)
+    })
+    child.on('close', () => finish(false))
+    // `sh` is gone but a background child of it holds the pipe: what was printed has been read
+    // by now, and the child is the command's, ended with it.
+    child.on('exit', () => done || timers.push(setTimeout(() => finish(true), WRAPPED_EXIT_GRACE_MS)))
+    timers.push(setTimeout(() => finish(true), WRAPPED_TIMEOUT_MS))
     // A command that does not read its stdin closes the pipe early: that is its right.
     child.stdin.on('error', () => {})
     child.stdin.end(input)

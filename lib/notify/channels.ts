@@ -11,6 +11,7 @@ import { type Client, listClients } from '../tmux/clients.js'
 import type { Env } from '../paths.js'
 import type { QueueItem } from '../queue/derive.js'
 import { formatVisible } from '../render/visible-text.js'
+import { formatJson } from '../render/json-text.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 
 export const CHANNELS = ['desktop', 'tmux', 'bell', 'exec'] as const
@@ -192,5 +193,5 @@ export const runExec = (command: string, item: QueueItem, env: Env, streams: Exe
           : { channel: 'exec', ok: false, detail: `--exec for ${item.key} ${signal ? `was killed (${signal})` : `exited ${code}`}` },
       )
     })
-    child.stdin.end(`${JSON.stringify(toJsonItem(item))}\n`)
+    child.stdin.end(`${formatJson(toJsonItem(item))}\n`)
   })

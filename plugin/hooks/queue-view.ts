@@ -1,6 +1,71 @@
 // Pure: `trailboss ls --json` as the mod shows it. The mod runs in Claude Code's own worker (no
 // Node, no import of the CLI's modules: a plugin is copied alone into Claude Code's cache), so
-// what it needs of the queue's contract is read and checked here, field by field.
+// what it needs of the queue's contract is read and checked here, field by field, and every text
+// it draws is made visible by the CLI's rule (lib/render/visible-text.ts), mirrored below.
+
+// --- Visible text: the CLI's formatVisible, one line, mirrored (test/plugin-visible-text.test.ts
+// holds the two to the same output) ---------------------------------------------------------------
+
+let hiddenPattern: RegExp | undefined
+/** Controls, format characters, separators, surrogates, default-ignorables, noncharacters. */
+const isHidden = (c: string): boolean => (hiddenPattern ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/u).test(c)
+const charOf = (cp: number | undefined): string => (cp === undefined ? '' : String.fromCodePoint(cp))
+/** Arabic and Syriac signs that are format characters yet print (they prefix a number). */
+const PRINTING_FORMAT = new Set([0x600, 0x601, 0x602, 0x603, 0x604, 0x605, 0x6dd, 0x70f, 0x890, 0x891, 0x8e2, 0x110bd, 0x110cd])
+const isPictographic = (cp: number | undefined): boolean => /\p{Extended_Pictographic}/u.test(charOf(cp))
+/** Letters of the scripts whose shaping uses joiners (Arabic, Indic, …), not Latin, Greek, Cyrillic or Common. */
+const isJoiningLetter = (cp: number | undefined): boolean =>
+  /[\p{L}\p{M}]/u.test(charOf(cp)) && !/[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]/u.test(charOf(cp))
+const isSelector = (cp: number): boolean => (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef)
+const isTag = (cp: number | undefined): boolean => cp !== undefined && cp >= 0xe0020 && cp <= 0xe007f
+
+/** Tags between a waving black flag and the cancel tag (a subdivision flag such as Scotland's). */
+const inFlag = (cps: readonly number[], i: number): boolean => {
+  let a = i
+  while (isTag(cps[a - 1]) && cps[a - 1] !== 0xe007f) a--
+  let b = i
+  while (cps[b] !== 0xe007f && isTag(cps[b + 1])) b++
+  return cps[a - 1] === 0x1f3f4 && cps[b] === 0xe007f && b - a >= 2
+}
+
+/** Whether a hidden code point is part of ordinary text here: a joiner in an emoji or a joining word, one selector, a flag's tags. */
+const printsHere = (cps: readonly number[], i: number): boolean => {
+  const cp = cps[i]!
+  const prev = cps[i - 1]
+  const next = cps[i + 1]
+  if (PRINTING_FORMAT.has(cp)) return true
+  // An emoji, or one followed by its skin-tone modifier or VS16 (👩🏽, ❤️), before a joiner.
+  const modifier = prev !== undefined && ((prev >= 0x1f3fb && prev <= 0x1f3ff) || prev === 0xfe0f)
+  const afterEmoji = isPictographic(prev) || (modifier && isPictographic(cps[i - 2]))
+  if (cp === 0x200d && isPictographic(next) && afterEmoji) return true
+  if ((cp === 0x200d || cp === 0x200c) && isJoiningLetter(prev) && isJoiningLetter(next)) return true
+  if (isSelector(cp)) {
+    if (prev === undefined || isHidden(charOf(prev)) || /[\s\p{M}]/u.test(charOf(prev))) return false
+    return cp < 0xe0100 || /\p{Script=Han}/u.test(charOf(prev))
+  }
+  if (cp >= 0x180b && cp <= 0x180d) return /\p{Script=Mongolian}/u.test(charOf(prev))
+  return isTag(cp) && inFlag(cps, i)
+}
+
+/** How a hidden code point is shown: `\t \n \r`, `^[` for C0 and `^?` for DEL, else `\uXXXX`. */
+const shown = (cp: number): string => {
+  if (cp === 0x09) return '\\t'
+  if (cp === 0x0a) return '\\n'
+  if (cp === 0x0d) return '\\r'
+  if (cp < 0x20) return `^${String.fromCharCode(cp + 0x40)}`
+  if (cp === 0x7f) return '^?'
+  const hex = cp.toString(16).padStart(4, '0')
+  return cp > 0xffff ? `\\u{${hex}}` : `\\u${hex}`
+}
+
+/** One line with everything a terminal would act on (ESC, OSC, BEL, CSI, …) or hide shown as a visible escape. */
+export const visibleText = (text: string): string => {
+  if (/^[\x20-\x7e]*$/.test(text)) return text
+  const cps = Array.from(text, (c) => c.codePointAt(0)!)
+  return cps.map((cp, i) => (isHidden(charOf(cp)) && !printsHere(cps, i) ? shown(cp) : charOf(cp))).join('')
+}
+
+// --- The queue -------------------------------------------------------------------------------------
 
 /** `ls --json`'s contract version this view reads (docs/ls.schema.json). */
 export const LISTING_VERSION = 2
@@ -58,7 +123,8 @@ export const askLine = (ask: unknown, max = 80): string => {
     const lines = (str(ask.message) ?? '').split('\n').map((l) => l.trim()).filter(Boolean)
     text = lines[lines.length - 1] ?? ''
   }
-  text = text.replace(/\s+/g, ' ').trim()
+  // As `trailboss ls` words it: tabs, newlines and spaces run together, the rest made visible.
+  text = visibleText(text.replace(/[\t\n\p{Zs}]+/gu, ' ').trim())
   const chars = [...text]
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`
 }
@@ -103,7 +169,9 @@ export const parseListing = (text: string): Listing => {
       continue
     }
     const tmux = isObject(item.tmux) ? item.tmux : null
-    waits.push({ n: item.n, key, sessionId, kind, since, project: str(item.project) ?? '?', ask: askLine(item.ask), pane: tmux ? str(tmux.pane) : null, seen: item.seen === true })
+    // What is drawn is visible text; the key and the session id are only passed back to `trailboss`.
+    const drawn = { kind: visibleText(kind), project: visibleText(str(item.project) ?? '?'), ask: askLine(item.ask) }
+    waits.push({ n: item.n, key, sessionId, since, ...drawn, pane: tmux ? str(tmux.pane) : null, seen: item.seen === true })
   }
   return { waits, skipped, digest: str(doc.digest) }
 }

@@ -12,7 +12,7 @@
 // it reads nothing and loads nothing, and a wait in which nothing was written ends empty, so each
 // renewal at rest costs one small start.
 import type { EngineInterface, Register, RenderInputOf, Timer } from 'claude-code'
-import { formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, waitId, type Wait } from './queue-view'
+import { formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, visibleText, waitId, type Wait } from './queue-view'
 
 /** `trailboss ls` takes ~0.1 s; this bounds a hung one (a stuck tmux server). */
 const LS_TIMEOUT_MS = 15_000
@@ -118,7 +118,7 @@ const readQueue = async ($: EngineInterface, argv: readonly string[], timeoutMs:
   } catch (err) {
     // Not installed, not on PATH, a foreign program: say so in the entry, once per change.
     const message = err instanceof Error ? err.message : String(err)
-    const error = /ENOENT|not found|No such file/i.test(message) ? '`trailboss` is not on PATH (npm install -g trailboss)' : message
+    const error = /ENOENT|not found|No such file/i.test(message) ? '`trailboss` is not on PATH (npm install -g trailboss)' : visibleText(message)
     if (error === state.error) return false
     state.error = error
     state.waits = []
@@ -268,7 +268,7 @@ const go = async ($: EngineInterface, key: string): Promise<void> => {
     exitCode: 1,
     stderr: err instanceof Error ? err.message : String(err),
   }))
-  if (r.exitCode !== 0) $.ui.toast(`trailboss go: ${r.stderr.trim().split('\n')[0] ?? 'failed'}`, { timeoutMs: 8000 })
+  if (r.exitCode !== 0) $.ui.toast(`trailboss go: ${visibleText(r.stderr.trim().split('\n')[0] ?? 'failed')}`, { timeoutMs: 8000 })
   await refresh($, true)
 }
 

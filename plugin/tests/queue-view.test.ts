@@ -1,6 +1,6 @@
 // The mod's pure half: reading `trailboss ls --json` and wording what it shows.
 import { expect, test } from 'claude-code/testing'
-import { askLine, formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, waitId, type Wait } from '../hooks/queue-view'
+import { askLine, formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, visibleText, waitId, type Wait } from '../hooks/queue-view'
 
 const wait = (over: Partial<Wait> = {}): Wait => ({ n: 1, key: 'k1', sessionId: 's1', kind: 'permission', since: 0, project: 'api', ask: 'Bash: ls', pane: '%1', seen: false, ...over })
 
@@ -76,4 +76,14 @@ test('nextChangeAt: the moment the oldest age shows its next step, a minute apar
   expect(nextChangeAt([wait({ since: 0 })], 61_000)).toBe(120_000)
   expect(nextChangeAt([wait({ since: 0 })], 3_600_000)).toBe(7_200_000)
   expect(nextChangeAt([wait({ since: 10_000 })], 0)).toBe(70_000)
+})
+
+test('what the mod draws is visible text, as the CLI shows it', () => {
+  expect(visibleText('plain text')).toBe('plain text')
+  expect(visibleText('\u001b]52;c;eA==\u0007 \u009b31m \r\u001b[K')).toBe('^[]52;c;eA==^G \\u009b31m \\r^[[K')
+  expect(visibleText('👩🏽‍💻 ❤️ 日本語 r\u200dm \u202e')).toBe('👩🏽‍💻 ❤️ 日本語 r\\u200dm \\u202e')
+  const good = { n: 1, key: 'aaaa1111', sessionId: 'aaaa1111-x', kind: 'question\u0007', since: '2026-12-01T10:00:00.000Z', project: 'api\u001b]0;x\u0007', ask: { tool: null, input: null, message: 'Done.\nShall I?\u009b2J' } }
+  const [w] = parseListing(JSON.stringify({ version: 2, queue: [good], digest: 'd' })).waits
+  expect([w?.project, w?.kind, w?.ask, w?.key]).toEqual(['api^[]0;x^G', 'question^G', 'Shall I?\\u009b2J', 'aaaa1111'])
+  expect(formatToast(w!)).toBe('api^[]0;x^G waits: Shall I?\\u009b2J')
 })

@@ -126,6 +126,18 @@ const startSession = async ($: Engine) => {
   await $.session.start({ cwd: '/work/here', surface: 'terminal', isInteractive: true })
 }
 
+/** `/trailboss`, and its pane as the terminal draws it. */
+const openQueuePane = async ($: Engine) => {
+  await $.command.run({ command: 'trailboss', args: '', origin: { kind: 'composer' }, presentation: { isFullscreen: false, columns: 160 } })
+  return $.ui.mount({
+    plugin: 'trailboss',
+    surface: 'terminal',
+    component: 'Pane',
+    requestId: 'trailboss-queue',
+    props: { title: 'Waits', isFocused: true, bodyColumns: 80, placement: 'dock', scroll: { offset: 0, bodyRows: 20 }, view: {} },
+  })
+}
+
 /** A change reaches the entry: the pending run answers, and the next one is asked a gap later. */
 const settleChange = async (w: ReturnType<typeof world>) => {
   await w.clock.settle()
@@ -297,15 +309,8 @@ test('/trailboss opens a pane with a row per wait; its button runs `trailboss go
   const w = world(on)
   w.setWaits([SELF, API, WEB])
   await startSession($)
-  await $.command.run({ command: 'trailboss', args: '', origin: { kind: 'composer' }, presentation: { isFullscreen: false, columns: 160 } })
+  const ui = await openQueuePane($)
   expect(w.opened).toEqual(['trailboss-queue'])
-  const ui = await $.ui.mount({
-    plugin: 'trailboss',
-    surface: 'terminal',
-    component: 'Pane',
-    requestId: 'trailboss-queue',
-    props: { title: 'Waits', isFocused: true, bodyColumns: 80, placement: 'dock', scroll: { offset: 0, bodyRows: 20 }, view: {} },
-  })
   const rows = await ui.findAll({ type: 'Button' })
   expect(rows.map((r) => r.key)).toEqual(['go-aaaa1111', 'go-bbbb2222'])
   expect((await ui.find({ type: 'Text', text: 'Bash: npm run migrate' }))?.text).toBe('Bash: npm run migrate')
@@ -323,14 +328,7 @@ test('a refused `go` says why in a toast', async ($, on) => {
   })
   w.setWaits([API])
   await startSession($)
-  await $.command.run({ command: 'trailboss', args: '', origin: { kind: 'composer' }, presentation: { isFullscreen: false, columns: 160 } })
-  const ui = await $.ui.mount({
-    plugin: 'trailboss',
-    surface: 'terminal',
-    component: 'Pane',
-    requestId: 'trailboss-queue',
-    props: { title: 'Waits', isFocused: true, bodyColumns: 80, placement: 'dock', scroll: { offset: 0, bodyRows: 20 }, view: {} },
-  })
+  const ui = await openQueuePane($)
   await ui.press({ key: 'go-aaaa1111' })
   expect(w.toasts).toContain('trailboss go: trailboss: pane %3 is gone — the next wait is 2')
   await ui.unmount()
@@ -339,14 +337,28 @@ test('a refused `go` says why in a toast', async ($, on) => {
 test('an empty queue draws one line in the pane', async ($, on) => {
   world(on)
   await startSession($)
-  await $.command.run({ command: 'trailboss', args: '', origin: { kind: 'composer' }, presentation: { isFullscreen: false, columns: 160 } })
-  const ui = await $.ui.mount({
-    plugin: 'trailboss',
-    surface: 'terminal',
-    component: 'Pane',
-    requestId: 'trailboss-queue',
-    props: { title: 'Waits', isFocused: true, bodyColumns: 80, placement: 'dock', scroll: { offset: 0, bodyRows: 20 }, view: {} },
-  })
+  const ui = await openQueuePane($)
   expect((await ui.find({ type: 'Text' }))?.text).toBe('Nobody else waits.')
+  await ui.unmount()
+})
+
+test('text with terminal controls is drawn visible: in the toast, the pane\'s rows and a refused `go`', async ($, on) => {
+  const raw = /[\u0000-\u001f\u007f-\u009f]/
+  const osc = '\u001b]0;pwned\u0007\u009b2J'
+  const HOSTILE: Wait = { ...API, key: 'cccc3333', sessionId: 'cccc3333-0000', project: `api${osc}`, ask: { tool: 'Bash', input: { command: `ls${osc}` }, message: null } }
+  const w = world(on, { ls: (argv) => (argv[1] === 'go' ? { exitCode: 1, stdout: '', stderr: `trailboss: gone${osc}` } : undefined) as never })
+  w.setWaits([WEB])
+  await startSession($)
+  w.setWaits([WEB, HOSTILE])
+  await settleChange(w)
+  expect(w.toasts).toEqual(['api^[]0;pwned^G\\u009b2J waits: Bash: ls^[]0;pwned^G\\u009b2J'])
+  const ui = await openQueuePane($)
+  const texts = (await ui.findAll({ type: 'Text' })).map((x) => String(x.text))
+  expect(texts).toContain('api^[]0;pwned^G\\u009b2J')
+  expect(texts.filter((x) => raw.test(x))).toEqual([])
+  await ui.press({ key: 'go-cccc3333' })
+  expect(w.runs).toContainEqual(['trailboss', 'go', 'cccc3333'])
+  expect(w.toasts.filter((x) => raw.test(x))).toEqual([])
+  expect(w.toasts).toContain('trailboss go: trailboss: gone^[]0;pwned^G\\u009b2J')
   await ui.unmount()
 })
