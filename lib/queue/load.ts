@@ -214,9 +214,10 @@ const checkScreens = async (
 const numberWaits = async (env: Env, items: QueueItem[], now: number, complete: boolean): Promise<void> => {
   const waits = items.filter(isQueued)
   if (waits.length === 0 && !complete) return
-  const book = readNumbers(env)
+  const { entries: book, bad } = readNumbers(env)
   let numbering = deriveNumbering(book, waits, now)
-  if (numbering.changed && complete) {
+  // A bad book is rewritten by its writer, changed or not: said once, not on every run.
+  if ((numbering.changed || bad) && complete) {
     const { writeNumbering } = await import('./numbers-write.js')
     numbering = (await writeNumbering(env, waits, now)) ?? numbering
   } else if (numbering.changed) numbering = deriveNumbering(book, [...waits, ...book.filter((e) => e.freedAt === null)], now)
@@ -267,7 +268,7 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
   const now = io.now()
   const tmux = serverAsker(exec)
   // tmux answers while the records and transcripts are read: each list-panes starts with the first record naming its server.
-  const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true, onRecord: tmux.see })
+  const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true, onRecord: tmux.see, now })
   const memo = opts.discover === false ? null : readDiscoveryCache(io.env)
   const published = memo ? listPublishedSessions(io.env, memo.cache) : []
   if (memo) for (const socket of discoverySockets(io.env, published)) tmux.ask(socket)
