@@ -1,5 +1,6 @@
 // Effectful: reads records, transcripts, tmux panes and (rarely) screens, then hands the facts
 // to the pure derivation in queue/derive.ts. Shared by ls, show, go, watch, status and notify.
+import { isFresh } from '../clock.js'
 import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../record/types.js'
 import type { Io } from '../io.js'
@@ -180,7 +181,7 @@ const checkScreens = async (
   const due: SessionRecord[] = []
   for (const rec of candidates.sort((a, b) => a.lastEventAt - b.lastEventAt)) {
     const cached = cache[rec.sessionId]
-    if (cached && cached.lastEventAt === rec.lastEventAt && now - cached.at < SCREEN_CHECK_AFTER_MS) {
+    if (cached && cached.lastEventAt === rec.lastEventAt && isFresh(cached.at, now, SCREEN_CHECK_AFTER_MS)) {
       out.set(rec.sessionId, cached.verdict)
       fresh[rec.sessionId] = cached
     } else if (due.length < MAX_SCREEN_CHECKS_PER_RUN) due.push(rec)

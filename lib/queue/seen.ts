@@ -98,7 +98,8 @@ export const deriveSeenUpdate = (waits: readonly SeenCandidate[], marks: Readonl
       if (current?.activeAt !== null && current?.activeAt !== undefined) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: null })
       continue
     }
-    if (current?.activeAt === null || current?.activeAt === undefined) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: now })
+    // A note from before the clock stepped back starts the stretch again (else it never ends in time).
+    if (current?.activeAt === null || current?.activeAt === undefined || current.activeAt > now) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: now })
     else if (now - current.activeAt >= afterMs) out.set(w.sessionId, { since: w.since, seenAt: now, activeAt: current.activeAt })
   }
   return out
