@@ -152,9 +152,13 @@ const FOLD_LOCK = '.fold.lock'
 const foldSpool = async (): Promise<void> => {
   clearTimeout(deadline)
   deadline = armDeadline(FOLD_BUDGET_MS + HARD_DEADLINE_MS, true)
+  // The same rule for the home as every other writer's (lib/fs/home-check.ts).
+  if (!mayWrite()) return
   const dir = paths.sessionsDir(env)
   const sdir = spool.spoolDir(dir)
   if (!ownFiles.isRealDir(sdir)) return
+  privateDir.ensurePrivateDir(paths.trailbossHome(env), log)
+  privateDir.ensurePrivateDir(dir, log)
   const until = Date.now() + FOLD_BUDGET_MS
   for (;;) {
     // Nothing left (an earlier fold took this event too): no lock to make.

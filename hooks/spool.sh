@@ -25,12 +25,19 @@ home=${TRAILBOSS_HOME:-${HOME:-}/.trailboss}
 case $home in /*) ;; *) drain ;; esac
 sessions=$home/sessions
 spool=$sessions/.spool
-# Never through a link: each folder on the way is a real folder of ours, or made here (0700).
-for dir in "$home" "$sessions" "$spool"; do
-  if [ -L "$dir" ]; then drain; fi
-  if [ ! -d "$dir" ]; then mkdir -- "$dir" 2> /dev/null || [ -d "$dir" ] || drain; fi
-  if [ -L "$dir" ] || [ ! -O "$dir" ]; then drain; fi
+# The home and its sessions folder: a folder of ours, reached directly or through a symlink to
+# one (docs/design.md §2.8, the rule lib/fs/home-check.ts applies), or made here (0700); the fold
+# tightens one of ours that others may write. The spool folder: a real folder of ours, never a link.
+for dir in "$home" "$sessions"; do
+  if [ ! -d "$dir" ]; then
+    if [ -L "$dir" ]; then drain; fi
+    mkdir -- "$dir" 2> /dev/null || [ -d "$dir" ] || drain
+  fi
+  if [ ! -O "$dir" ]; then drain; fi
 done
+if [ -L "$spool" ]; then drain; fi
+if [ ! -d "$spool" ]; then mkdir -- "$spool" 2> /dev/null || [ -d "$spool" ] || drain; fi
+if [ -L "$spool" ] || [ ! -O "$spool" ]; then drain; fi
 
 # /proc/uptime ("12345.67 ..."), read without a fork; date only where there is no /proc.
 up=

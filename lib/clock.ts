@@ -11,3 +11,10 @@ export const monotonicMs = (): number => {
 export const sleepSync = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
+
+/**
+ * Pure: whether something stamped `at` (a wall-clock time a cache kept) is younger than
+ * `maxAgeMs` at `now`. One stamped after `now` was stamped before the clock stepped back (NTP,
+ * a resumed VM): it is stale, never fresh until the clock catches up.
+ */
+export const isFresh = (at: number, now: number, maxAgeMs: number): boolean => at <= now && now - at < maxAgeMs

@@ -39,14 +39,16 @@ t.test('deriveNumbering: a wait keeps its number; a freed number is held 10 minu
   t.equal(deriveNumbering([], [], NOW).changed, false)
 })
 
-t.test('parseNumbers: a book of this version, else none; bad entries are dropped', async (t) => {
+t.test('parseNumbers: a book of this version and shape, else none', async (t) => {
   const book = [held(1, 'a', 5), freed(2, 'b', 6, 7)]
   t.same(parseNumbers(formatNumbers(book)), book, 'round trip')
   t.same(parseNumbers('{"v":1,"waits":'), [], 'cut short')
   t.same(parseNumbers('{"v":2,"waits":[]}'), [], 'another version')
   t.same(parseNumbers('[1,2]'), [], 'foreign')
   const mixed = JSON.stringify({ v: 1, waits: [{ n: 1, sessionId: 'a', since: 5, freedAt: null }, { n: 1, sessionId: 'b', since: 5, freedAt: null }, { n: 0, sessionId: 'c', since: 5, freedAt: null }, { n: 3, sessionId: '../x', since: 5, freedAt: null }, { n: 4, sessionId: 'd', since: 'x', freedAt: null }, null] })
-  t.same(parseNumbers(mixed), [held(1, 'a', 5)], 'a number twice, a zero, a bad id, a bad time, null: dropped')
+  t.same(parseNumbers(mixed), [], 'a zero, a bad id, a bad time, null: a book of another shape is none')
+  const twice = JSON.stringify({ v: 1, waits: [{ n: 1, sessionId: 'a', since: 5, freedAt: null }, { n: 1, sessionId: 'b', since: 5, freedAt: null }] })
+  t.same(parseNumbers(twice), [held(1, 'a', 5)], 'a number held twice is kept once')
   t.equal(formatValidNumbers([{ n: 4 }]), 'the wait is 4')
   t.equal(formatValidNumbers([{ n: 5 }, { n: 2 }, { n: null }, { n: 3 }]), 'the waits are 2, 3 and 5')
 })

@@ -56,7 +56,9 @@ t.test('pure parts: the stamp, the settled guard, what a snapshot file may hold'
   t.equal(parseSnapshot('{"v":1,"dir":"/d","entr', '/d'), null, 'a torn file is none')
   t.equal(parseSnapshot('[1]', '/d'), null)
   const foreign = JSON.stringify({ v: SNAPSHOT_VERSION, dir: '/d', entries: { a: { k: 'x', r: recordOf('b', 'hi') }, c: { k: 1, r: rec }, d: null } })
-  t.same([...(parseSnapshot(foreign, '/d')?.entries.keys() ?? [])], [], 'entries of the wrong shape or id are dropped')
+  t.equal(parseSnapshot(foreign, '/d'), null, 'a snapshot with entries of the wrong shape is none')
+  const misfiled = JSON.stringify({ v: SNAPSHOT_VERSION, dir: '/d', entries: { a: { k: 'x', r: recordOf('b', 'hi') }, b: { k: 'y', r: recordOf('b', 'hi') } } })
+  t.same([...(parseSnapshot(misfiled, '/d')?.entries.keys() ?? [])], ['b'], 'an entry under another id is dropped')
 })
 
 t.test('a settled record is remembered, then taken from the snapshot while its file is unchanged', async (t) => {

@@ -8,9 +8,9 @@ import { tempDir } from './helpers/emitter.js'
 import { emitWait, makeHome, runCli } from './helpers/surfaces.js'
 
 t.test('parseSeenMark takes ours and skips anything else', async (t) => {
-  t.same(parseSeenMark('{"since":5,"seenAt":9,"activeAt":null}'), { since: 5, seenAt: 9, activeAt: null })
-  t.same(parseSeenMark('{"since":5}'), { since: 5, seenAt: null, activeAt: null })
-  for (const bad of ['', 'null', '[]', '{"since":"5"}', '{"seenAt":1}', 'not json', '{"since":1e999}']) t.equal(parseSeenMark(bad), null, bad)
+  t.same(parseSeenMark('{"v":1,"since":5,"seenAt":9,"activeAt":null}'), { since: 5, seenAt: 9, activeAt: null })
+  const bad = ['', 'null', '[]', '{"v":1,"since":"5","seenAt":null,"activeAt":null}', '{"v":1,"since":5}', '{"since":5,"seenAt":9,"activeAt":null}', '{"v":2,"since":5,"seenAt":9,"activeAt":null}', 'not json', '{"v":1,"since":1e999,"seenAt":null,"activeAt":null}']
+  for (const text of bad) t.equal(parseSeenMark(text), null, text)
 })
 
 t.test('marks: written 0600 in a 0700 folder, read back, foreign files skipped, ids checked', async (t) => {

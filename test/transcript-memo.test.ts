@@ -31,7 +31,8 @@ t.test('pure parts: what a memo file may hold', async (t) => {
   t.same([...parseTranscriptMemo(JSON.stringify({ v: TRANSCRIPT_MEMO_VERSION + 1, entries: { a: entry } })).keys()], [], 'another version is none')
   t.same([...parseTranscriptMemo('{"v":1,"entr').keys()], [], 'a torn file is none')
   const odd = { v: TRANSCRIPT_MEMO_VERSION, entries: { a: entry, b: { r: 'x', f: 'y', v: { verdict: 'sleeping', at: 1 } }, c: { r: 1, f: 'y', v: null }, d: { r: 'x', f: 'y', v: { verdict: 'moved-on', at: 1, why: 'because' } }, e: { r: 'x', f: 'y', v: null } } }
-  t.same([...parseTranscriptMemo(JSON.stringify(odd)).keys()], ['a', 'e'], 'entries of the wrong shape are dropped')
+  t.same([...parseTranscriptMemo(JSON.stringify(odd)).keys()], [], 'a memo with entries of the wrong shape is none')
+  t.same([...parseTranscriptMemo(JSON.stringify({ v: TRANSCRIPT_MEMO_VERSION, entries: { a: entry, e: odd.entries.e } })).keys()], ['a', 'e'])
   t.ok(sameMemoEntries(new Map([['a', entry]]), new Map([['a', { ...entry }]])))
   t.notOk(sameMemoEntries(new Map([['a', entry]]), new Map([['a', { ...entry, f: 'other' }]])), 'a new stamp is a change')
   t.notOk(sameMemoEntries(new Map([['a', entry]]), new Map()), 'a session gone is a change')

@@ -186,8 +186,8 @@ export interface HomeFacts {
 }
 
 export const checkHome = (h: HomeFacts): Check => {
-  if (h.mode === null) return { id: 'home', status: 'info', summary: `${h.path} does not exist yet (no event recorded so far)`, fix: 'start a Claude Code session after installing the hooks' }
-  // Another user could have planted links (a `log` into one of your files) and records there.
+  // Another user could have planted links (a `log` into one of your files) and records there; a
+  // link to nothing is refused as well (docs/design.md §2.8), before "does not exist yet".
   if (h.foreign) {
     return {
       id: 'home',
@@ -196,6 +196,7 @@ export const checkHome = (h: HomeFacts): Check => {
       fix: 'point TRAILBOSS_HOME at a folder of your own, or unset it for ~/.trailboss (made 0700 on the next event)',
     }
   }
+  if (h.mode === null) return { id: 'home', status: 'info', summary: `${h.path} does not exist yet (no event recorded so far)`, fix: 'start a Claude Code session after installing the hooks' }
   if (!h.ownedByMe || !h.writable) return { id: 'home', status: 'fail', summary: `${h.path} is not ${h.ownedByMe ? 'writable' : 'owned by you'}`, fix: `chown -R "$USER" ${h.path} && chmod 700 ${h.path}` }
   const loose = [h.mode, h.sessionsMode].some((m) => m !== null && (m & 0o077) !== 0)
   if (loose) return { id: 'home', status: 'warn', summary: `${h.path} can be read by others (mode ${(h.mode & 0o777).toString(8)}${h.sessionsMode !== null ? `, sessions ${(h.sessionsMode & 0o777).toString(8)}` : ''}); records hold your agents' messages`, fix: `chmod 700 ${h.path} ${h.path}/sessions` }

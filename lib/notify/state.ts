@@ -6,7 +6,8 @@ import { TrailbossError } from '../errors.js'
 import { type Env, trailbossHome } from '../paths.js'
 import { deriveHomeProblem, FOREIGN_HOME_HINT } from '../fs/home-check.js'
 import { describeWriteError, lockNow } from '../fs/lock-now.js'
-import { READ_CAP, readRegularIfExists } from '../fs/safe-file.js'
+import { checkNotify } from '../cache/check.generated.js'
+import { type CacheFile, deriveCacheProblem, readCache } from '../fs/cache-file.js'
 import { writeHomeFile } from '../fs/home-file.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
 
@@ -35,20 +36,20 @@ export interface NotifyState {
 
 export const notifyStateFile = (env: Env): string => join(trailbossHome(env), 'notify.json')
 
-export const parseNotifyState = (text: string | null): NotifyState => {
-  if (text === null) return { v: NOTIFY_STATE_VERSION, told: {} }
-  try {
-    const v = JSON.parse(text) as Partial<NotifyState>
-    if (v.v !== NOTIFY_STATE_VERSION || typeof v.told !== 'object' || v.told === null) throw new Error('unknown shape')
-    const told: Record<string, string[]> = {}
-    for (const [k, ids] of Object.entries(v.told)) if (Array.isArray(ids)) told[k] = ids.filter((i): i is string => typeof i === 'string')
-    const said = Array.isArray(v.said) ? v.said.filter((i): i is string => typeof i === 'string') : []
-    return { v: NOTIFY_STATE_VERSION, told, ...(said.length > 0 ? { said } : {}) }
-  } catch {
-    // A damaged file costs at most one repeated notification; refusing would cost all of them.
-    return { v: NOTIFY_STATE_VERSION, told: {} }
-  }
+const toState = (file: NotifyState | null): NotifyState => {
+  if (!file) return { v: NOTIFY_STATE_VERSION, told: {} }
+  const said = file.said ?? []
+  return { v: NOTIFY_STATE_VERSION, told: file.told, ...(said.length > 0 ? { said } : {}) }
 }
+
+/** Pure: the state a file's text holds; a damaged one (or none) is a fresh state. */
+export const parseNotifyState = (text: string | null): NotifyState => {
+  // A damaged file costs at most one repeated notification; refusing would cost all of them.
+  const got = text === null ? null : deriveCacheProblem(text, checkNotify)
+  return toState(got !== null && typeof got === 'object' ? (got.data as NotifyState) : null)
+}
+
+const notifyCache = (env: Env): CacheFile => ({ file: notifyStateFile(env), dir: trailbossHome(env), check: checkNotify, tmpPrefix: '.notify' })
 
 /**
  * Pure: which of the current waits are new for this profile, and the set to remember. Only
@@ -98,11 +99,14 @@ export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => P
     throw new TrailbossError(`cannot write in ${home} (${describeWriteError(err)}); nothing was notified`, 'notify remembers what it told there; point TRAILBOSS_HOME at a writable folder')
   }
   try {
-    // A FIFO or a link in its place reads as no state: at most one repeated notification.
-    const text = readRegularIfExists(file, { cap: READ_CAP.state, ownOnly: true })
-    const { next, result } = await fn(parseNotifyState(typeof text === 'string' ? text : null))
-    if (next) {
-      writeHomeFile(env, home, file, `${JSON.stringify(next)}\n`, '.notify', { durable: true })
+    // A FIFO, a link or a damaged file in its place reads as no state (said once in the log, and
+    // rewritten here): at most one repeated notification.
+    const got = readCache<NotifyState>(env, notifyCache(env), { repair: false })
+    const state = toState(got.value)
+    const { next, result } = await fn(state)
+    const toWrite = next ?? (got.bad !== null ? state : null)
+    if (toWrite) {
+      writeHomeFile(env, home, file, `${JSON.stringify(toWrite)}\n`, '.notify', { durable: true })
     }
     return result
   } finally {

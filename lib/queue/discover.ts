@@ -4,6 +4,7 @@
 // process tree runs an agent, and from their transcripts. Their state (from the registry or the
 // screen) is always inferred, and they carry a hint to install the hooks. When hooks later fire
 // in one, its record has the same session id and takes its place: one session, one key.
+import { isFresh } from '../clock.js'
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { AGENTS, agentFor } from '../agents/index.js'
@@ -108,9 +109,8 @@ const folderStamp = (folders: readonly string[], now: number): string | null => 
 
 /** Pure: whether a pane's session is looked up this run; `stamp`: its agent's folders now (undefined: it names none). */
 export const deriveLookupDue = (memo: Pick<PaneMemo, 'sessionId' | 'lookedAt' | 'folders'>, stamp: string | null | undefined, now: number): boolean => {
-  const age = now - memo.lookedAt
-  if (stamp === undefined) return age >= (memo.sessionId === null ? UNNAMED_LOOKUP_AFTER_MS : SESSION_LOOKUP_AFTER_MS)
-  return stamp === null || stamp !== memo.folders || age >= SESSION_RECHECK_AFTER_MS
+  if (stamp === undefined) return !isFresh(memo.lookedAt, now, memo.sessionId === null ? UNNAMED_LOOKUP_AFTER_MS : SESSION_LOOKUP_AFTER_MS)
+  return stamp === null || stamp !== memo.folders || !isFresh(memo.lookedAt, now, SESSION_RECHECK_AFTER_MS)
 }
 
 interface PaneInput {
@@ -223,7 +223,7 @@ export const readHooklessScreens = async (found: Hookless[], cache: DiscoveryCac
     sizes.set(s, size)
     const memo = cache.screens[key]
     const after = memo?.verdict === 'working' ? HOOKLESS_WORKING_SCREEN_AFTER_MS : HOOKLESS_SCREEN_AFTER_MS
-    if (memo && memo.pid === s.pid && memo.size === size && now - memo.at < after) continue
+    if (memo && memo.pid === s.pid && memo.size === size && isFresh(memo.at, now, after)) continue
     due.set(s.tmux.socket, [...(due.get(s.tmux.socket) ?? []), s])
   }
   await Promise.all(

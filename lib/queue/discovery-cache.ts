@@ -1,15 +1,15 @@
 // What discovery of hook-less sessions learnt, remembered across runs ($TRAILBOSS_HOME/discovery.json):
 // registry files by mtime, which process each pane runs, the session each agent process runs,
 // and screen verdicts. `status` runs every few seconds: none of it is worked out twice.
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ScreenVerdict } from '../agents/types.js'
 import type { LiveState, ToolCall, WaitKind } from '../record/types.js'
-import { writeFileAtomic } from '../fs/atomic-write.js'
-import { deriveHomeProblem } from '../fs/home-check.js'
-import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
-import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
+import { checkDiscovery } from '../cache/check.generated.js'
+import { type CacheFile, readCache, writeCache } from '../fs/cache-file.js'
 import { type Env, trailbossHome } from '../paths.js'
+
+/** Bumped when what the file holds changes: a file of another version is none (lib/cache/schema.ts). */
+export const DISCOVERY_VERSION = 1
 
 /** What a pane runs: the agent process found under it, and that process's session. */
 export interface PaneMemo {
@@ -75,32 +75,22 @@ export interface DiscoveryCache {
   waits: Record<string, WaitMemo>
 }
 
-const cacheFile = (env: Env): string => join(trailbossHome(env), 'discovery.json')
-
-const obj = (v: unknown): Record<string, never> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, never>) : {})
+const discoveryCache = (env: Env): CacheFile => ({ file: join(trailbossHome(env), 'discovery.json'), dir: trailbossHome(env), check: checkDiscovery, tmpPrefix: '.discovery' })
 
 export const emptyDiscoveryCache = (): DiscoveryCache => ({ registry: {}, panes: {}, screens: {}, asks: {}, waits: {} })
 
 export const readDiscoveryCache = (env: Env): { cache: DiscoveryCache; text: string } => {
-  const got = readRegularFile(cacheFile(env), { cap: READ_CAP.state, ownOnly: true })
-  if (!got.ok) return { cache: emptyDiscoveryCache(), text: '' }
-  try {
-    const v = obj(JSON.parse(got.text))
-    return { cache: { registry: obj(v.registry), panes: obj(v.panes), screens: obj(v.screens), asks: obj(v.asks), waits: obj(v.waits) }, text: got.text }
-  } catch {
-    return { cache: emptyDiscoveryCache(), text: '' }
-  }
+  const got = readCache<DiscoveryCache & { v: number }>(env, discoveryCache(env))
+  if (!got.value) return { cache: emptyDiscoveryCache(), text: '' }
+  const { v: _v, ...cache } = got.value
+  return { cache, text: got.text }
 }
+
+/** Pure: the file's text for a cache. */
+export const formatDiscoveryCache = (cache: DiscoveryCache): string => JSON.stringify({ v: DISCOVERY_VERSION, ...cache })
 
 /** Written only when it changed; one that cannot be written costs a look next time. */
 export const writeDiscoveryCache = (env: Env, cache: DiscoveryCache, before: string): void => {
-  const text = JSON.stringify(cache)
-  if (text === before || deriveHomeProblem(env) !== null) return
-  try {
-    const home = trailbossHome(env)
-    mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE })
-    writeFileAtomic(cacheFile(env), text, home, '.discovery')
-  } catch {
-    // Nothing to do: the next run looks again.
-  }
+  const text = formatDiscoveryCache(cache)
+  if (text !== before) writeCache(env, discoveryCache(env), text)
 }

@@ -1,5 +1,6 @@
 // Effectful: reads records, transcripts, tmux panes and (rarely) screens, then hands the facts
 // to the pure derivation in queue/derive.ts. Shared by ls, show, go, watch, status and notify.
+import { isFresh } from '../clock.js'
 import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../record/types.js'
 import type { Io } from '../io.js'
@@ -180,7 +181,7 @@ const checkScreens = async (
   const due: SessionRecord[] = []
   for (const rec of candidates.sort((a, b) => a.lastEventAt - b.lastEventAt)) {
     const cached = cache[rec.sessionId]
-    if (cached && cached.lastEventAt === rec.lastEventAt && now - cached.at < SCREEN_CHECK_AFTER_MS) {
+    if (cached && cached.lastEventAt === rec.lastEventAt && isFresh(cached.at, now, SCREEN_CHECK_AFTER_MS)) {
       out.set(rec.sessionId, cached.verdict)
       fresh[rec.sessionId] = cached
     } else if (due.length < MAX_SCREEN_CHECKS_PER_RUN) due.push(rec)
@@ -214,9 +215,10 @@ const checkScreens = async (
 const numberWaits = async (env: Env, items: QueueItem[], now: number, complete: boolean): Promise<void> => {
   const waits = items.filter(isQueued)
   if (waits.length === 0 && !complete) return
-  const book = readNumbers(env)
+  const { entries: book, bad } = readNumbers(env)
   let numbering = deriveNumbering(book, waits, now)
-  if (numbering.changed && complete) {
+  // A bad book is rewritten by its writer, changed or not: said once, not on every run.
+  if ((numbering.changed || bad) && complete) {
     const { writeNumbering } = await import('./numbers-write.js')
     numbering = (await writeNumbering(env, waits, now)) ?? numbering
   } else if (numbering.changed) numbering = deriveNumbering(book, [...waits, ...book.filter((e) => e.freedAt === null)], now)
@@ -267,7 +269,7 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
   const now = io.now()
   const tmux = serverAsker(exec)
   // tmux answers while the records and transcripts are read: each list-panes starts with the first record naming its server.
-  const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true, onRecord: tmux.see })
+  const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true, onRecord: tmux.see, now })
   const memo = opts.discover === false ? null : readDiscoveryCache(io.env)
   const published = memo ? listPublishedSessions(io.env, memo.cache) : []
   if (memo) for (const socket of discoverySockets(io.env, published)) tmux.ask(socket)

@@ -26,8 +26,9 @@ export const writeNumbering = async (env: Env, waits: readonly NumberedWait[], n
     return null
   }
   try {
-    const numbering = deriveNumbering(readNumbers(env), waits, now)
-    if (numbering.changed) writeHomeFile(env, trailbossHome(env), file, formatNumbers(numbering.entries), '.numbers')
+    const book = readNumbers(env, { underLock: true })
+    const numbering = deriveNumbering(book.entries, waits, now)
+    if (numbering.changed || book.bad) writeHomeFile(env, trailbossHome(env), file, formatNumbers(numbering.entries), '.numbers')
     return numbering
   } catch {
     return null

@@ -6,8 +6,9 @@
 // wait and gets another number. The pure part (deriveNumbering) decides; the book is read
 // without a lock, and written only when it changed, under a lock held at most LOCK_BUDGET_MS.
 import { join } from 'node:path'
-import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
-import { type Env, isValidSessionId, trailbossHome } from '../paths.js'
+import { checkNumbers } from '../cache/check.generated.js'
+import { type CacheFile, deriveCacheProblem, readCache } from '../fs/cache-file.js'
+import { type Env, trailbossHome } from '../paths.js'
 
 /** A number freed by a wait that ended is given to no other wait for this long. */
 export const NUMBER_HOLD_MS = 10 * 60_000
@@ -42,27 +43,16 @@ export const numbersFile = (env: Env): string => join(trailbossHome(env), 'numbe
 /** The identity of a wait: the session and when this wait of it began. */
 export const waitKey = (w: NumberedWait): string => `${w.sessionId}\n${w.since}`
 
-const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 1
-const isTime = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
+/** Pure: the entries of a book that passed its check; a number held twice is kept once (the first). */
+const toEntries = (book: { waits: NumberEntry[] } | null): NumberEntry[] => {
+  const used = new Set<number>()
+  return (book?.waits ?? []).filter((e) => !used.has(e.n) && used.add(e.n))
+}
 
 /** Pure: the book's entries, or none for a file that is not a book of this version (it is then rewritten). */
 export const parseNumbers = (text: string): NumberEntry[] => {
-  try {
-    const v = JSON.parse(text) as { v?: unknown; waits?: unknown }
-    if (typeof v !== 'object' || v === null || v.v !== NUMBERS_VERSION || !Array.isArray(v.waits)) return []
-    const out: NumberEntry[] = []
-    const used = new Set<number>()
-    for (const e of v.waits as unknown[]) {
-      if (typeof e !== 'object' || e === null) continue
-      const { n, sessionId, since, freedAt } = e as Record<string, unknown>
-      if (!isCount(n) || used.has(n) || !isValidSessionId(sessionId) || !isTime(since) || (freedAt !== null && !isTime(freedAt))) continue
-      used.add(n)
-      out.push({ n, sessionId, since, freedAt })
-    }
-    return out
-  } catch {
-    return []
-  }
+  const got = deriveCacheProblem(text, checkNumbers)
+  return toEntries(typeof got === 'object' ? (got.data as { waits: NumberEntry[] }) : null)
 }
 
 export const formatNumbers = (entries: readonly NumberEntry[]): string =>
@@ -104,8 +94,14 @@ export const deriveNumbering = (book: readonly NumberEntry[], waits: readonly Nu
   return { numbers, entries, changed }
 }
 
-/** The book as it is on disk (no lock: it is replaced atomically); none when missing or not ours. */
-export const readNumbers = (env: Env): NumberEntry[] => {
-  const got = readRegularFile(numbersFile(env), { cap: READ_CAP.state, ownOnly: true })
-  return got.ok ? parseNumbers(got.text) : []
+const numbersCache = (env: Env): CacheFile => ({ file: numbersFile(env), dir: trailbossHome(env), check: checkNumbers, tmpPrefix: '.numbers' })
+
+/**
+ * The book as it is on disk (no lock: it is replaced atomically); none when missing or not ours.
+ * A bad book is said once (by the reader without the lock) and rewritten by its one writer,
+ * under the lock (numbers-write.ts): `bad` tells it to.
+ */
+export const readNumbers = (env: Env, opts: { underLock?: boolean } = {}): { entries: NumberEntry[]; bad: boolean } => {
+  const got = readCache<{ waits: NumberEntry[] }>(env, numbersCache(env), { repair: false, log: opts.underLock !== true })
+  return { entries: toEntries(got.value), bad: got.bad !== null }
 }

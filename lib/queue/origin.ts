@@ -3,9 +3,12 @@
 // marks are): a client moves one way at a time, so no lock is needed.
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { tryWriteHomeFile } from '../fs/home-file.js'
-import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
+import { checkOrigin } from '../cache/check.generated.js'
+import { type CacheFile, deriveCacheProblem, readCache, writeCache } from '../fs/cache-file.js'
 import { type Env, trailbossHome } from '../paths.js'
+
+/** Bumped when what the file holds changes: a file of another version is none (lib/cache/schema.ts). */
+export const ORIGIN_VERSION = 1
 
 export interface Origin {
   socket: string
@@ -21,26 +24,22 @@ export const originDir = (env: Env): string => join(trailbossHome(env), 'back')
 const originFile = (env: Env, socket: string, client: string): string =>
   join(originDir(env), `${createHash('sha256').update(`${socket}\n${client}`).digest('hex').slice(0, 24)}.json`)
 
-/** Pure: a stored origin, or null when the text is not one. */
+const toOrigin = (file: (Origin & { v: number }) | null): Origin | null => file && { socket: file.socket, client: file.client, pane: file.pane, at: file.at }
+
+/** Pure: a stored origin, or null when the text is not one of this version. */
 export const parseOrigin = (text: string): Origin | null => {
-  try {
-    const v = JSON.parse(text) as Record<string, unknown>
-    if (typeof v !== 'object' || v === null) return null
-    const { socket, client, pane, at } = v
-    if (typeof socket !== 'string' || typeof client !== 'string' || typeof pane !== 'string' || !/^%\d+$/.test(pane) || typeof at !== 'number') return null
-    return { socket, client, pane, at }
-  } catch {
-    return null
-  }
+  const got = deriveCacheProblem(text, checkOrigin)
+  return typeof got === 'object' ? toOrigin(got.data as Origin & { v: number }) : null
 }
 
+const originCache = (env: Env, socket: string, client: string): CacheFile => ({ file: originFile(env, socket, client), dir: originDir(env), check: checkOrigin, tmpPrefix: '.back' })
+
 export const readOrigin = (env: Env, socket: string, client: string): Origin | null => {
-  const got = readRegularFile(originFile(env, socket, client), { cap: READ_CAP.state, ownOnly: true })
-  const origin = got.ok ? parseOrigin(got.text) : null
+  const origin = toOrigin(readCache<Origin & { v: number }>(env, originCache(env, socket, client)).value)
   // A digest clash (or a file put there) must not send this client elsewhere.
   return origin && origin.socket === socket && origin.client === client ? origin : null
 }
 
 /** Remembers where the client was; false when it could not (the move itself still counts). */
 export const writeOrigin = (env: Env, origin: Origin): boolean =>
-  tryWriteHomeFile(env, originDir(env), originFile(env, origin.socket, origin.client), JSON.stringify(origin), '.back')
+  writeCache(env, originCache(env, origin.socket, origin.client), JSON.stringify({ v: ORIGIN_VERSION, ...origin }))

@@ -8,10 +8,13 @@
 // for SEEN_AFTER_ACTIVE_MS.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { tryWriteHomeFile } from '../fs/home-file.js'
+import { checkSeen } from '../cache/check.generated.js'
+import { type CacheFile, deriveCacheProblem, readCache, writeCache } from '../fs/cache-file.js'
 import { readDirIfExists } from '../fs/read-optional.js'
-import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { type Env, isValidSessionId, trailbossHome } from '../paths.js'
+
+/** Bumped when what a mark holds changes: a mark of another version is none (lib/cache/schema.ts). */
+export const SEEN_VERSION = 1
 
 /** How long a wait's pane must be in front of the person before the wait counts as seen. */
 export const SEEN_AFTER_ACTIVE_MS = 4000
@@ -33,17 +36,15 @@ const markFile = (env: Env, sessionId: string): string => {
   return join(seenDir(env), `${sessionId}.json`)
 }
 
-/** Pure: a mark's text, or null when it is not one of ours (skipped, as a foreign file is). */
+const toMark = (file: (SeenMark & { v: number }) | null): SeenMark | null => file && { since: file.since, seenAt: file.seenAt, activeAt: file.activeAt }
+
+/** Pure: a mark's text, or null when it is not one of ours of this version. */
 export const parseSeenMark = (text: string): SeenMark | null => {
-  try {
-    const v = JSON.parse(text) as Record<string, unknown>
-    const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
-    if (typeof v !== 'object' || v === null || !num(v.since)) return null
-    return { since: v.since, seenAt: num(v.seenAt) ? v.seenAt : null, activeAt: num(v.activeAt) ? v.activeAt : null }
-  } catch {
-    return null
-  }
+  const got = deriveCacheProblem(text, checkSeen)
+  return typeof got === 'object' ? toMark(got.data as SeenMark & { v: number }) : null
 }
+
+const markCache = (env: Env, sessionId: string): CacheFile => ({ file: markFile(env, sessionId), dir: seenDir(env), check: checkSeen, tmpPrefix: '.seen' })
 
 /** The marks of these sessions (those that have one): one readdir, then only their files. */
 export const readSeenMarks = (env: Env, sessionIds: Iterable<string>): Map<string, SeenMark> => {
@@ -57,8 +58,8 @@ export const readSeenMarks = (env: Env, sessionIds: Iterable<string>): Map<strin
   if (names.size === 0) return out
   for (const id of sessionIds) {
     if (!names.has(`${id}.json`) || !isValidSessionId(id)) continue
-    const got = readRegularFile(markFile(env, id), { cap: READ_CAP.state, ownOnly: true })
-    const mark = got.ok ? parseSeenMark(got.text) : null
+    // A bad mark is removed (said once in the log): the wait counts as not seen.
+    const mark = toMark(readCache<SeenMark & { v: number }>(env, markCache(env, id)).value)
     if (mark) out.set(id, mark)
   }
   return out
@@ -66,7 +67,7 @@ export const readSeenMarks = (env: Env, sessionIds: Iterable<string>): Map<strin
 
 /** Writes a mark; false when it could not be (a foreign or read-only home): nothing else breaks. */
 export const writeSeenMark = (env: Env, sessionId: string, mark: SeenMark): boolean =>
-  isValidSessionId(sessionId) && tryWriteHomeFile(env, seenDir(env), markFile(env, sessionId), JSON.stringify(mark), '.seen')
+  isValidSessionId(sessionId) && writeCache(env, markCache(env, sessionId), JSON.stringify({ v: SEEN_VERSION, ...mark }))
 
 /** Forgets a session's mark (gc, when the session is retired). */
 export const removeSeenMark = (env: Env, sessionId: string): void => {
@@ -97,7 +98,8 @@ export const deriveSeenUpdate = (waits: readonly SeenCandidate[], marks: Readonl
       if (current?.activeAt !== null && current?.activeAt !== undefined) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: null })
       continue
     }
-    if (current?.activeAt === null || current?.activeAt === undefined) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: now })
+    // A note from before the clock stepped back starts the stretch again (else it never ends in time).
+    if (current?.activeAt === null || current?.activeAt === undefined || current.activeAt > now) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: now })
     else if (now - current.activeAt >= afterMs) out.set(w.sessionId, { since: w.since, seenAt: now, activeAt: current.activeAt })
   }
   return out

@@ -6,8 +6,9 @@
 // it, and the transcript is read and checked as ever.
 import { join } from 'node:path'
 import type { TranscriptVerdict } from '../agents/types.js'
-import { tryWriteHomeFile } from '../fs/home-file.js'
-import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
+import { checkTranscripts } from '../cache/check.generated.js'
+import { type CacheFile, deriveCacheProblem, readCache, writeCache } from '../fs/cache-file.js'
+import { READ_CAP } from '../fs/safe-file.js'
 import { type Env, trailbossHome } from '../paths.js'
 import type { SessionRecord } from '../record/types.js'
 
@@ -35,35 +36,13 @@ export interface TranscriptMemo {
 export const deriveVerdictInputs = (rec: SessionRecord): string =>
   JSON.stringify([rec.agent, rec.transcriptPath, rec.offset, rec.state, rec.promptId, rec.tool?.useId ?? null, rec.since, rec.headless, rec.lastEventAt])
 
-const VERDICTS = new Set(['moved-on', 'interrupted', 'error'])
+/** Pure: the entries of a file that passed its check (lib/cache/schema.ts). */
+const toEntries = (file: { entries: Record<string, TranscriptMemoEntry> } | null): Map<string, TranscriptMemoEntry> => new Map(file ? Object.entries(file.entries) : [])
 
-const isVerdict = (v: unknown): v is TranscriptVerdict | null => {
-  if (v === null) return true
-  if (typeof v !== 'object') return false
-  const o = v as { verdict?: unknown; at?: unknown; why?: unknown; message?: unknown }
-  if (typeof o.verdict !== 'string' || !VERDICTS.has(o.verdict) || typeof o.at !== 'number') return false
-  if (o.verdict === 'moved-on') return o.why === 'new-prompt' || o.why === 'tool-answered'
-  if (o.verdict === 'error') return typeof o.message === 'string'
-  return true
-}
-
-/** Pure: the entries a file's text holds; anything unexpected is left out (or no memo at all). */
+/** Pure: the entries a file's text holds; none for anything but a memo of this version. */
 export const parseTranscriptMemo = (text: string): Map<string, TranscriptMemoEntry> => {
-  const entries = new Map<string, TranscriptMemoEntry>()
-  let v: unknown
-  try {
-    v = JSON.parse(text)
-  } catch {
-    return entries
-  }
-  const file = v as { v?: unknown; entries?: unknown } | null
-  if (typeof file !== 'object' || file === null || file.v !== TRANSCRIPT_MEMO_VERSION) return entries
-  if (typeof file.entries !== 'object' || file.entries === null || Array.isArray(file.entries)) return entries
-  for (const [id, e] of Object.entries(file.entries as Record<string, unknown>)) {
-    const entry = e as Partial<TranscriptMemoEntry> | null
-    if (typeof entry === 'object' && entry !== null && typeof entry.r === 'string' && typeof entry.f === 'string' && isVerdict(entry.v)) entries.set(id, { r: entry.r, f: entry.f, v: entry.v })
-  }
-  return entries
+  const got = deriveCacheProblem(text, checkTranscripts)
+  return toEntries(typeof got === 'object' ? (got.data as { entries: Record<string, TranscriptMemoEntry> }) : null)
 }
 
 /** Pure: the file's text for these entries. */
@@ -72,11 +51,12 @@ export const formatTranscriptMemo = (entries: ReadonlyMap<string, TranscriptMemo
 
 export const transcriptMemoFile = (env: Env): string => join(trailbossHome(env), 'transcripts.json')
 
+const transcriptMemo = (env: Env): CacheFile => ({ file: transcriptMemoFile(env), dir: trailbossHome(env), check: checkTranscripts, tmpPrefix: '.transcripts' })
+
 /** The memo; missing, unreadable, corrupt or of another version = empty. */
 export const readTranscriptMemo = (env: Env): TranscriptMemo => {
-  // Never blocks on a FIFO, never follows a link, never reads past a state file's cap.
-  const got = readRegularFile(transcriptMemoFile(env), { cap: READ_CAP.state, ownOnly: true })
-  return got.ok ? { entries: parseTranscriptMemo(got.text), text: got.text } : { entries: new Map(), text: '' }
+  const got = readCache<{ entries: Record<string, TranscriptMemoEntry> }>(env, transcriptMemo(env))
+  return { entries: toEntries(got.value), text: got.text }
 }
 
 /** Pure: whether two memos hold the same entries (a verdict follows from its inputs and stamp). */
@@ -94,5 +74,5 @@ export const writeTranscriptMemo = (env: Env, before: TranscriptMemo, entries: R
   if (sameMemoEntries(before.entries, entries) && (before.text !== '' || entries.size === 0)) return
   const text = formatTranscriptMemo(entries)
   if (text.length > READ_CAP.state) return
-  tryWriteHomeFile(env, trailbossHome(env), transcriptMemoFile(env), text, '.transcripts')
+  writeCache(env, transcriptMemo(env), text)
 }

@@ -93,6 +93,11 @@ export interface ReadOptions {
   skipEnded?: boolean
   /** Told of each record as soon as it is read (ls starts asking tmux while the rest is read). */
   onRecord?: (rec: SessionRecord) => void
+  /**
+   * The reader's clock, for folding pending and spooled events (record/fold.ts): a record stamped
+   * ahead of it was stamped before the clock stepped back, and a later event still moves it.
+   */
+  now?: number
 }
 
 export const readStore = async (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): Promise<StoreContents> => {
@@ -104,7 +109,8 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   // folder is listed: a fold removes a spool file only after writing its record, so an event
   // gone from the spool by now is in a record file this listing sees (read twice, it changes
   // nothing), where read after the listing a new session's first event could be in neither.
-  const spooled = readSpooledEvents(dir, env, () => process.getBuiltinModule('node:os').hostname())
+  const now = opts.now ?? Date.now()
+  const spooled = readSpooledEvents(dir, env, () => process.getBuiltinModule('node:os').hostname(), undefined, now)
   const entries = listDir(dir)
   const pendingIds = new Set<string>()
   const recordIds: string[] = []
@@ -127,7 +133,7 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   for (const id of spooled.keys()) pendingIds.add(id)
   const withSpooled = (id: string, rec: SessionRecord | null): SessionRecord | null => {
     const evs = spooled.get(id)
-    return evs ? foldEvents(rec, evs) : rec
+    return evs ? foldEvents(rec, evs, now) : rec
   }
   // The ended index (record/ended-index.ts) saves opening hundreds of ended records.
   const marked = skipEnded ? readEndedMarks(dir) : new Set<string>()
@@ -170,7 +176,7 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
       if (rec !== MISSING) skipped.push({ file, why: rec })
       continue
     }
-    const merged = pendingIds.has(id) ? withSpooled(id, withPending(rec, readPendingEvents(dir, id, rec.foldedPending))) : rec
+    const merged = pendingIds.has(id) ? withSpooled(id, withPending(rec, readPendingEvents(dir, id, rec.foldedPending), now)) : rec
     if (merged) {
       records.push(merged)
       opts.onRecord?.(merged)
@@ -181,7 +187,7 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   // Events of a session whose first write lost the lock race exist only as pending files (or spooled).
   for (const id of pendingIds) {
     if (seen.has(id) || !isValidSessionId(id)) continue
-    const rec = withSpooled(id, withPending(null, readPendingEvents(dir, id, [])))
+    const rec = withSpooled(id, withPending(null, readPendingEvents(dir, id, []), now))
     if (rec) {
       records.push(rec)
       opts.onRecord?.(rec)

@@ -8,9 +8,9 @@ import { LIVE_STATES, WAIT_KINDS, type HookEvent, type SessionRecord } from './t
 
 /** The registered agents (docs/record.schema.json and the compiled check follow: npm run schemas). */
 const agent = z.enum(AGENT_HOOKS.map((a) => a.id) as [string, ...string[]])
-const sessionId = z.string().check(z.regex(SESSION_ID_PATTERN))
+export const sessionId = z.string().check(z.regex(SESSION_ID_PATTERN))
 
-const tmux = z.nullable(
+export const tmux = z.nullable(
   z.object({
     pane: z.string().check(z.regex(/^%\d+$/)),
     socket: z.string(),
@@ -18,7 +18,7 @@ const tmux = z.nullable(
   }),
 )
 
-const toolCall = z.nullable(
+export const toolCall = z.nullable(
   z.object({
     name: z.string(),
     input: z.unknown(),
@@ -36,8 +36,8 @@ const agentProcess = z.optional(
   ),
 )
 
-const liveState = z.enum(LIVE_STATES)
-const waitKind = z.nullable(z.enum(WAIT_KINDS))
+export const liveState = z.enum(LIVE_STATES)
+export const waitKind = z.nullable(z.enum(WAIT_KINDS))
 
 export const recordSchema = z.object({
   v: z.literal(1),
@@ -71,7 +71,7 @@ export const recordSchema = z.object({
 })
 
 // The schema and the TypeScript type the emitter writes must not drift apart.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never
 const _recordMatches: Same<z.infer<typeof recordSchema>, SessionRecord> = true
 void _recordMatches
 

@@ -7,10 +7,10 @@ import type { BigIntStats } from 'node:fs'
 import { join } from 'node:path'
 import type { SessionRecord } from './types.js'
 import { statOwnRegularFile } from '../fs/file-stamp.js'
-import { tryWriteHomeFile } from '../fs/home-file.js'
-import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
+import { checkRecords } from '../cache/check.generated.js'
+import { type CacheFile, deriveCacheProblem, readCache, writeCache } from '../fs/cache-file.js'
+import { READ_CAP } from '../fs/safe-file.js'
 import { type Env, trailbossHome } from '../paths.js'
-import { looksLikeRecord } from './light-check.js'
 
 export { deriveFileStamp, isSettled, SETTLED_MS } from '../fs/file-stamp.js'
 
@@ -38,25 +38,24 @@ export const statRecordFile = (path: string, uid: bigint | null): BigIntStats | 
 
 export const snapshotFile = (env: Env): string => join(trailbossHome(env), 'records.json')
 
+const snapshotCache = (env: Env): CacheFile => ({ file: snapshotFile(env), dir: trailbossHome(env), check: checkRecords, tmpPrefix: '.records' })
+
+interface SnapshotFile {
+  dir: string
+  entries: Record<string, SnapshotEntry>
+}
+
+/** Pure: the snapshot of a file that passed its check, for `dir`; a snapshot of another folder is none. */
+const toSnapshot = (file: SnapshotFile | null, dir: string): RecordSnapshot | null => {
+  if (!file || file.dir !== dir) return null
+  // An entry under another session's id is none (its record would stand for the wrong file).
+  return { dir, entries: new Map(Object.entries(file.entries).filter(([id, e]) => e.r.sessionId === id)) }
+}
+
 /** Pure: the snapshot a file's text holds for `dir`; anything unexpected is no snapshot. */
 export const parseSnapshot = (text: string, dir: string): RecordSnapshot | null => {
-  let v: unknown
-  try {
-    v = JSON.parse(text)
-  } catch {
-    return null
-  }
-  if (typeof v !== 'object' || v === null) return null
-  const file = v as { v?: unknown; dir?: unknown; entries?: unknown }
-  if (file.v !== SNAPSHOT_VERSION || file.dir !== dir || typeof file.entries !== 'object' || file.entries === null || Array.isArray(file.entries)) return null
-  const entries = new Map<string, SnapshotEntry>()
-  for (const [id, e] of Object.entries(file.entries as Record<string, unknown>)) {
-    const entry = e as Partial<SnapshotEntry> | null
-    // Only the shape is checked again (the schema check was passed when it was remembered).
-    if (typeof entry !== 'object' || entry === null || typeof entry.k !== 'string' || !looksLikeRecord(entry.r, id)) continue
-    entries.set(id, { k: entry.k, r: entry.r })
-  }
-  return { dir, entries }
+  const got = deriveCacheProblem(text, checkRecords)
+  return toSnapshot(typeof got === 'object' ? (got.data as SnapshotFile) : null, dir)
 }
 
 /** Pure: the file's text for these entries. */
@@ -71,11 +70,8 @@ export const sameEntries = (a: ReadonlyMap<string, SnapshotEntry>, b: ReadonlyMa
 }
 
 /** The snapshot of `dir`'s records; missing, unreadable, corrupt or of another kind = empty. */
-export const readSnapshot = (env: Env, dir: string): RecordSnapshot => {
-  // Never blocks on a FIFO, never follows a link, never reads past a state file's cap.
-  const got = readRegularFile(snapshotFile(env), { cap: READ_CAP.state, ownOnly: true })
-  return (got.ok ? parseSnapshot(got.text, dir) : null) ?? { dir, entries: new Map() }
-}
+export const readSnapshot = (env: Env, dir: string): RecordSnapshot =>
+  toSnapshot(readCache<SnapshotFile>(env, snapshotCache(env)).value, dir) ?? { dir, entries: new Map() }
 
 /** Written only when it changed; one that cannot be written costs a read of each record next time. */
 export const writeSnapshot = (env: Env, before: RecordSnapshot, entries: ReadonlyMap<string, SnapshotEntry>): void => {
@@ -83,5 +79,5 @@ export const writeSnapshot = (env: Env, before: RecordSnapshot, entries: Readonl
   const text = formatSnapshot(before.dir, entries)
   // Records of the schema's largest kind could outgrow what a reader takes: none is written then.
   if (text.length > READ_CAP.state) return
-  tryWriteHomeFile(env, trailbossHome(env), snapshotFile(env), text, '.records')
+  writeCache(env, snapshotCache(env), text)
 }

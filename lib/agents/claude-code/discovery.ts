@@ -7,10 +7,10 @@ import type { Env } from '../../paths.js'
 import { READ_CAP, readRegularFile } from '../../fs/safe-file.js'
 import { readTmuxOf } from '../../tmux/process-table.js'
 import type { TmuxLocation } from '../../record/types.js'
-import { findNewestFile, isProcessNamed } from '../discovery.js'
+import { findNewestFile } from '../discovery.js'
 import type { AgentDiscovery, AgentProcessInfo, FoundSession } from '../types.js'
 import { claudeConfigDir, claudeProjectsDir } from './paths.js'
-import { isAlive, parseRegistryEntry, REGISTRY_FILE_CAP, REGISTRY_NAME, type RegistryEntry } from './session-registry.js'
+import { isClaudeProcess, isRegistryProcess, parseRegistryEntry, pidOfRegistryName, REGISTRY_FILE_CAP, REGISTRY_NAME, type RegistryEntry } from './session-registry.js'
 
 /** What a registry file says beyond RegistryEntry: where the session runs. */
 export interface RegistrySession extends RegistryEntry {
@@ -86,14 +86,15 @@ const listRegistrySessions = (env: Env, memo: Record<string, unknown>): FoundSes
     else {
       // Only files of our own user, as Claude Code writes them: never one another user planted.
       const got = readRegularFile(path, { cap: REGISTRY_FILE_CAP, ownOnly: true })
-      const session = got.ok ? parseRegistrySession(got.text) : null
+      const parsed = got.ok ? parseRegistrySession(got.text) : null
+      const session = parsed && { ...parsed, pid: parsed.pid ?? pidOfRegistryName(name) }
       const keepTmux = isMemo(old) && old.session?.pid === session?.pid ? old.tmux : undefined
       m = { mtimeMs: st.mtimeMs, size: st.size, session, tmux: keepTmux !== undefined ? keepTmux : session?.pid ? readTmuxOf(session.pid) : null }
       memo[name] = m
     }
     const s = m.session
     // Headless runs (`claude -p`) wait on no one; a crashed process leaves its file behind.
-    if (!s || s.pid === null || (s.kind !== null && s.kind !== 'interactive') || !isAlive(s.pid)) continue
+    if (!s || s.pid === null || (s.kind !== null && s.kind !== 'interactive') || !isRegistryProcess(s)) continue
     if ((newest.get(s.sessionId)?.s.statusUpdatedAt ?? -1) < s.statusUpdatedAt) newest.set(s.sessionId, { s, tmux: m.tmux })
   }
   for (const k of Object.keys(memo)) if (!seen.has(k)) delete memo[k]
@@ -118,8 +119,7 @@ const projectFolders = (env: Env): ((cwd: string | null) => string[] | null) => 
   return (cwd) => (cwd ? [join(projects, projectFolderName(cwd))] : null)
 }
 
-/** Pure: a process is Claude Code when it calls itself `claude` or runs its package's cli.js. */
-export const isClaudeProcess = isProcessNamed('claude', /@anthropic-ai\/claude-code\/cli\.m?js$/)
+export { isClaudeProcess }
 
 /** Pure: whether a settings file's text turns every hook off (Claude Code's `disableAllHooks`). */
 export const turnsHooksOff = (text: string): boolean => {

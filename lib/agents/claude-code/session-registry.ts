@@ -6,11 +6,14 @@
 // approval after it fire no PermissionRequest, only a Notification 6–12 s later). So a session
 // our hooks left at `working` is a wait when its registry file says so
 // (test/fixtures/claude-code-2.1.332/registry.jsonl).
-import { readdirSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { readRegularFile } from '../../fs/safe-file.js'
 import type { Env } from '../../paths.js'
 import type { SessionRecord } from '../../record/types.js'
+import { readProcStat, type StatReader } from '../../tmux/agent-process.js'
+import { readArgv } from '../../tmux/process-table.js'
+import { isProcessNamed } from '../discovery.js'
 import type { LiveWait } from '../types.js'
 import { claudeConfigDir } from './paths.js'
 import { QUESTION_TOOL } from './state-rules.js'
@@ -24,6 +27,8 @@ export interface RegistryEntry {
   statusUpdatedAt: number
   /** The process that wrote it, when the file names one. */
   pid: number | null
+  /** That process's start time in clock ticks since boot (`procStart`, /proc/<pid>/stat field 22). */
+  procStart: number | null
 }
 
 /** A file of a live process is a few hundred bytes; anything near this is not one. */
@@ -52,7 +57,33 @@ export const parseRegistryEntry = (text: string): RegistryEntry | null => {
     waitingFor: typeof o.waitingFor === 'string' ? o.waitingFor.slice(0, 200) : null,
     statusUpdatedAt: o.statusUpdatedAt,
     pid: typeof o.pid === 'number' && Number.isInteger(o.pid) && o.pid > 0 ? o.pid : null,
+    procStart: typeof o.procStart === 'string' && /^\d{1,15}$/.test(o.procStart) ? Number(o.procStart) : null,
   }
+}
+
+/** Pure: a process is Claude Code when it calls itself `claude` or runs its package's cli.js. */
+export const isClaudeProcess = isProcessNamed('claude', /@anthropic-ai\/claude-code\/cli\.m?js$/)
+
+/** What isRegistryProcess reads of the process table; swapped in tests. */
+export interface ProcessProbe {
+  stat: StatReader
+  argv: (pid: number) => string[]
+  /** Whether /proc is there at all: without it (macOS) a pid's liveness is all that can be told. */
+  hasProc: () => boolean
+  alive: (pid: number) => boolean
+}
+
+/**
+ * Whether the process a registry file names is the one that wrote it. A dead Claude Code leaves
+ * its file behind, and after a reboot its pid may belong to any program: the start time the file
+ * gives (procStart) must be that pid's, or, in a file without one, the process must be Claude's.
+ */
+export const isRegistryProcess = (entry: Pick<RegistryEntry, 'pid' | 'procStart'>, probe: ProcessProbe = PROCESS_PROBE): boolean => {
+  if (entry.pid === null) return false
+  const s = probe.stat(entry.pid)
+  if (s === null) return !probe.hasProc() && probe.alive(entry.pid)
+  if (entry.procStart !== null) return s.startTicks === entry.procStart
+  return isClaudeProcess(s.comm, probe.argv(entry.pid))
 }
 
 /**
@@ -96,6 +127,14 @@ export const isAlive = (pid: number): boolean => {
   }
 }
 
+const PROCESS_PROBE: ProcessProbe = { stat: readProcStat, argv: readArgv, hasProc: () => existsSync('/proc/self/stat'), alive: isAlive }
+
+/** Pure: the pid a registry file's name gives (`<pid>.json`), for a file whose text names none. */
+export const pidOfRegistryName = (name: string): number | null => {
+  const pid = Number(name.slice(0, -'.json'.length))
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : null
+}
+
 /**
  * Reads every registry file, by session id. Called only when some Claude Code record is
  * `working`; a missing folder (2.1.197, another config dir) is an empty map.
@@ -113,9 +152,10 @@ export const readRegistry = (env: Env): Map<string, RegistryEntry> => {
     if (!REGISTRY_NAME.test(name)) continue
     // Only files of our own user, as Claude Code writes them: never one another user planted.
     const got = readRegularFile(join(dir, name), { cap: REGISTRY_FILE_CAP, ownOnly: true })
-    const entry = got.ok ? parseRegistryEntry(got.text) : null
+    const parsed = got.ok ? parseRegistryEntry(got.text) : null
+    const entry = parsed && { ...parsed, pid: parsed.pid ?? pidOfRegistryName(name) }
     // A crashed process leaves its file behind, saying whatever it said last.
-    if (entry?.pid != null && !isAlive(entry.pid)) continue
+    if (entry && !isRegistryProcess(entry)) continue
     // Two files for one session (a resumed session in a new process): the newer status wins.
     if (entry && (out.get(entry.sessionId)?.statusUpdatedAt ?? -1) < entry.statusUpdatedAt) out.set(entry.sessionId, entry)
   }
