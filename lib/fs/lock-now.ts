@@ -27,6 +27,18 @@ export const describeWriteError = (err: unknown): string => {
   return (err as Error).message
 }
 
+/**
+ * The options of a lock a short process holds for one write and waits for at most `budgetMs`
+ * (the emitter's record lock, the readers' numbers book): quick retries, stale after `staleMs`.
+ */
+export const shortLockOptions = (budgetMs: number, staleMs: number, onCompromised?: (err: Error) => void): LockOptions => ({
+  realpath: false,
+  stale: staleMs,
+  update: staleMs / 2,
+  retries: { retries: 1000, factor: 1.4, minTimeout: 2, maxTimeout: 40, randomize: true, maxRetryTime: budgetMs },
+  ...(onCompromised ? { onCompromised } : {}),
+})
+
 /** Locks `file`; waits (as `options.retries` says) only while another process holds the lock. */
 export const lockNow = async (file: string, options: LockOptions): Promise<Release> => {
   try {

@@ -2,7 +2,7 @@
 // number the waits, write it when it changed. Apart from numbers.ts so that proper-lockfile loads
 // only in a run whose waits changed, not in every `ls` and `status`.
 import { LOCK_BUDGET_MS, LOCK_STALE_MS } from '../record/write.js'
-import { lockNow } from '../fs/lock-now.js'
+import { lockNow, shortLockOptions } from '../fs/lock-now.js'
 import { writeHomeFile } from '../fs/home-file.js'
 import { type Env, trailbossHome } from '../paths.js'
 import { deriveNumbering, formatNumbers, type NumberedWait, type Numbering, numbersFile, readNumbers } from './numbers.js'
@@ -16,12 +16,7 @@ export const writeNumbering = async (env: Env, waits: readonly NumberedWait[], n
   const file = numbersFile(env)
   let release: () => Promise<void>
   try {
-    release = await lockNow(file, {
-      realpath: false,
-      stale: LOCK_STALE_MS,
-      update: LOCK_STALE_MS / 2,
-      retries: { retries: 1000, factor: 1.4, minTimeout: 2, maxTimeout: 40, randomize: true, maxRetryTime: LOCK_BUDGET_MS },
-    })
+    release = await lockNow(file, shortLockOptions(LOCK_BUDGET_MS, LOCK_STALE_MS))
   } catch {
     return null
   }

@@ -8,7 +8,7 @@ import { pendingDir, recordFile, tempDir } from '../paths.js'
 import { listRealDir, ownMtimeMs, removeOwnFile } from '../fs/own-files.js'
 import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { writeFileAtomic } from '../fs/atomic-write.js'
-import { lockNow } from '../fs/lock-now.js'
+import { lockNow, shortLockOptions } from '../fs/lock-now.js'
 import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
 import type { Logger } from '../logger.js'
 import { markAfterWrite, unmarkBeforeWrite } from './ended-index.js'
@@ -78,13 +78,10 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
   const file = recordFile(dir, ev.sessionId)
   let release: (() => Promise<void>) | undefined
   try {
-    release = await lockNow(file, {
-      realpath: false,
-      stale: LOCK_STALE_MS,
-      update: LOCK_STALE_MS / 2,
-      retries: { retries: 1000, factor: 1.4, minTimeout: 2, maxTimeout: 40, randomize: true, maxRetryTime: budget },
-      onCompromised: (err) => log(`lock of ${file} compromised: ${err.message}`),
-    })
+    release = await lockNow(
+      file,
+      shortLockOptions(budget, LOCK_STALE_MS, (err) => log(`lock of ${file} compromised: ${err.message}`)),
+    )
   } catch (err) {
     // A starved process can spend its whole budget on one attempt: retry then reports a timeout.
     const busy = (err as NodeJS.ErrnoException).code === 'ELOCKED' || /RetryOperation timeout/.test((err as Error).message)
