@@ -83,6 +83,10 @@ const script = async (t: Test, build: ClaudeBuild): Promise<void> => {
   const fourth = await askPermission(e2e, a.pane, id, 'PERM from watch')
   await waitForScreen(e2e, watch, /> \d+\s+\S+\s+permission\s+claude/, BOUND_MS, 'the wait selected in watch')
   await press(e2e, watch, 'y')
+  // A fresh dialog sometimes ignores its first key (seen on 2.1.332 in CI): ok then says the
+  // dialog is still up and presses nothing more, and the person presses again.
+  const told = await waitForScreen(e2e, watch, /its dialog is still up as it was|trailboss: allowed \d+/, BOUND_MS, 'ok told in watch')
+  if (/its dialog is still up as it was/.test(told)) await press(e2e, watch, 'y')
   await waitForItem(e2e, id, { state: 'waiting', kind: 'done' }, Date.now(), BOUND_MS)
   t.ok(existsSync(fileOf(fourth)), `${tag}y in watch allowed the command`)
   await waitForScreen(e2e, watch, /trailboss: allowed \d+ · /, BOUND_MS, 'the news in watch')

@@ -139,5 +139,16 @@ export const submitGemini = async (e2e: Lab, pane: string, text: string): Promis
   }
   const t0 = Date.now()
   await e2e.tmux('send-keys', '-t', pane, 'Enter')
+  // Gemini CLI 0.61 sometimes leaves an Enter unread right after a cancelled turn: the text stays
+  // in its input box. A person presses Enter again; an Enter on an empty box submits nothing.
+  const inputBox = (screen: string): string => screen.split('\n').filter((l) => /^\s*> /.test(l)).at(-1) ?? ''
+  for (let i = 0; i < 2; i++) {
+    const left = await waitFor(`"${text}" submitted in ${pane}`, async () => (inputBox(await capture(e2e, pane)).includes(text) ? undefined : true), 3000).then(
+      () => true,
+      () => false,
+    )
+    if (left) break
+    await e2e.tmux('send-keys', '-t', pane, 'Enter')
+  }
   return t0
 }
