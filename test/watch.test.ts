@@ -314,7 +314,7 @@ t.test('watch in a display-popup: a jump moves the client and closes the popup',
   )
   t.teardown(() => popup.kill())
   // A finished turn is listed but counts for nothing: nothing waits on you.
-  await waitFor(() => outer.capture(term).includes('Trail Boss · nothing waits on you'), 'the view in the popup', 10_000)
+  await waitFor(() => /Trail Boss · nothing waits on you[\s\S]*Ready for review\./.test(outer.capture(term)), 'the view in the popup, with its row', 10_000)
   t.match(outer.capture(term), /1\s+\d+s\s+done\s+claude\s+popproj\s+\S+:\d+ \(.*\)\s+Ready for review\./)
   // Keys typed in the terminal go to the popup, which has the focus.
   outer.tmux('send-keys', '-t', term, '1')
