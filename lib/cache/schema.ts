@@ -3,7 +3,7 @@
 // check files with lib/cache/check.generated.js, which `npm run schemas` compiles from these
 // (test/contract.test.ts keeps the two in step); zod itself stays off that path.
 import * as z from 'zod/mini'
-import { liveState, recordSchema, type Same, sessionId, tmux, toolCall, waitKind } from '../record/schema.js'
+import { liveState, type Same, sessionId, tmux, toolCall, waitKind } from '../record/schema.js'
 import { DISCOVERY_VERSION, type DiscoveryCache, type ScreenMemo } from '../queue/discovery-cache.js'
 import { SCREENS_VERSION, type ScreenCacheEntry } from '../queue/screen-cache.js'
 import { NUMBERS_VERSION, type NumberEntry } from '../queue/numbers.js'
@@ -72,7 +72,9 @@ const transcriptVerdict = z.union([
 const transcriptEntry = z.object({ r: z.string(), f: z.string(), v: z.nullable(transcriptVerdict) })
 export const transcriptsSchema = z.object({ v: z.literal(TRANSCRIPT_MEMO_VERSION), entries: byId(transcriptEntry) })
 
-export const recordsSchema = z.object({ v: z.literal(SNAPSHOT_VERSION), dir: z.string(), entries: byId(z.object({ k: z.string(), r: recordSchema })) })
+// Each entry's record is checked by the record's own compiled check (lib/record/snapshot.ts): the
+// file's check holds the snapshot's frame only, not a second copy of the record schema.
+export const recordsSchema = z.object({ v: z.literal(SNAPSHOT_VERSION), dir: z.string(), entries: byId(z.object({ k: z.string(), r: z.record(z.string(), z.unknown()) })) })
 
 const numberEntry = z.object({ n: z.number().check(z.int(), z.gte(1)), sessionId, since: time, freedAt: z.nullable(time) })
 export const numbersSchema = z.object({ v: z.literal(NUMBERS_VERSION), waits: z.array(numberEntry) })

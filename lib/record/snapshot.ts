@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { SessionRecord } from './types.js'
 import { statOwnRegularFile } from '../fs/file-stamp.js'
 import { checkRecords } from '../cache/check.generated.js'
+import { validate as validateRecord } from './check.generated.js'
 import { type CacheFile, deriveCacheProblem, readCache, writeCache } from '../fs/cache-file.js'
 import { READ_CAP } from '../fs/safe-file.js'
 import { type Env, trailbossHome } from '../paths.js'
@@ -48,8 +49,9 @@ interface SnapshotFile {
 /** Pure: the snapshot of a file that passed its check, for `dir`; a snapshot of another folder is none. */
 const toSnapshot = (file: SnapshotFile | null, dir: string): RecordSnapshot | null => {
   if (!file || file.dir !== dir) return null
-  // An entry under another session's id is none (its record would stand for the wrong file).
-  return { dir, entries: new Map(Object.entries(file.entries).filter(([id, e]) => e.r.sessionId === id)) }
+  // An entry under another session's id is none (its record would stand for the wrong file), and
+  // so is one the record's compiled check refuses (the check `readStore` runs on every file).
+  return { dir, entries: new Map(Object.entries(file.entries).filter(([id, e]) => validateRecord(e.r) && e.r.sessionId === id)) }
 }
 
 /** Pure: the snapshot a file's text holds for `dir`; anything unexpected is no snapshot. */
