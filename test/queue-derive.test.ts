@@ -53,19 +53,18 @@ t.test('deriveKeys: shortest unique prefix, at least 8', async (t) => {
   t.same([...some], [['abcdefgh5678', 'abcdefgh5']], 'only the wanted ids get keys, unique among all')
 })
 
-t.test('the queue: waits only, oldest first, numbered as the book says (not by position)', async (t) => {
+t.test('the queue: waits only, oldest first, unnumbered by the derivation', async (t) => {
   const records = [
     rec('late', ['Stop', 30, { tmux: { pane: '%1', socket: SOCK, serverPid: 100 } }]),
     rec('early', ['PermissionRequest', 10, { tool: { name: 'Bash', input: { command: 'ls' }, useId: null }, tmux: { pane: '%2', socket: SOCK, serverPid: 100 } }]),
     rec('busy', ['UserPromptSubmit', 5, { tmux: { pane: '%3', socket: SOCK, serverPid: 100 } }]),
   ]
-  const items = deriveQueue(records, { ...facts(), numbers: new Map([['early\n10', 7], ['late\n30', 3], ['busy\n5', 9]]) })
+  const items = deriveQueue(records, facts())
   t.same(items.map((i) => [i.sessionId, i.n, i.state, i.kind]), [
-    ['early', 7, 'permission', 'permission'],
-    ['late', 3, 'waiting', 'done'],
+    ['early', null, 'permission', 'permission'],
+    ['late', null, 'waiting', 'done'],
     ['busy', null, 'working', null],
-  ])
-  t.same(deriveQueue(records, facts()).map((i) => i.n), [null, null, null], 'no book: no numbers')
+  ], 'numbers are not positions: loadQueue gives them from the book (test/numbers.test.ts)')
   t.same(items[0]?.ask, { tool: 'Bash', input: { command: 'ls' }, message: null })
   t.equal(items[0]?.tmux?.alive, true)
 })

@@ -4,7 +4,6 @@ import type { LiveState, SessionRecord, WaitKind } from '../record/types.js'
 import { agentFor } from '../agents/index.js'
 import type { LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import type { Pane } from '../tmux/panes.js'
-import { waitKey } from './numbers.js'
 
 export type DerivedState = LiveState | 'gone'
 
@@ -29,8 +28,6 @@ export interface QueueFacts {
   liveWaits?: ReadonlyMap<string, LiveWait>
   /** The `since` of the last wait the person saw, by session id (queue/seen.ts). */
   seen?: ReadonlyMap<string, number>
-  /** Each wait's number, by queue/numbers.ts waitKey; a wait without one has `n` null. */
-  numbers?: ReadonlyMap<string, number>
 }
 
 export interface Ask {
@@ -240,7 +237,7 @@ const applyScreen = (rec: SessionRecord, d: Derived, screen: ScreenVerdict | und
 
 /**
  * The whole derivation: every record becomes an item; the waits first (those that need the
- * person, oldest first, then the finished turns), numbered as `facts.numbers` says.
+ * person, oldest first, then the finished turns), unnumbered: loadQueue numbers them.
  */
 export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts, otherIds: readonly string[] = []): QueueItem[] => {
   // Keys are unique among all records on disk, loaded or not (docs/design.md §4.5).
@@ -285,10 +282,9 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
   // Plain code-unit order for ties: localeCompare would load ICU's collator (~8 ms) on every run.
   const byAge = (a: QueueItem, b: QueueItem): number => a.since - b.since || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
   // The waits that need the person, oldest first, then the finished turns. Numbers are not
-  // positions: each wait keeps the one the book gave it (queue/numbers.ts), whoever looked at it.
+  // positions: loadQueue gives each wait the one the book kept for it (queue/numbers.ts).
   const waits = items.filter(isQueued)
   const queued = [...waits.filter((i) => i.needsYou).sort(byAge), ...waits.filter((i) => !i.needsYou).sort(byAge)]
-  if (facts.numbers) for (const item of queued) item.n = facts.numbers.get(waitKey(item)) ?? null
   const rest = items.filter((i) => !isQueued(i)).sort((a, b) => b.record.lastEventAt - a.record.lastEventAt)
   return [...queued, ...rest]
 }

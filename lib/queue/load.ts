@@ -208,9 +208,10 @@ const checkScreens = async (
 /**
  * Gives each wait its number (queue/numbers.ts). A run that saw the whole queue writes the book
  * when it changed; a run that did not (no screen checks, no discovery: a wait only they find may
- * be missing) never frees a number, and gives a wait the book does not know a number for this
- * run only. So does a run that could not write the book (its lock busy past the emitter's bound,
- * or a home that is not writable): numbered as the book and the queue say, not kept.
+ * be missing) writes nothing, so it frees no number, and gives a wait the book does not know a
+ * number for this run only. So does a run that could not write the book (its lock busy past the
+ * emitter's bound, or a home that is not writable). Numbering in memory never gives a held
+ * number away: a number freed now is held like any other.
  */
 const numberWaits = async (env: Env, items: QueueItem[], now: number, complete: boolean): Promise<void> => {
   const waits = items.filter(isQueued)
@@ -221,7 +222,7 @@ const numberWaits = async (env: Env, items: QueueItem[], now: number, complete: 
   if ((numbering.changed || bad) && complete) {
     const { writeNumbering } = await import('./numbers-write.js')
     numbering = (await writeNumbering(env, waits, now)) ?? numbering
-  } else if (numbering.changed) numbering = deriveNumbering(book, [...waits, ...book.filter((e) => e.freedAt === null)], now)
+  }
   for (const item of waits) item.n = numbering.numbers.get(waitKey(item)) ?? null
 }
 
