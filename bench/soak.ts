@@ -12,7 +12,7 @@ import { hostname, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import fc from 'fast-check'
-import { AGENT_HOOKS } from '../lib/agents/hook-registry.js'
+import { AGENT_HOOKS, hooksFor } from '../lib/agents/hook-registry.js'
 import { SESSION_ID_PATTERN } from '../lib/paths.js'
 import { hookContext } from '../lib/record/hook-context.js'
 import { recordEvent } from '../lib/record/write.js'
@@ -242,7 +242,7 @@ const emitInProcess = async (input: string | Buffer, agent: (typeof AGENT_HOOKS)
   }
   const ev = agent.toHookEvent(parsed, hookContext(env, Date.now(), hostname()))
   if (typeof ev === 'string') return log(`rejected event: ${ev}`)
-  await recordEvent(dir, ev, { log })
+  await recordEvent(dir, ev, { agents: hooksFor, log })
 }
 
 const runFuzz = async (): Promise<void> => {

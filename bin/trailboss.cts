@@ -7,7 +7,7 @@ import fs = require('node:fs')
 import path = require('node:path')
 import url = require('node:url')
 import vm = require('node:vm')
-import state = require('../lib/cli/code-cache-state.js')
+import state = require('../lib/code-cache-state.js')
 
 const MAIN = path.join(__dirname, 'main.cjs')
 const CACHE = path.join(__dirname, 'main.v8')

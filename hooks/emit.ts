@@ -22,7 +22,7 @@ import * as spool from '../lib/record/spool.js'
 import * as spoolEvents from '../lib/record/spool-events.js'
 import type * as types from '../lib/record/types.js'
 import * as write from '../lib/record/write.js'
-import * as agentProcess from '../lib/tmux/agent-process.js'
+import * as agentProcess from '../lib/proc/agent-process.js'
 import * as lockNow from '../lib/fs/lock-now.js'
 import * as stdin from '../lib/fs/read-stdin.js'
 
@@ -221,7 +221,7 @@ const foldAll = async (dir: string, sdir: string, until: number): Promise<FoldPa
       keepLost(sdir, f, claimed, entry)
       continue
     }
-    const ev = typeof entry === 'string' ? entry : spoolEvents.spoolToEvent(entry, env, host)
+    const ev = typeof entry === 'string' ? entry : spoolEvents.spoolToEvent(entry, env, host, registry.hooksFor)
     if (typeof ev === 'string') {
       log(`dropped spool file ${f.name}: ${ev}`)
       ownFiles.removeOwnFile(claimed)
@@ -229,6 +229,7 @@ const foldAll = async (dir: string, sdir: string, until: number): Promise<FoldPa
     }
     unsaved = { dir, ev, spooled: true }
     await write.recordEvent(dir, ev, {
+      agents: registry.hooksFor,
       log,
       onSaved: () => {
         unsaved = null
@@ -298,6 +299,7 @@ const main = async (): Promise<void> => {
   privateDir.ensurePrivateDir(dir, log)
   unsaved = { dir, ev, spooled: false }
   const outcome = await write.recordEvent(dir, ev, {
+    agents: registry.hooksFor,
     log,
     onSaved: () => {
       unsaved = null

@@ -60,7 +60,7 @@ done
 
 # The agent's process, for `send` to tell that its pane still runs it: the hook's parent and,
 # where that is a shell the agent ran the hook in, its parents up to the first that is not one
-# (the shells lib/tmux/agent-process.ts skips), as /proc says: read by the shell's own `read`,
+# (the shells lib/proc/agent-process.ts skips), as /proc says: read by the shell's own `read`,
 # no fork. That module picks the agent among them.
 header="$header
 ppid $PPID"

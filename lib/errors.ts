@@ -1,5 +1,5 @@
 // Errors that reach the person as one line: `trailboss: what — hint` (docs/design.md §6.2).
-import { formatVisible } from './render/visible-text.js'
+import { formatVisible } from './text/visible-text.js'
 
 /** Exit codes of the script contract (docs/design.md §6.2). */
 export const EXIT_OK = 0

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import t from 'tap'
-import { findAgentProcess, parseProcStat, readProcStat, runsInPane, type ProcStat } from '../lib/tmux/agent-process.js'
+import { findAgentProcess, parseProcStat, readProcStat, runsInPane, type ProcStat } from '../lib/proc/agent-process.js'
 
 t.test('parseProcStat', async (t) => {
   const line = '4242 (node (a) b) S 4000 4242 4000 34816 4242 4194304 1 0 0 0 5 1 0 0 20 0 11 0 987654 1000 20 18446744073709551615\n'

@@ -3,10 +3,11 @@ import t from 'tap'
 import { applyEvent } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'
 import { hookEvent } from './helpers/hook-event.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 const ev = (name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent => hookEvent({ stamp, name, promptId: 'p1', offset: 100, ...extra })
 const fold = (...events: HookEvent[]): SessionRecord => {
-  const r = events.reduce<SessionRecord | null>((rec, e) => applyEvent(rec, e), null)
+  const r = events.reduce<SessionRecord | null>((rec, e) => applyEvent(rec, e, hooksFor), null)
   if (!r) throw new Error('no events')
   return r
 }

@@ -6,6 +6,7 @@ import { CONTEXT_CAP, TRUNCATION_MARKER, capInput, capText } from '../lib/record
 import { applyEvent, foldEvents } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'
 import { parseTmuxEnv } from '../lib/tmux/env.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 const ENV = { TMUX: '/tmp/tmux-1000/default,800,0', TMUX_PANE: '%3', CLAUDE_CODE_ENTRYPOINT: 'cli' }
 let clock = 1_000_000
@@ -16,7 +17,7 @@ const ev = (name: string, extra: Record<string, unknown> = {}, env: Record<strin
   if (typeof e === 'string') throw new Error(e)
   return e
 }
-const fold = (...events: HookEvent[]): SessionRecord => foldEvents(null, events)!
+const fold = (...events: HookEvent[]): SessionRecord => foldEvents(null, events, hooksFor)!
 const stateOf = (r: SessionRecord | null): string => (r ? `${r.state}/${r.kind ?? '-'}` : 'none')
 
 t.test('endsWithQuestion', async (t) => {
@@ -168,7 +169,7 @@ t.test('applyEvent: since, tool ids and order', async (t) => {
   // Arrival order differs from stamp order: the older event updates fields, not the state.
   const older = ev('UserPromptSubmit', { prompt_id: 'q' }, { ...ENV, TMUX_PANE: '%9' })
   const newer = ev('Stop', { prompt_id: 'q', last_assistant_message: 'Done.' })
-  const late = applyEvent(applyEvent(null, newer), older)
+  const late = applyEvent(applyEvent(null, newer, hooksFor), older, hooksFor)
   t.equal(stateOf(late), 'waiting/done')
   t.equal(late.tmux?.pane, '%9', 'the pane still heals')
   t.equal(late.events, 2)
@@ -179,21 +180,21 @@ t.test('applyEvent: since, tool ids and order', async (t) => {
   const prompt = ev('UserPromptSubmit', { prompt_id: 'r' })
   const stop2 = ev('Stop', { prompt_id: 'r', last_assistant_message: 'Done.' })
   const display = ev('MessageDisplay', { prompt_id: 'r' })
-  const r2 = applyEvent(applyEvent(fold(prompt), display), stop2)
+  const r2 = applyEvent(applyEvent(fold(prompt), display, hooksFor), stop2, hooksFor)
   t.equal(stateOf(r2), 'waiting/done')
   t.equal(r2.stateStamp, stop2.stamp)
 
   // The fold sorts by stamp, so any arrival order gives the same record.
   const seq = [ev('UserPromptSubmit', { prompt_id: 'z' }), ev('PreToolUse', { prompt_id: 'z', tool_name: 'Bash', tool_use_id: 'a' }), ev('Stop', { prompt_id: 'z' })]
-  t.same(foldEvents(null, [...seq].reverse()), foldEvents(null, seq))
-  t.equal(foldEvents(null, []), null)
+  t.same(foldEvents(null, [...seq].reverse(), hooksFor), foldEvents(null, seq, hooksFor))
+  t.equal(foldEvents(null, [], hooksFor), null)
 })
 
 t.test('applyEvent is pure', async (t) => {
   const a = fold(ev('UserPromptSubmit', { prompt_id: 'p' }))
   const snapshot = JSON.stringify(a)
   const e = ev('Stop', { prompt_id: 'p' })
-  t.same(applyEvent(a, e), applyEvent(a, e))
+  t.same(applyEvent(a, e, hooksFor), applyEvent(a, e, hooksFor))
   t.equal(JSON.stringify(a), snapshot, 'the input record is not changed')
 })
 

@@ -10,6 +10,7 @@ import type { HookEvent } from '../lib/record/types.js'
 import { tempDir } from './helpers/emitter.js'
 import { copyBuilt } from './helpers/navigate-records.js'
 import { hookEvent } from './helpers/hook-event.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 interface Run {
   code: number | null
@@ -26,10 +27,10 @@ t.test('the code cache is used; refused or missing, the output is the same', asy
   const home = tempDir(t)
   const sessions = join(home, 'tb', 'sessions')
   fs.mkdirSync(sessions, { recursive: true })
-  fs.writeFileSync(join(sessions, 'cached00-1.json'), JSON.stringify(applyEvent(null, event('cached00-1', 'Stop'))))
+  fs.writeFileSync(join(sessions, 'cached00-1.json'), JSON.stringify(applyEvent(null, event('cached00-1', 'Stop'), hooksFor)))
   // A record from a newer version: the compiled validator refuses it, zod (imported through
   // the loader) reads it.
-  fs.writeFileSync(join(sessions, 'newer000-1.json'), JSON.stringify({ ...applyEvent(null, event('newer000-1', 'Stop')), fieldFromANewerVersion: 1 }))
+  fs.writeFileSync(join(sessions, 'newer000-1.json'), JSON.stringify({ ...applyEvent(null, event('newer000-1', 'Stop'), hooksFor), fieldFromANewerVersion: 1 }))
   const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TRAILBOSS_DEBUG_CODE_CACHE: '1' }
   const run = (...args: string[]): Run => {
     const r = spawnSync(process.execPath, [built.cli, ...args], { env, encoding: 'utf8', timeout: 30_000 })

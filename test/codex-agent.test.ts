@@ -7,6 +7,7 @@ import { deriveRolloutVerdict, parseRollout, type RolloutEntry } from '../lib/ag
 import { classifyCodexScreen } from '../lib/agents/codex/screen.js'
 import { applyEvent } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 const FIX = new URL('./fixtures/codex/', import.meta.url)
 const text = (name: string): string => readFileSync(new URL(name, FIX), 'utf8')
@@ -42,7 +43,7 @@ const afterScenarios = (): Map<string, Map<string, SessionRecord>> => {
       return
     }
     const ev = toEvent(l, i)
-    recs.set(ev.sessionId, applyEvent(recs.get(ev.sessionId) ?? null, ev))
+    recs.set(ev.sessionId, applyEvent(recs.get(ev.sessionId) ?? null, ev, hooksFor))
   })
   out.set(scenario, new Map(recs))
   return out
@@ -98,7 +99,7 @@ t.test('a question (request_user_input) is a question wait at once', async (t) =
   lines.slice(0, lineAt + 1).forEach((l, i) => {
     if (l.event) {
       const ev = toEvent(l, i)
-      if (ev.sessionId === toEvent(lines[lineAt]!, 0).sessionId) rec = applyEvent(rec, ev)
+      if (ev.sessionId === toEvent(lines[lineAt]!, 0).sessionId) rec = applyEvent(rec, ev, hooksFor)
     }
   })
   t.match(rec, { state: 'permission', kind: 'question', tool: { name: 'request_user_input' } })

@@ -30,6 +30,7 @@ import {
   waitFor,
 } from './helpers/emitter.js'
 import { hookEvent } from './helpers/hook-event.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 t.setTimeout(600_000) // a bound for hangs; a loaded 2-core machine needs minutes
 
@@ -463,7 +464,7 @@ t.test('a live lock holder: every event is kept as a pending event, folded in st
   t.equal(held.pending.length, N, 'every event is a pending file')
   const events: HookEvent[] = held.pending.map((p) => p.event)
   t.equal(new Set(events.map((e) => e.stamp)).size, N, 'every emitter stamped its own event')
-  const expected = foldEvents(held.file, events)!
+  const expected = foldEvents(held.file, events, hooksFor)!
   t.same(held.view, expected, 'readers see the fold of the pending events in stamp order')
   fs.rmdirSync(lock)
   quiet(t, await emit(home, payload(sid, 'UserPromptSubmit', { prompt_id: 'final' }), INTERACTIVE), 'flush')
@@ -497,7 +498,7 @@ t.test('racing emitters of one session: nothing lost, one valid file, the newest
   const winner = [...Array(N).keys()].map((i) => contextFree(sid, i)).find((p) => p.prompt_id === rec.promptId)
   t.ok(winner, `the state names one of the events sent (${rec.promptId})`)
   if (winner) {
-    const single = foldEvents(null, [normalizeForTest(winner, rec.stateStamp)])!
+    const single = foldEvents(null, [normalizeForTest(winner, rec.stateStamp)], hooksFor)!
     t.equal(rec.state, single.state)
     t.equal(rec.kind, single.kind)
     t.equal(rec.message, single.message)

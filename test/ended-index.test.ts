@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { HookEvent } from '../lib/record/types.js'
-import { endedIndexDir, recordFile } from '../lib/paths.js'
+import { endedIndexDir, recordFile, sessionsDir } from '../lib/paths.js'
 import { readEndedMarks, unmarkEnded } from '../lib/record/ended-index.js'
 import { writePendingEvent } from '../lib/record/pending-events.js'
 import { recordEvent } from '../lib/record/write.js'
@@ -17,6 +17,7 @@ import { runCli } from './helpers/cli.js'
 import { tempDir } from './helpers/emitter.js'
 import { startLab, type Lab } from './helpers/session-lab.js'
 import { hookEvent } from './helpers/hook-event.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 interface LsJson {
   queue: { sessionId: string; state: string }[]
@@ -165,13 +166,13 @@ t.test('random sequences: a mark only ever names an ended record, and the light 
               fs.writeFileSync(join(endedIndexDir(dir), s.id), '')
             }
           } else if (s.op === 'pending') writePendingEvent(dir, event(s.id, 'SessionStart', at, { source: 'resume' }))
-          else await recordEvent(dir, event(s.id, s.op, at, s.op === 'SessionStart' ? { source: 'resume' } : {}))
+          else await recordEvent(dir, event(s.id, s.op, at, s.op === 'SessionStart' ? { source: 'resume' } : {}), { agents: hooksFor })
           for (const id of readEndedMarks(dir)) {
             const text = fs.existsSync(recordFile(dir, id)) ? fs.readFileSync(recordFile(dir, id), 'utf8') : null
             if (text !== null && (JSON.parse(text) as { state: string }).state !== 'ended') throw new Error(`${id} is marked but its record says ${text}`)
           }
-          const light = partition(await readStore(env, undefined, { skipEnded: true }))
-          const full = partition(await readStore(env))
+          const light = partition(await readStore(env, sessionsDir(env), { agents: hooksFor, skipEnded: true }))
+          const full = partition(await readStore(env, sessionsDir(env), { agents: hooksFor }))
           if (JSON.stringify(light) !== JSON.stringify(full)) throw new Error(`light read ${JSON.stringify(light)} != full read ${JSON.stringify(full)}`)
         }
       } finally {

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import t from 'tap'
 import yargs from 'yargs'
-import { LS_OPTIONS, STATUS_OPTIONS, toYargsOptions, type OptionSpec } from '../lib/cli/options.js'
+import { LS_OPTIONS, STATUS_OPTIONS, toYargsOptions, type OptionSpec } from '../lib/options/tables.js'
 import { parseFast } from '../lib/cli/fast-args.js'
 
 const viaYargs = async (args: string[], table: Record<string, OptionSpec>): Promise<Record<string, unknown> | null> => {

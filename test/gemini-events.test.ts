@@ -4,6 +4,7 @@ import { GEMINI, normalizeGeminiEvent } from '../lib/agents/gemini/hook-event.js
 import { stateChangeFor } from '../lib/agents/gemini/state-rules.js'
 import { applyEvent } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 interface Captured {
   event: string
@@ -63,7 +64,7 @@ t.test('the captured run, folded: the state after each step', async (t) => {
       continue
     }
     const ev = toEvent(c)
-    records.set(ev.sessionId, applyEvent(records.get(ev.sessionId) ?? null, ev))
+    records.set(ev.sessionId, applyEvent(records.get(ev.sessionId) ?? null, ev, hooksFor))
   }
   const ids = [...new Set(captured.filter((c) => c.event !== '#step').map((c) => String(c.payload.session_id).slice(0, 4)))]
   const [a, b] = ids
@@ -99,9 +100,9 @@ t.test('SessionEnd three times is one end', async (t) => {
   const ends = captured.filter((c) => c.event === 'SessionEnd' && c.payload.reason === 'exit').map(toEvent)
   t.equal(ends.length, 3)
   let rec: SessionRecord | null = null
-  for (const c of captured.filter((c) => c.payload.session_id === ends[0]!.sessionId && c.ts < ends[0]!.stamp)) rec = applyEvent(rec, toEvent(c))
-  const first = applyEvent(rec, ends[0]!)
-  const third = applyEvent(applyEvent(first, ends[1]!), ends[2]!)
+  for (const c of captured.filter((c) => c.payload.session_id === ends[0]!.sessionId && c.ts < ends[0]!.stamp)) rec = applyEvent(rec, toEvent(c), hooksFor)
+  const first = applyEvent(rec, ends[0]!, hooksFor)
+  const third = applyEvent(applyEvent(first, ends[1]!, hooksFor), ends[2]!, hooksFor)
   t.equal(third.state, 'ended')
   t.equal(third.since, first.since)
   t.equal(third.stateStamp, first.stateStamp)
@@ -127,7 +128,7 @@ t.test('ask_user: a question from BeforeTool on, kept by its Notification', asyn
   let rec: SessionRecord | null = null
   const kinds: string[] = []
   for (const c of run) {
-    rec = applyEvent(rec, toEvent(c))
+    rec = applyEvent(rec, toEvent(c), hooksFor)
     kinds.push(`${c.event} ${rec.state}/${rec.kind ?? '-'}`)
   }
   t.same(kinds, [

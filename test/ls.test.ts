@@ -3,7 +3,7 @@
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { lsOutputSchema } from '../lib/contract.js'
+import { lsOutputSchema } from '../lib/schemas/contract.js'
 import { runCli } from './helpers/cli.js'
 import { line, startLab, type Lab } from './helpers/session-lab.js'
 

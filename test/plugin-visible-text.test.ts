@@ -3,7 +3,7 @@
 // mod draws from a hostile `ls --json` is checked for anything a terminal would act on.
 import fc from 'fast-check'
 import t from 'tap'
-import { formatVisible } from '../lib/render/visible-text.js'
+import { formatVisible } from '../lib/text/visible-text.js'
 import { formatToast, parseListing, visibleText } from '../plugin/hooks/queue-view.js'
 
 /** Anything a terminal acts on or hides: C0, DEL, C1, bidi controls, separators. */

@@ -5,6 +5,7 @@ import { applyTranscript, deriveKeys, deriveNeedsYou, deriveQueue, deriveSeen, S
 import type { ScreenVerdict, TranscriptVerdict } from '../lib/agents/types.js'
 import type { Pane } from '../lib/tmux/panes.js'
 import { hookEvent } from './helpers/hook-event.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 const SOCK = '/tmp/tb-test/s'
 const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent =>
@@ -13,7 +14,7 @@ const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookE
 /** A record made by folding events, as the emitter would. */
 const rec = (sessionId: string, ...events: [string, number, Partial<HookEvent>?][]): SessionRecord => {
   let r: SessionRecord | null = null
-  for (const [name, stamp, extra] of events) r = applyEvent(r, ev(sessionId, name, stamp, extra))
+  for (const [name, stamp, extra] of events) r = applyEvent(r, ev(sessionId, name, stamp, extra), hooksFor)
   if (!r) throw new Error('no events')
   return r
 }

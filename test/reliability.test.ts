@@ -15,6 +15,7 @@ import type { HookEvent, SessionRecord } from '../lib/record/types.js'
 import { readEndedMarks } from '../lib/record/ended-index.js'
 import { emitterInputArb, payloadArb } from './helpers/emitter-fuzz.js'
 import { EMITTER, baseEnv, listTree, payload, pool, readSession, runEmitter, tempDir, type ChildEnv, type EmitResult } from './helpers/emitter.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 const SCALE = Math.max(0.05, Number(process.env.TRAILBOSS_RELIABILITY_SCALE) || 1)
 const scaled = (n: number): number => Math.max(1, Math.ceil(n * SCALE))
@@ -154,14 +155,11 @@ t.test('load: ~100 sessions, thousands of events, nothing lost, every state the 
     lost += script.length - onDisk.applied
     // The expected record: the same payloads through the same pure code, in send order
     // (= stamp order: a session's events never overlapped).
-    const expected = foldEvents(
-      null,
-      script.map((p, i) => {
+    const expected = foldEvents(null, script.map((p, i) => {
         const e = normalizeEvent(p, { env: { ...PANE_ENV, TMUX_PANE: `%${s}` }, stamp: i + 1, host: hostname(), offset: null, project: 'tmp' })
         if (typeof e === 'string') throw new Error(e)
         return e
-      }),
-    )
+      }), hooksFor)
     const got = onDisk.view
     const same = JSON.stringify(shape(got)) === JSON.stringify(shape(expected))
     // `since` must be the stamp of the event that began the wait: inside that emitter's run.
@@ -355,7 +353,7 @@ t.test('fuzz (in-process): normalizeEvent and applyEvent keep their invariants',
         if (e.message !== null && e.message.length > CONTEXT_CAP) return false
         if (e.tool && JSON.stringify(e.tool.input ?? null).length > CONTEXT_CAP + 2) return false
         const before: SessionRecord | null = rec
-        rec = applyEvent(rec, e)
+        rec = applyEvent(rec, e, hooksFor)
         applied.push(e)
         checked++
         if (rec.events !== applied.length) return false
@@ -369,8 +367,8 @@ t.test('fuzz (in-process): normalizeEvent and applyEvent keep their invariants',
       }
       // The fold of the events sorted by stamp equals the fold of any permutation of them.
       if (applied.length > 1) {
-        const a = foldEvents(null, applied)
-        const b = foldEvents(null, [...applied].reverse())
+        const a = foldEvents(null, applied, hooksFor)
+        const b = foldEvents(null, [...applied].reverse(), hooksFor)
         if (new Set(applied.map((e) => e.stamp)).size === applied.length && JSON.stringify(a) !== JSON.stringify(b)) return false
       }
       return true

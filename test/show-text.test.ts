@@ -12,6 +12,7 @@ import { askHeading, formatShow } from '../lib/commands/show.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { queueItem } from './helpers/queue-item.js'
 import type { SessionRecord } from '../lib/record/types.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
 
 t.test('tool calls as a person reads them', async (t) => {
   t.same(renderToolCall('Bash', { command: 'rm -rf build', description: 'Clean' }), ['Bash — Clean', '  $ rm -rf build'])
@@ -92,7 +93,7 @@ t.test('a Codex question shows its question and options, not its JSON', async (t
   const at = codexHookLines.findIndex((l) => l.event === 'PreToolUse' && l.payload?.tool_name === 'request_user_input')
   const ev = codexHooks.toHookEvent(codexHookLines[at]!.payload, { env: { TMUX: '/s,1,0', TMUX_PANE: '%1' }, stamp: 1, host: 'h', fileSize: () => 1, projectLabel: () => 'proj' })
   if (typeof ev === 'string') throw new Error(ev)
-  const [asked] = deriveQueue([applyEvent(null, ev)], { transcripts: new Map(), servers: new Map(), screens: new Map() })
+  const [asked] = deriveQueue([applyEvent(null, ev, hooksFor)], { transcripts: new Map(), servers: new Map(), screens: new Map() })
   const out = formatShow(asked!, null, null, 1)
   t.match(out, /Asks you:\n {2}\[Color\] Which color should the marker be\?\n {4}1\. Red — warm\n {4}2\. Blue — cool\n/)
   t.notMatch(out, /questions:|"options"/, 'no raw JSON')

@@ -6,8 +6,10 @@ import t, { type Test } from 'tap'
 import { readSpooledEvents, spooledAgentProcess, spoolToEvent } from '../lib/record/spool-events.js'
 import { BUILT_EMITTER } from './helpers/emitter.js'
 import { waitFor } from './helpers/wait-for.js'
-import { readProcStat, SHELLS } from '../lib/tmux/agent-process.js'
+import { readProcStat, SHELLS } from '../lib/proc/agent-process.js'
 import { claimSpoolFile, describeLost, isIncomplete, isLostSpoolFile, parseSpoolAgent, spoolAgesOf, listSpool, nsToMs, parseSpool, readSpoolFile, type SpoolEntry, type SpoolFile, SPOOL_LOST_MS, SPOOL_STALE_CLAIM_MS, sortSpool, spoolDir, spoolEnv } from '../lib/record/spool.js'
+import { hooksFor } from '../lib/agents/hook-registry.js'
+import { sessionsDir } from '../lib/paths.js'
 
 const SPOOL_SH = new URL('../hooks/spool.sh', import.meta.url).pathname
 
@@ -141,7 +143,7 @@ t.test('spool.sh stores stdin with the agent and pane, privately, and exits 0', 
   t.ok(Math.abs(got.stamp - Date.now()) < 60_000, 'stamped now')
   t.same(fs.readdirSync(sdir).filter((n) => n.endsWith('.tmp')), [], 'no temp file left')
   t.equal(got.ppid, process.pid, 'its parent')
-  const ev = spoolToEvent(got, {}, 'h')
+  const ev = spoolToEvent(got, {}, 'h', hooksFor)
   if (typeof ev === 'string') return t.fail(ev)
   t.same(ev.agentProcess, { pid: process.pid, startTicks: readProcStat(process.pid)!.startTicks }, 'the agent process: pid and start time')
 })
@@ -161,7 +163,7 @@ t.test('spool.sh run by a shell: the agent process is the shell’s parent', asy
   const got = entryOf(t, join(sdir, listSpool(sdir)[0]!.name))
   if (!got) return
   t.not(got.ppid, process.pid, 'its parent is the shell')
-  const ev = spoolToEvent(got, {}, 'h')
+  const ev = spoolToEvent(got, {}, 'h', hooksFor)
   if (typeof ev === 'string') return t.fail(ev)
   t.same(ev.agentProcess, { pid: process.pid, startTicks: readProcStat(process.pid)!.startTicks }, 'past the shell, which is gone by now')
 })
@@ -278,7 +280,7 @@ t.test('readers fold what no fold wrote: a session only in the spool is listed',
   spawnSync('/bin/sh', [DIST_SPOOL, 'codex'], { input: codexPayload(sid, 'UserPromptSubmit'), env })
   spawnSync('/bin/sh', [DIST_SPOOL, 'codex'], { input: codexPayload(sid, 'Stop', { last_assistant_message: 'Done.' }), env })
   const { readStore } = await import('../lib/record/read.js')
-  const store = await readStore(env)
+  const store = await readStore(env, sessionsDir(env), { agents: hooksFor })
   t.match(store.records.find((r) => r.sessionId === sid), { state: 'waiting', kind: 'done', message: 'Done.', events: 2 })
   t.notOk(fs.existsSync(join(home, 'tb', 'sessions', `${sid}.json`)), 'reading wrote nothing')
 })
@@ -310,7 +312,7 @@ t.test('a file spool.sh is still writing is left to its hook by readers and fold
   const { writer, exited, name } = await startHalfWritten(env, sdir, payload.slice(0, 40), ['codex', process.execPath])
   t.match(readSpoolFile(join(sdir, name)), { incomplete: /^payload ends before its JSON does/, notJson: undefined })
   const said: string[] = []
-  t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
+  t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', hooksFor, (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
   t.same(said, [], 'and says nothing: it is young')
   t.equal(foldNow(env), 0, 'another hook’s fold meanwhile')
   t.same(listSpool(sdir).map((f) => f.name), [name], 'left in place under its name, unclaimed')
@@ -342,7 +344,7 @@ t.test('a hook killed half way is a lost event once old: said by readers, kept a
   const old = (Date.now() - SPOOL_LOST_MS - 1000) / 1000
   fs.utimesSync(join(sdir, name), old, old)
   const said: string[] = []
-  t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
+  t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', hooksFor, (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
   t.match(said, [new RegExp(`^ignored spool file ${name.replace('.', '\\.')}: a lost event, incomplete for 3\\d s: its hook stopped half way \\(payload ends before its JSON does`)], 'and says so')
   t.equal(foldNow(env), 0)
   t.same(listSpool(sdir), [], 'out of the spool')
@@ -365,7 +367,7 @@ t.test('a payload that is not JSON is a lost event at once: said as such by read
   const name = f?.name ?? ''
   t.match(readSpoolFile(join(sdir, name)), { incomplete: `payload is not JSON (${body.length} bytes)`, notJson: true })
   const said: string[] = []
-  t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
+  t.equal(readSpooledEvents(join(tb, 'sessions'), env, () => 'h', hooksFor, (l) => said.push(l)).size, 0, 'a reader lists nothing of it')
   t.same(said, [`ignored spool file ${name}: a lost event, its payload is not JSON (${body.length} bytes)`], 'and says what it is, young as it is')
   t.equal(foldNow(env), 0)
   t.same(listSpool(sdir), [], 'out of the spool at once')

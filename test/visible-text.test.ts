@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import fc from 'fast-check'
 import t from 'tap'
-import { formatCommand } from '../lib/render/command-line.js'
-import { escapeCodePoint, formatVisible } from '../lib/render/visible-text.js'
+import { formatCommand } from '../lib/text/command-line.js'
+import { escapeCodePoint, formatVisible } from '../lib/text/visible-text.js'
 
 /** Any character a terminal acts on, or a line/paragraph separator: none may reach it raw. */
 const RAW_CONTROL = /[\p{Cc}\u2028\u2029]/u

@@ -5,58 +5,20 @@
 // so that the emitter's import graph holds only what turns a payload into a folded record.
 import type { PermissionDialog } from './dialog.js'
 import type { Env } from '../paths.js'
-import type { Scope } from '../cli/options.js'
+import type { Scope } from '../settings/scope.js'
+import type { AgentRecordRules } from '../record/agent-rules.js'
 import type { HookEvent, LiveState, SessionRecord, TmuxLocation, ToolCall, WaitKind } from '../record/types.js'
 import type { EmptyHooks } from '../settings/empty-hooks.js'
 import type { JsonObject } from '../settings/json-value.js'
 import type { EmitterCommand } from '../settings/package-root.js'
 
-/** What the emitter knows besides the payload, for the adapter to build the event from. */
-export interface HookContext {
-  /** The hook's environment. */
-  env: Env
-  /** When the emitter's process started (the event's order, docs/design.md §2.6). */
-  stamp: number
-  host: string
-  /** The size of a file, or null when it cannot be stat'ed (the transcript's offset). */
-  fileSize: (path: string) => number | null
-  /** The label of a project: the folder's basename, `~` for home; from cwd, the folder holding .git. */
-  projectLabel: (projectDir: string | undefined, cwd: string | null) => string | null
-}
-
-/** The state an event asks for. `tool` and `message` left out: the fold's defaults. */
-export interface StateChange {
-  state: LiveState
-  kind: WaitKind | null
-  tool?: ToolCall | null
-  message?: string | null
-}
-
-/**
- * An agent's rules of the state table (docs/design.md §3). The core fold (lib/record/fold.ts) owns the
- * order rules, the fields that locate a session and when a wait is new; it calls these, in this
- * order, for what only the agent's events can say.
- */
-export interface FoldRules {
-  /** Fields an event heals whatever its age (before the order check). */
-  heal?: (rec: SessionRecord, prev: SessionRecord | null, ev: HookEvent) => void
-  /** Fields an event not older than the state updates, even on an ended record. */
-  track?: (rec: SessionRecord, ev: HookEvent) => void
-  /** Whether this event brings an ended session back (a resume). */
-  reopensEnded: (ev: HookEvent) => boolean
-  /** The state the event asks for, or null when it leaves the state as it is. */
-  stateChange: (prev: SessionRecord | null, ev: HookEvent) => StateChange | null
-  /** What an event that leaves the state may still update. */
-  unchanged?: (rec: SessionRecord, base: SessionRecord, ev: HookEvent) => void
-  /** Bookkeeping after the event set the state (the turn it ended, background tasks). */
-  changed?: (rec: SessionRecord, ev: HookEvent, change: StateChange) => void
-}
+// The record layer's half of the seam (the fold's rules, the hook context) is declared below the
+// agents, where the fold can use it without importing an agent (lib/record/agent-rules.ts).
+export type { FoldRules, HookContext, StateChange } from '../record/agent-rules.js'
 
 /** The emitter's side of an agent: light (node builtins and pure code only). */
-export interface AgentHooks {
+export interface AgentHooks extends AgentRecordRules {
   id: string
-  /** A parsed hook payload as our HookEvent, or why it cannot be one. */
-  toHookEvent: (payload: unknown, ctx: HookContext) => HookEvent | string
   /** A payload too large to read: what the environment alone says, to keep the pane fresh. */
   oversizedPayload: (env: Env) => Record<string, unknown>
   /**
@@ -64,7 +26,6 @@ export interface AgentHooks {
    * know, such as a newer build's notification type; null for a known event.
    */
   notice?: (ev: HookEvent) => string | null
-  rules: FoldRules
 }
 
 /** What the person did after the wait began, by the agent's transcript. */

@@ -1,4 +1,4 @@
-// Types of the validators `npm run schemas` generates from lib/cache/schema.ts.
+// Types of the validators `npm run schemas` generates from lib/schemas/caches.ts.
 /** True only for a value that satisfies screens's schema (no unknown fields). */
 export declare const checkScreens: (data: unknown) => boolean
 /** True only for a value that satisfies discovery's schema (no unknown fields). */

@@ -3,7 +3,7 @@
 // (known options, valid choices, no help), node's util.parseArgs reads them from the same
 // option tables; anything else falls through to yargs, which owns help and error messages.
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import type { ArgsOf, OptionSpec } from './options.js'
+import type { ArgsOf, OptionSpec } from '../options/tables.js'
 
 const camel = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
 

@@ -5,7 +5,7 @@
 import { EXIT_FAILURE, formatError, TrailbossError } from '../errors.js'
 import { processIo, type Io } from '../io.js'
 import { parseFast } from './fast-args.js'
-import { LS_OPTIONS, STATUS_OPTIONS, STATUSLINE_OPTIONS } from './options.js'
+import { LS_OPTIONS, STATUS_OPTIONS, STATUSLINE_OPTIONS } from '../options/tables.js'
 
 /** `--agent`'s choices are the registered agents: an unknown one is yargs's to explain. */
 const knownAgents = async (agents: readonly string[] | undefined): Promise<boolean> => {

@@ -36,7 +36,7 @@ import {
   type StatusArgs,
   type StatuslineArgs,
   type WatchArgs,
-} from './options.js'
+} from '../options/tables.js'
 import { TABLE_LEGEND } from '../render/queue-table.js'
 import { EXIT_FAILURE, EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'

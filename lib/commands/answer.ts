@@ -5,7 +5,7 @@
 // cursor onto "Yes") is followed by a new reading of the screen, judged by the same rule.
 import type { PermissionDialog } from '../agents/dialog.js'
 import { agentFor } from '../agents/index.js'
-import type { AnswerArgs } from '../cli/options.js'
+import type { AnswerArgs } from '../options/tables.js'
 import { TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { type Answer, type AnswerScreen, deriveAnswerRefusal, deriveDialogKeys, readingOf } from '../queue/answer-guard.js'

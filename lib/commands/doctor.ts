@@ -5,8 +5,9 @@ import { deriveHomeProblem } from '../fs/home-check.js'
 import { isRefusal, readRange, withRegularFile } from '../fs/safe-file.js'
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
-import { type DoctorArgs, GC_OPTIONS, SCOPES } from '../cli/options.js'
-import { codeCacheState } from '../cli/code-cache-state.js'
+import { type DoctorArgs, GC_OPTIONS } from '../options/tables.js'
+import { SCOPES } from '../settings/scope.js'
+import { codeCacheState } from '../code-cache-state.js'
 import {
   checkAgentsInstalled,
   checkClaudeVersion,
@@ -43,14 +44,15 @@ import { listLostSpool } from '../record/spool-lost.js'
 import { settingsFile } from '../agents/claude-code/settings-hooks.js'
 import { SETUPS } from '../agents/setup-registry.js'
 import { agentFor } from '../agents/index.js'
+import { hooksFor } from '../agents/hook-registry.js'
 import { projectLabelIn } from '../record/hook-context.js'
-import { formatCommand } from '../render/command-line.js'
+import { formatCommand } from '../text/command-line.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot } from '../settings/package-root.js'
 import { readSettingsFile } from '../settings/settings-file.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
 import { fileURLToPath } from 'node:url'
-import { checkAnswerGuard } from '../queue/answer-guard.js'
+import { checkAnswerGuard } from '../doctor/answer-guard-check.js'
 import { inputAllowed } from './input-guard.js'
 import { formatJson } from '../render/json-text.js'
 
@@ -235,7 +237,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const { readStore } = await import('../record/read.js')
   let records: Awaited<ReturnType<typeof readStore>>['records'] = []
   try {
-    const store = await readStore(env)
+    const store = await readStore(env, sessionsDir(env), { agents: hooksFor })
     records = store.records
     checks.push(...checkRecords(store.records.length, store.skipped, store.setAside))
     checks.push(checkEndedIndex(endedIndexDir(store.dir), readEndedMarks(store.dir), store.records))

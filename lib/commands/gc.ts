@@ -5,7 +5,7 @@
 import { removeSeenMark } from '../queue/seen.js'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
-import type { GcArgs } from '../cli/options.js'
+import type { GcArgs } from '../options/tables.js'
 import { formatAge, parseDuration } from '../duration.js'
 import { lockNow } from '../fs/lock-now.js'
 import { EXIT_OK, TrailbossError } from '../errors.js'
@@ -22,7 +22,7 @@ import { LOCK_STALE_MS, TEMP_LEFTOVER_MS } from '../record/write.js'
 import { readRecordFile } from '../record/read.js'
 import { spoolDir } from '../record/spool.js'
 import { listLostSpool } from '../record/spool-lost.js'
-import { formatVisible } from '../render/visible-text.js'
+import { formatVisible } from '../text/visible-text.js'
 
 /**
  * Pure: which sessions gc retires. Gone needs a tmux answer; unknown panes keep a session.

@@ -11,7 +11,7 @@
 // one folder watch, not a queue read and a watcher (docs/benchmarks.md, the mod).
 import { existsSync, readdirSync, statSync, watch as watchFolder, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
-import type { LsArgs } from '../cli/options.js'
+import type { LsArgs } from '../options/tables.js'
 import { parseDuration } from '../duration.js'
 import { formatError } from '../errors.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'

@@ -1,5 +1,5 @@
 // trailboss ls: read → derive → filter → format → write.
-import type { LsArgs } from '../cli/options.js'
+import type { LsArgs } from '../options/tables.js'
 import { parseDuration } from '../duration.js'
 import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
 import { formatPlain, formatTable, JSON_VERSION, toJsonItem } from '../render/queue-table.js'

@@ -1,7 +1,7 @@
 // `trailboss next`, `trailboss back` and `trailboss ack`: one key through the queue. `next` goes
 // to the wait after the one you are in (wrapping), `back` returns the client to where it was
 // before the last `go` or `next`, `ack` marks waits seen without going there (docs/navigation.md).
-import type { AckArgs, BackArgs, GoArgs } from '../cli/options.js'
+import type { AckArgs, BackArgs, GoArgs } from '../options/tables.js'
 import { EXIT_OK, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { inDefaultQueue, isQueued, type QueueItem } from '../queue/derive.js'

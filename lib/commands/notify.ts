@@ -1,11 +1,11 @@
 // `trailboss notify`: tell the person about waits that are new since the last call, then exit.
 // Meant for cron and tmux hooks: the remembered set lives in $TRAILBOSS_HOME/notify.json and
 // the whole read → tell → remember runs under its lock, so overlapping calls tell once.
-import type { NotifyArgs } from '../cli/options.js'
+import type { NotifyArgs } from '../options/tables.js'
 import { parseDuration } from '../duration.js'
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
-import { formatVisible } from '../render/visible-text.js'
+import { formatVisible } from '../text/visible-text.js'
 import { checkDesktop, formatNotice, listTmuxClients, notifyDesktop, notifyTmux, ringBell, runExec, type Channel, type Outcome } from '../notify/channels.js'
 import { deriveNew, deriveNotes, waitId, withNotifyState } from '../notify/state.js'
 import type { QueueItem } from '../queue/derive.js'

@@ -2,7 +2,7 @@
 // pane. Trail Boss never makes up input; this only saves a trip to the pane, so it refuses
 // unless the pane still shows the very wait the person answered: same wait, same agent
 // process, idle prompt.
-import type { SendArgs } from '../cli/options.js'
+import type { SendArgs } from '../options/tables.js'
 import { TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import type { QueueItem } from '../queue/derive.js'
@@ -11,7 +11,7 @@ import { resolveTarget } from '../queue/target.js'
 import { agentFor } from '../agents/index.js'
 import type { ScreenVerdict } from '../agents/types.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
-import { runsInPane } from '../tmux/agent-process.js'
+import { runsInPane } from '../proc/agent-process.js'
 import { capturePane } from '../tmux/panes.js'
 import { literalKeysArgs } from '../tmux/send-keys.js'
 import { describeItem } from './go.js'

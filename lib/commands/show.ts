@@ -1,6 +1,6 @@
 // trailboss show: everything about one wait — what is asked, the transcript's last exchanges,
 // and with --screen the pane's live text.
-import type { ShowArgs } from '../cli/options.js'
+import type { ShowArgs } from '../options/tables.js'
 import { formatAge } from '../duration.js'
 import { EXIT_OK } from '../errors.js'
 import { JSON_VERSION, kindLabel, STOPPED_WRITING, toJsonItem } from '../render/queue-table.js'
@@ -16,8 +16,8 @@ import { cutLines, formatCommandTags, formatConversation } from '../render/show-
 import { renderToolCall } from '../render/tool-call.js'
 import { execTmux } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
-import { formatCommand } from '../render/command-line.js'
-import { formatVisible } from '../render/visible-text.js'
+import { formatCommand } from '../text/command-line.js'
+import { formatVisible } from '../text/visible-text.js'
 import { formatJson } from '../render/json-text.js'
 
 /**

@@ -2,7 +2,7 @@
 // status-interval seconds, so it reads the queue once and imports nothing heavy.
 // Screen checks stay on: their captures are remembered across runs (screens.json), at most
 // one per session per SCREEN_CHECK_AFTER_MS, so the segment agrees with `ls` at little cost.
-import type { StatusArgs } from '../cli/options.js'
+import type { StatusArgs } from '../options/tables.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'

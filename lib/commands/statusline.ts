@@ -3,7 +3,7 @@
 // count) whenever the session's state changes; it prints how many *other* sessions wait, e.g.
 // `2 others wait · oldest 4m`, after the output of the person's own status-line command when it
 // wraps one (`--wrap`). On the fast path like `status`: nothing heavy is imported.
-import type { StatuslineArgs } from '../cli/options.js'
+import type { StatuslineArgs } from '../options/tables.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'

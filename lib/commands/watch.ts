@@ -1,7 +1,7 @@
 // `trailboss watch`: the live queue (lib/queue/live.ts) as a full-screen view on a TTY, or as
 // one line per change for logs. Nothing runs after it returns: watchers, timers and the
 // terminal are released on every exit.
-import type { AnswerArgs, GoArgs, WatchArgs } from '../cli/options.js'
+import type { AnswerArgs, GoArgs, WatchArgs } from '../options/tables.js'
 import type { Answer } from '../queue/answer-guard.js'
 import { EXIT_OK, formatError } from '../errors.js'
 import { useColour, type Io, type OutStream } from '../io.js'

@@ -2,12 +2,12 @@
 // lib/commands/doctor.ts gathers the facts (files, processes, tmux) and prints these.
 import { isAbsolute } from 'node:path'
 import type { SessionRecord } from '../record/types.js'
-import { formatVisible } from '../render/visible-text.js'
-import type { CodeCacheState } from '../cli/code-cache-state.js'
+import { formatVisible } from '../text/visible-text.js'
+import type { CodeCacheState } from '../code-cache-state.js'
 import { formatAge } from '../duration.js'
 import { FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, listOurHooks } from '../agents/claude-code/settings-hooks.js'
 import { NEWEST_TESTED, OLDEST_SUPPORTED, parseClaudeVersion } from '../agents/claude-code/versions.js'
-import type { Scope } from '../cli/options.js'
+import type { Scope } from '../settings/scope.js'
 import type { JsonObject } from '../settings/json-value.js'
 import { EMIT_BIN, isEphemeralPath } from '../settings/package-root.js'
 

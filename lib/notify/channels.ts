@@ -10,7 +10,7 @@ import type { OutStream } from '../io.js'
 import { type Client, listClients } from '../tmux/clients.js'
 import type { Env } from '../paths.js'
 import type { QueueItem } from '../queue/derive.js'
-import { formatVisible } from '../render/visible-text.js'
+import { formatVisible } from '../text/visible-text.js'
 import { formatJson } from '../render/json-text.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 

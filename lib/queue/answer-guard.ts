@@ -5,7 +5,6 @@
 import { isAbsolute, relative } from 'node:path'
 import type { DialogKeys, PermissionDialog, Reading } from '../agents/dialog.js'
 import type { ScreenVerdict } from '../agents/types.js'
-import type { Check } from '../doctor/checks.js'
 import { jsonEqual } from '../json-equal.js'
 import { CONTEXT_CAP, TRUNCATION_MARKER } from '../record/context-cap.js'
 import type { QueueItem } from './derive.js'
@@ -14,17 +13,6 @@ export type Answer = 'allow' | 'deny'
 
 /** The rule `ok` / `no` enforce, named in `doctor --json` for hosts that ask (docs/navigation.md). */
 export const ANSWER_GUARD = 'exact-match'
-
-/**
- * doctor's line on `ok` / `no`: its id and the first word of its summary are for programs
- * (`answer-guard`, `exact-match`), the rest for the person.
- */
-export const checkAnswerGuard = (allowed: boolean): Check => ({
-  id: 'answer-guard',
-  status: 'info',
-  summary: `${ANSWER_GUARD}: ok/no press a dialog's key only when its own command or file block is exactly the recorded tool input (${allowed ? 'on' : 'off'}: TRAILBOSS_ALLOW_SEND)`,
-  fix: null,
-})
 
 /** What the pane showed right before the key: the agent's verdict and its reading of the dialog. */
 export interface AnswerScreen {

@@ -8,7 +8,7 @@ import { checkDiscovery } from '../cache/check.generated.js'
 import { type CacheFile, readCache, writeCache } from '../fs/cache-file.js'
 import { type Env, trailbossHome } from '../paths.js'
 
-/** Bumped when what the file holds changes: a file of another version is none (lib/cache/schema.ts). */
+/** Bumped when what the file holds changes: a file of another version is none (lib/schemas/caches.ts). */
 export const DISCOVERY_VERSION = 1
 
 /** What a pane runs: the agent process found under it, and that process's session. */

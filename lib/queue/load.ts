@@ -4,11 +4,12 @@ import { isFresh } from '../clock.js'
 import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../record/types.js'
 import type { Io } from '../io.js'
-import type { Env } from '../paths.js'
+import { type Env, sessionsDir } from '../paths.js'
 import { readSeenMarks, deriveSeenUpdate, writeSeenMark, type SeenMark } from './seen.js'
 import { deriveNumbering, readNumbers, waitKey } from './numbers.js'
 import { deriveQueue, inDefaultQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, applyTranscript, type QueueItem, type ServerPanes } from './derive.js'
 import { agentFor } from '../agents/index.js'
+import { hooksFor } from '../agents/hook-registry.js'
 import type { AgentAdapter, LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import { readStore, type SkippedFile } from '../record/read.js'
 import { deriveHookless, derivePanesToSearch, type Hookless, discoverInPanes, discoverySockets, hooklessReason, listPublishedSessions, NO_HOOKS_HINT, readHooklessScreens, toHooklessRecord } from './discover.js'
@@ -270,7 +271,7 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
   const now = io.now()
   const tmux = serverAsker(exec)
   // tmux answers while the records and transcripts are read: each list-panes starts with the first record naming its server.
-  const store = await readStore(io.env, undefined, { skipEnded: opts.skipEnded === true, onRecord: tmux.see, now })
+  const store = await readStore(io.env, sessionsDir(io.env), { agents: hooksFor, skipEnded: opts.skipEnded === true, onRecord: tmux.see, now })
   const memo = opts.discover === false ? null : readDiscoveryCache(io.env)
   const published = memo ? listPublishedSessions(io.env, memo.cache) : []
   if (memo) for (const socket of discoverySockets(io.env, published)) tmux.ask(socket)

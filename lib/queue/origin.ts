@@ -7,7 +7,7 @@ import { checkOrigin } from '../cache/check.generated.js'
 import { type CacheFile, deriveCacheProblem, readCache, writeCache } from '../fs/cache-file.js'
 import { type Env, trailbossHome } from '../paths.js'
 
-/** Bumped when what the file holds changes: a file of another version is none (lib/cache/schema.ts). */
+/** Bumped when what the file holds changes: a file of another version is none (lib/schemas/caches.ts). */
 export const ORIGIN_VERSION = 1
 
 export interface Origin {

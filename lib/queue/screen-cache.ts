@@ -6,7 +6,7 @@ import { checkScreens } from '../cache/check.generated.js'
 import { type CacheFile, readCache, writeCache } from '../fs/cache-file.js'
 import { type Env, trailbossHome } from '../paths.js'
 
-/** Bumped when what the file holds changes: a file of another version is none (lib/cache/schema.ts). */
+/** Bumped when what the file holds changes: a file of another version is none (lib/schemas/caches.ts). */
 export const SCREENS_VERSION = 1
 
 export interface ScreenCacheEntry {

@@ -13,7 +13,7 @@ import { type CacheFile, deriveCacheProblem, readCache, writeCache } from '../fs
 import { readDirIfExists } from '../fs/read-optional.js'
 import { type Env, isValidSessionId, trailbossHome } from '../paths.js'
 
-/** Bumped when what a mark holds changes: a mark of another version is none (lib/cache/schema.ts). */
+/** Bumped when what a mark holds changes: a mark of another version is none (lib/schemas/caches.ts). */
 export const SEEN_VERSION = 1
 
 /** How long a wait's pane must be in front of the person before the wait counts as seen. */

@@ -36,7 +36,7 @@ export interface TranscriptMemo {
 export const deriveVerdictInputs = (rec: SessionRecord): string =>
   JSON.stringify([rec.agent, rec.transcriptPath, rec.offset, rec.state, rec.promptId, rec.tool?.useId ?? null, rec.since, rec.headless, rec.lastEventAt])
 
-/** Pure: the entries of a file that passed its check (lib/cache/schema.ts). */
+/** Pure: the entries of a file that passed its check (lib/schemas/caches.ts). */
 const toEntries = (file: { entries: Record<string, TranscriptMemoEntry> } | null): Map<string, TranscriptMemoEntry> => new Map(file ? Object.entries(file.entries) : [])
 
 /** Pure: the entries a file's text holds; none for anything but a memo of this version. */

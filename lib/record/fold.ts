@@ -1,9 +1,9 @@
 // Pure: HookEvents fold into a session record (docs/design.md §2.6 order rules, §3 state table). The
 // order rules, the fields that locate a session and when a wait begins are the same for every
 // agent and live here; what each agent's events mean comes from its adapter's FoldRules
-// (lib/agents/<id>/). No I/O and nothing heavy: this file is on the emitter's path.
-import { hooksFor } from '../agents/hook-registry.js'
-import type { FoldRules } from '../agents/types.js'
+// (lib/agents/<id>/), handed in by the caller, which knows the agents (record/agent-rules.ts).
+// No I/O and nothing heavy: this file is on the emitter's path.
+import type { AgentRulesOf, FoldRules } from './agent-rules.js'
 import { jsonEqual } from '../json-equal.js'
 import type { HookEvent, SessionRecord } from './types.js'
 
@@ -56,8 +56,9 @@ const isAheadOf = (stamp: number, now: number | undefined): boolean => now !== u
  * was stamped before the wall clock stepped back (NTP, a resume, a migrated VM), and its stamps
  * cannot order events any more. The order events reach the session then decides: the event
  * being folded is the newer. Without `now` (replays of known sequences), stamps alone decide.
+ * `agents` gives the rules of the event's agent; an agent it does not know changes no state.
  */
-export const applyEvent = (prev: SessionRecord | null, ev: HookEvent, now?: number): SessionRecord => {
+export const applyEvent = (prev: SessionRecord | null, ev: HookEvent, agents: AgentRulesOf, now?: number): SessionRecord => {
   const base = prev ?? emptyRecord(ev)
   const lastAhead = isAheadOf(base.lastEventAt, now)
   // Fields that locate the session heal on every event, whatever its age.
@@ -74,7 +75,7 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent, now?: numb
     lastEvent: lastAhead || ev.stamp >= base.lastEventAt ? ev.name : base.lastEvent,
     events: base.events + 1,
   }
-  const rules = hooksFor(ev.agent)?.rules ?? NO_RULES
+  const rules = agents(ev.agent)?.rules ?? NO_RULES
   rules.heal?.(rec, prev, ev)
   // The agent process that ran the hook: `send` types only into it.
   if (ev.agentProcess !== undefined) rec.agentProcess = rec.headless ? null : ev.agentProcess
@@ -118,5 +119,5 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent, now?: numb
  * Folds events in stamp order (ties by arrival), as readers and the reliability tests do:
  * pending events, saved without the lock, have no other order than their stamps.
  */
-export const foldEvents = (rec: SessionRecord | null, events: readonly HookEvent[], now?: number): SessionRecord | null =>
-  [...events].sort((a, b) => a.stamp - b.stamp).reduce<SessionRecord | null>((r, e) => applyEvent(r, e, now), rec)
+export const foldEvents = (rec: SessionRecord | null, events: readonly HookEvent[], agents: AgentRulesOf, now?: number): SessionRecord | null =>
+  [...events].sort((a, b) => a.stamp - b.stamp).reduce<SessionRecord | null>((r, e) => applyEvent(r, e, agents, now), rec)

@@ -3,7 +3,7 @@
 // purpose (node builtins only): the emitter imports it.
 import { existsSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
-import type { HookContext } from '../agents/types.js'
+import type { HookContext } from './agent-rules.js'
 import { type Env, homeDir } from '../paths.js'
 
 export const fileSize = (file: string): number | null => {

@@ -9,6 +9,7 @@ import { listRealDir } from '../fs/own-files.js'
 import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import type { Logger } from '../logger.js'
 import { pendingDir, tempDir } from '../paths.js'
+import type { AgentRulesOf } from './agent-rules.js'
 import { foldEvents } from './fold.js'
 import { looksLikeEvent } from './light-check.js'
 import type { HookEvent, SessionRecord } from './types.js'
@@ -48,8 +49,8 @@ export const readPendingEvents = (dir: string, sessionId: string, folded: readon
 }
 
 /** The record as readers should see it: the file with its pending events folded in memory. */
-export const withPending = (rec: SessionRecord | null, pending: readonly PendingEvent[], now: number = Date.now()): SessionRecord | null =>
-  pending.length === 0 ? rec : foldEvents(rec, pending.map((p) => p.event), now)
+export const withPending = (rec: SessionRecord | null, pending: readonly PendingEvent[], agents: AgentRulesOf, now: number = Date.now()): SessionRecord | null =>
+  pending.length === 0 ? rec : foldEvents(rec, pending.map((p) => p.event), agents, now)
 
 /** Saves an event as its own file, created exclusively, never overwritten (docs/design.md §2.4). */
 export const writePendingEvent = (dir: string, ev: HookEvent, tmpDir = tempDir(dir)): string => {

@@ -9,11 +9,12 @@ import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { type Env, isValidSessionId, sessionsDir } from '../paths.js'
 import { checkRecord } from './check.js'
 import { readEndedMarks } from './ended-index.js'
+import type { AgentRulesOf } from './agent-rules.js'
 import { foldEvents } from './fold.js'
 import { readPendingEvents, withPending } from './pending-events.js'
 import { readSpooledEvents } from './spool-events.js'
 import { myUid } from '../fs/file-stamp.js'
-import { deriveFileStamp, isSettled, readSnapshot, SNAPSHOT_MAX_ENTRIES, type SnapshotEntry, statRecordFile, writeSnapshot } from './snapshot.js'
+import { deriveFileStamp, isSettled, readSnapshot, type RecordSnapshot, SNAPSHOT_MAX_ENTRIES, type SnapshotEntry, statRecordFile, writeSnapshot } from './snapshot.js'
 
 export interface SkippedFile {
   file: string
@@ -84,6 +85,8 @@ export const readRecordFile = async (path: string, sessionId: string): Promise<S
   (await readRecordOrEnded(path, sessionId, false)) as SessionRecord | string
 
 export interface ReadOptions {
+  /** The rules of the agents whose events the store may hold, for folding pending and spooled events. */
+  agents: AgentRulesOf
   /**
    * Note ended sessions by id only, unparsed: ls without --all and status never show them,
    * and there are hundreds (keys still count their ids). Those in the ended index are not
@@ -100,7 +103,60 @@ export interface ReadOptions {
   now?: number
 }
 
-export const readStore = async (env: Env = process.env, dir: string = sessionsDir(env), opts: ReadOptions = {}): Promise<StoreContents> => {
+/** The sessions folder's names, sorted by what they are; pure. */
+interface Listing {
+  recordIds: string[]
+  /** Sessions with pending events (or spooled ones, added by the reader). */
+  pendingIds: Set<string>
+  skipped: SkippedFile[]
+  setAside: string[]
+}
+
+export const classifyListing = (dir: string, entries: readonly Pick<Dirent, 'name' | 'isDirectory'>[]): Listing => {
+  const out: Listing = { recordIds: [], pendingIds: new Set(), skipped: [], setAside: [] }
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue
+    if (e.isDirectory() && e.name.endsWith(PENDING_SUFFIX)) out.pendingIds.add(e.name.slice(0, -PENDING_SUFFIX.length))
+    else if (e.name.includes('.json.corrupt-')) out.setAside.push(join(dir, e.name))
+    else if (e.name.endsWith(RECORD_SUFFIX) && !e.isDirectory()) {
+      const id = e.name.slice(0, -RECORD_SUFFIX.length)
+      if (isValidSessionId(id)) out.recordIds.push(id)
+      else out.skipped.push({ file: join(dir, e.name), why: 'its name is not a session id' })
+    }
+  }
+  return out
+}
+
+/** One record as a reader sees it: from the snapshot when its file is unchanged, else read and checked. */
+interface RecordSource {
+  dir: string
+  snapshot: RecordSnapshot | null
+  remembered: Map<string, SnapshotEntry>
+  readAt: number
+  uid: bigint | null
+}
+
+const readOneRecord = async (src: RecordSource, id: string, skipEnded: boolean): Promise<SessionRecord | string | typeof ENDED> => {
+  const file = `${src.dir}${id}${RECORD_SUFFIX}`
+  // Only a remembered record costs an lstat first; any other is read as without a snapshot.
+  const hit = src.snapshot?.entries.get(id)
+  const st = hit ? statRecordFile(file, src.uid) : null
+  if (hit && st && hit.k === deriveFileStamp(st)) {
+    src.remembered.set(id, hit)
+    return hit.r
+  }
+  const read = { ino: -1 }
+  const rec = await readRecordOrEnded(file, id, skipEnded, read)
+  // A checked live record, once its file has settled. Stamped after the read: the same inode
+  // with a ctime older than this run began was not written since, so the text read is its.
+  if (src.snapshot && typeof rec === 'object' && rec.state !== 'ended' && src.remembered.size < SNAPSHOT_MAX_ENTRIES) {
+    const after = statRecordFile(file, src.uid)
+    if (after && Number(after.ino) === read.ino && isSettled(after.ctimeNs, src.readAt)) src.remembered.set(id, { k: deriveFileStamp(after), r: rec })
+  }
+  return rec
+}
+
+export const readStore = async (env: Env, dir: string, opts: ReadOptions): Promise<StoreContents> => {
   // A home of another user may hold anything they planted: one line for it, no record read.
   const foreign = deriveHomeProblem(env)
   if (foreign) return { dir, records: [], endedIds: [], skipped: [{ file: foreign.folder, why: `${foreign.why} — ${FOREIGN_HOME_HINT}` }], setAside: [] }
@@ -110,88 +166,47 @@ export const readStore = async (env: Env = process.env, dir: string = sessionsDi
   // gone from the spool by now is in a record file this listing sees (read twice, it changes
   // nothing), where read after the listing a new session's first event could be in neither.
   const now = opts.now ?? Date.now()
-  const spooled = readSpooledEvents(dir, env, () => process.getBuiltinModule('node:os').hostname(), undefined, now)
-  const entries = listDir(dir)
-  const pendingIds = new Set<string>()
-  const recordIds: string[] = []
-  const skipped: SkippedFile[] = []
-  const setAside: string[] = []
-  for (const e of entries) {
-    if (e.name.startsWith('.')) continue
-    if (e.isDirectory() && e.name.endsWith(PENDING_SUFFIX)) pendingIds.add(e.name.slice(0, -PENDING_SUFFIX.length))
-    else if (e.name.includes('.json.corrupt-')) setAside.push(join(dir, e.name))
-    else if (e.name.endsWith(RECORD_SUFFIX) && !e.isDirectory()) {
-      const id = e.name.slice(0, -RECORD_SUFFIX.length)
-      if (isValidSessionId(id)) recordIds.push(id)
-      else skipped.push({ file: join(dir, e.name), why: 'its name is not a session id' })
-    }
+  const spooled = readSpooledEvents(dir, env, () => process.getBuiltinModule('node:os').hostname(), opts.agents, undefined, now)
+  const { recordIds, pendingIds, skipped, setAside } = classifyListing(dir, listDir(dir))
+  for (const id of spooled.keys()) pendingIds.add(id)
+  /** A record with what is pending or spooled for it folded in, in memory. */
+  const withUnwritten = (id: string, rec: SessionRecord | null, folded: readonly string[]): SessionRecord | null => {
+    const merged = withPending(rec, readPendingEvents(dir, id, folded), opts.agents, now)
+    const evs = spooled.get(id)
+    return evs ? foldEvents(merged, evs, opts.agents, now) : merged
   }
   const records: SessionRecord[] = []
   const endedIds: string[] = []
   const seen = new Set<string>()
   const skipEnded = opts.skipEnded === true
-  for (const id of spooled.keys()) pendingIds.add(id)
-  const withSpooled = (id: string, rec: SessionRecord | null): SessionRecord | null => {
-    const evs = spooled.get(id)
-    return evs ? foldEvents(rec, evs, now) : rec
-  }
   // The ended index (record/ended-index.ts) saves opening hundreds of ended records.
   const marked = skipEnded ? readEndedMarks(dir) : new Set<string>()
-  // The folder normalised once: path.join per record is a visible part of a hundred reads.
-  const inDir = join(dir, '/')
-  // Records checked by an earlier run (record/snapshot.ts), only for the home's own folder.
+  // Records checked by an earlier run (record/snapshot.ts), only for the home's own folder; the
+  // folder normalised once: path.join per record is a visible part of a hundred reads.
   const snapshot = dir === sessionsDir(env) ? readSnapshot(env, dir) : null
-  const remembered = new Map<string, SnapshotEntry>()
-  const readAt = Date.now()
-  const uid = myUid()
+  // A file counts as settled by the reader's clock (`now`): a test, or a caller that read the
+  // folder earlier, pins it, and a slow run never makes a young file look settled.
+  const src: RecordSource = { dir: join(dir, '/'), snapshot, remembered: new Map(), readAt: now, uid: myUid() }
+  const keep = (rec: SessionRecord | null): void => {
+    if (!rec) return
+    records.push(rec)
+    opts.onRecord?.(rec)
+  }
   for (const id of recordIds) {
     if (marked.has(id) && !pendingIds.has(id)) {
       endedIds.push(id)
       continue
     }
-    const file = `${inDir}${id}${RECORD_SUFFIX}`
-    // Only a remembered record costs an lstat first; any other is read as without a snapshot.
-    const hit = snapshot?.entries.get(id)
-    const st = hit ? statRecordFile(file, uid) : null
-    let rec: SessionRecord | string | typeof ENDED
-    if (hit && st && hit.k === deriveFileStamp(st)) {
-      rec = hit.r
-      remembered.set(id, hit)
-    } else {
-      const read = { ino: -1 }
-      rec = await readRecordOrEnded(file, id, skipEnded && !pendingIds.has(id), read)
-      // A checked live record, once its file has settled. Stamped after the read: the same inode
-      // with a ctime older than this run began was not written since, so the text read is its.
-      if (snapshot && typeof rec === 'object' && rec.state !== 'ended' && remembered.size < SNAPSHOT_MAX_ENTRIES) {
-        const after = statRecordFile(file, uid)
-        if (after && Number(after.ino) === read.ino && isSettled(after.ctimeNs, readAt)) remembered.set(id, { k: deriveFileStamp(after), r: rec })
-      }
-    }
+    const rec = await readOneRecord(src, id, skipEnded && !pendingIds.has(id))
     seen.add(id)
-    if (rec === ENDED) {
-      endedIds.push(id)
-      continue
-    }
-    if (typeof rec === 'string') {
-      if (rec !== MISSING) skipped.push({ file, why: rec })
-      continue
-    }
-    const merged = pendingIds.has(id) ? withSpooled(id, withPending(rec, readPendingEvents(dir, id, rec.foldedPending), now)) : rec
-    if (merged) {
-      records.push(merged)
-      opts.onRecord?.(merged)
-    }
+    if (rec === ENDED) endedIds.push(id)
+    else if (typeof rec === 'string') {
+      if (rec !== MISSING) skipped.push({ file: `${src.dir}${id}${RECORD_SUFFIX}`, why: rec })
+    } else keep(pendingIds.has(id) ? withUnwritten(id, rec, rec.foldedPending) : rec)
   }
   // Before anything else holds the records: entries of files gone or changed drop out.
-  if (snapshot) writeSnapshot(env, snapshot, remembered)
+  if (snapshot) writeSnapshot(env, snapshot, src.remembered)
   // Events of a session whose first write lost the lock race exist only as pending files (or spooled).
-  for (const id of pendingIds) {
-    if (seen.has(id) || !isValidSessionId(id)) continue
-    const rec = withSpooled(id, withPending(null, readPendingEvents(dir, id, []), now))
-    if (rec) {
-      records.push(rec)
-      opts.onRecord?.(rec)
-    }
-  }
+  for (const id of pendingIds) if (!seen.has(id) && isValidSessionId(id)) keep(withUnwritten(id, null, []))
   return { dir, records, endedIds, skipped, setAside }
 }

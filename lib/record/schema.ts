@@ -2,12 +2,16 @@
 // reader (the emitter trusts its own writes with a light check instead, to start fast).
 // zod/mini keeps the bundled CLI small; docs/record.schema.json is generated from this file.
 import * as z from 'zod/mini'
-import { AGENT_HOOKS } from '../agents/hook-registry.js'
+import { AGENT_IDS } from './agent-ids.generated.js'
 import { SESSION_ID_PATTERN } from '../paths.js'
 import { LIVE_STATES, WAIT_KINDS, type HookEvent, type SessionRecord } from './types.js'
 
-/** The registered agents (docs/record.schema.json and the compiled check follow: npm run schemas). */
-const agent = z.enum(AGENT_HOOKS.map((a) => a.id) as [string, ...string[]])
+/**
+ * The registered agents, as `npm run schemas` wrote them from lib/agents/hook-registry.ts: the
+ * record layer sits below the agents and does not import them (docs/design.md §9), and the
+ * compiled check and docs/record.schema.json follow the same run.
+ */
+const agent = z.enum(AGENT_IDS)
 export const sessionId = z.string().check(z.regex(SESSION_ID_PATTERN))
 
 export const tmux = z.nullable(

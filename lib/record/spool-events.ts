@@ -1,16 +1,16 @@
 // Spooled events (record/spool.ts) as HookEvents: for the emitter's fold, which writes them
 // into the records, and for readers, which fold what is left in memory. Light on purpose.
-import { hooksFor } from '../agents/hook-registry.js'
 import type { Logger } from '../logger.js'
 import type { Env } from '../paths.js'
-import { type AgentProcess, findAgentProcess, parseProcStat, type StatReader } from '../tmux/agent-process.js'
+import { type AgentProcess, findAgentProcess, parseProcStat, type StatReader } from '../proc/agent-process.js'
+import type { AgentRulesOf } from './agent-rules.js'
 import { hookContext } from './hook-context.js'
 import { describeLost, isIncomplete, isLostSpoolFile, listSpool, readSpoolFile, type SpoolEntry, spoolDir, spoolEnv } from './spool.js'
 import type { HookEvent } from './types.js'
 
 /** One spooled entry as the event its agent makes of it, or why it cannot be one. */
-export const spoolToEvent = (entry: SpoolEntry, env: Env, host: string): HookEvent | string => {
-  const agent = hooksFor(entry.agent)
+export const spoolToEvent = (entry: SpoolEntry, env: Env, host: string, agents: AgentRulesOf): HookEvent | string => {
+  const agent = agents(entry.agent)
   if (!agent) return `unknown agent ${JSON.stringify(entry.agent)}`
   const withHook = spoolEnv(env, entry)
   const ev = agent.toHookEvent(entry.payload, hookContext(withHook, entry.stamp, host))
@@ -37,7 +37,14 @@ export const spooledAgentProcess = (entry: Pick<SpoolEntry, 'ppid' | 'procs'>): 
  * twice changes nothing (the order rules of record/fold.ts). A file still being written is left
  * for the next read; a lost one (incomplete past SPOOL_LOST_MS, or not JSON) is said (the fold keeps it aside).
  */
-export const readSpooledEvents = (sessionsDir: string, env: Env, hostName: () => string, log: Logger = () => {}, now = Date.now()): Map<string, HookEvent[]> => {
+export const readSpooledEvents = (
+  sessionsDir: string,
+  env: Env,
+  hostName: () => string,
+  agents: AgentRulesOf,
+  log: Logger = () => {},
+  now = Date.now(),
+): Map<string, HookEvent[]> => {
   const out = new Map<string, HookEvent[]>()
   const sdir = spoolDir(sessionsDir)
   // Asked only when there is an event to name it in: node:os costs a start-up a little.
@@ -53,7 +60,7 @@ export const readSpooledEvents = (sessionsDir: string, env: Env, hostName: () =>
       if (isLostSpoolFile(entry, now)) log(`ignored spool file ${f.name}: a lost event, ${describeLost(entry, now)}`)
       continue
     }
-    const ev = spoolToEvent(entry, env, (host ??= hostName()))
+    const ev = spoolToEvent(entry, env, (host ??= hostName()), agents)
     if (typeof ev === 'string') {
       log(`ignored spool file ${f.name}: ${ev}`)
       continue

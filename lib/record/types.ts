@@ -2,7 +2,7 @@
 // shape that code is written against. lib/record/schema.ts checks files against the same shape
 // (a compile-time test there keeps the two equal). Types and constants only: every layer,
 // the emitter included, imports this file.
-import type { AgentProcess } from '../tmux/agent-process.js'
+import type { AgentProcess } from '../proc/agent-process.js'
 
 export const RECORD_VERSION = 1
 

@@ -2,6 +2,7 @@
 // It is the emitter's path too, so it stays free of zod and every other heavy import.
 import { mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
+import type { AgentRulesOf } from './agent-rules.js'
 import { applyEvent } from './fold.js'
 import type { HookEvent, SessionRecord } from './types.js'
 import { pendingDir, recordFile, tempDir } from '../paths.js'
@@ -57,6 +58,8 @@ const removeLeftovers = (dir: string, rec: SessionRecord | null, sessionId: stri
 }
 
 export interface RecordEventOptions {
+  /** The rules of the agents whose events the record may hold (the emitter's registry). */
+  agents: AgentRulesOf
   lockBudgetMs?: number
   log?: Logger
   now?: () => number
@@ -71,7 +74,7 @@ export type RecordOutcome = 'written' | 'pending'
  * events first. When the lock is not had within the budget (a busy or dead holder), the event
  * is saved as its own pending file instead, so it is never lost and the agent never waits.
  */
-export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventOptions = {}): Promise<RecordOutcome> => {
+export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventOptions): Promise<RecordOutcome> => {
   const log = opts.log ?? (() => {})
   const now = opts.now ?? Date.now
   const budget = opts.lockBudgetMs ?? LOCK_BUDGET_MS
@@ -97,8 +100,8 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
     const at = now()
     removeLeftovers(dir, onDisk, ev.sessionId, at, log)
     const pending = readPendingEvents(dir, ev.sessionId, [], log)
-    const folded = withPending(onDisk, pending, at)
-    const next = applyEvent(folded, ev, at)
+    const folded = withPending(onDisk, pending, opts.agents, at)
+    const next = applyEvent(folded, ev, opts.agents, at)
     next.foldedPending = pending.map((p) => p.file)
     mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
     unmarkBeforeWrite(dir, ev.sessionId, onDisk?.state ?? null, next.state, log)

@@ -5,7 +5,7 @@ import type { Ask, QueueItem } from '../queue/derive.js'
 import type { WaitKind } from '../record/types.js'
 import { agentFor } from '../agents/index.js'
 import { summarizeToolCall } from './tool-call.js'
-import { formatVisible } from './visible-text.js'
+import { formatVisible } from '../text/visible-text.js'
 
 export const JSON_VERSION = 2
 

@@ -1,7 +1,7 @@
 // Files a read skipped, one stderr line each, as every reading command reports them.
 import type { Io } from '../io.js'
 import type { SkippedFile } from '../record/read.js'
-import { formatVisible } from './visible-text.js'
+import { formatVisible } from '../text/visible-text.js'
 
 /** One stderr line per skipped file, as every reading command reports them. */
 export const reportSkipped = (view: { skipped: readonly SkippedFile[] }, io: Pick<Io, 'stderr'>): void => {

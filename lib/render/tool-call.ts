@@ -8,7 +8,7 @@
 //             `{questions: [{header, question, options: [{label, description}], multiSelect, type}]}`
 //   edit      Claude Code `Edit`/`MultiEdit`, Gemini CLI `replace`: `{file_path, old_string, new_string}`
 //   write     Claude Code `Write`, Gemini CLI `write_file`: `{file_path, content}`
-// Lines come out raw: the caller makes them visible (lib/render/visible-text.ts).
+// Lines come out raw: the caller makes them visible (lib/text/visible-text.ts).
 import { createTwoFilesPatch } from 'diff'
 import { TRUNCATION_MARKER } from '../record/context-cap.js'
 

@@ -3,7 +3,7 @@
 import { formatAge } from '../duration.js'
 import { formatTable, kindLabel, placeLabel, summarizeItemAsk, truncate } from './queue-table.js'
 import { renderToolCall } from './tool-call.js'
-import { formatVisible } from './visible-text.js'
+import { formatVisible } from '../text/visible-text.js'
 import { deriveSummary } from './status-segment.js'
 import type { QueueItem } from '../queue/derive.js'
 

@@ -2,7 +2,7 @@
 // (the Node binary and the emitter file) or the emitter from PATH.
 import * as fs from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import type { Scope } from '../cli/options.js'
+import type { Scope } from './scope.js'
 import { listPathDirs } from '../fs/find-on-path.js'
 import { READ_CAP, readRegularFile } from '../fs/safe-file.js'
 import { isJsonObject } from './json-value.js'

@@ -1,7 +1,7 @@
 // Navigation: which tmux client moves, and the tmux commands that take it to a pane (docs/design.md §5).
 // Pure: clients, caller and target in; a plan or a refusal out. The effectful edges around it:
 // lib/tmux/clients.ts (listClients, readPane) and lib/tmux/attach.ts (runPlan, attachTmux).
-import { formatCommand } from '../render/command-line.js'
+import { formatCommand } from '../text/command-line.js'
 import { byActivity, type Client } from './clients.js'
 
 /** What `go` needs of a queue item's place. */

@@ -1,7 +1,7 @@
 // Pure: `trailboss ls --json` as the mod shows it. The mod runs in Claude Code's own worker (no
 // Node, no import of the CLI's modules: a plugin is copied alone into Claude Code's cache), so
 // what it needs of the queue's contract is read and checked here, field by field, and every text
-// it draws is made visible by the CLI's rule (lib/render/visible-text.ts), mirrored below.
+// it draws is made visible by the CLI's rule (lib/text/visible-text.ts), mirrored below.
 
 // --- Visible text: the CLI's formatVisible, one line, mirrored (test/plugin-visible-text.test.ts
 // holds the two to the same output) ---------------------------------------------------------------

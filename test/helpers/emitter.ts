@@ -9,6 +9,7 @@ import type { HookEvent, SessionRecord } from '../../lib/record/types.js'
 import { recordFile } from '../../lib/paths.js'
 import { looksLikeRecord } from '../../lib/record/light-check.js'
 import { type PendingEvent, readPendingEvents, withPending } from '../../lib/record/pending-events.js'
+import { hooksFor } from '../../lib/agents/hook-registry.js'
 
 export const BUILT_EMITTER = fileURLToPath(new URL('../../dist/hooks/emit.cjs', import.meta.url))
 /** The emitter's bundle, which BUILT_EMITTER (a loader) starts from its code cache. */
@@ -139,7 +140,7 @@ export const readSession = (dir: string, sessionId: string): SessionOnDisk => {
     file = parsed
   }
   const pending = readPendingEvents(dir, sessionId, file?.foldedPending ?? [])
-  return { file, pending, view: withPending(file, pending), applied: (file?.events ?? 0) + pending.length }
+  return { file, pending, view: withPending(file, pending, hooksFor), applied: (file?.events ?? 0) + pending.length }
 }
 
 /** Every path under `root`, relative, sorted (folders end with `/`). */

@@ -2,7 +2,7 @@
 // loses the event), and the pure merge and unmerge of our entries into a person's settings
 // (tested apart, also with random settings). The file I/O around them: lib/settings/settings-file.ts.
 import { join, resolve } from 'node:path'
-import type { Scope } from '../../cli/options.js'
+import type { Scope } from '../../settings/scope.js'
 import type { Env } from '../../paths.js'
 import { checkHooksMergeable, listOurHookEntries, mergeHookGroups, unmergeHookGroups, withoutOurHooks } from '../../settings/hook-groups.js'
 import { isJsonObject, type JsonObject } from '../../settings/json-value.js'

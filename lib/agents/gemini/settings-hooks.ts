@@ -3,7 +3,7 @@
 // settings follow (only our exact entries added or removed, foreign ones kept in place and
 // order, unmergeable settings refused). The file I/O: lib/settings/settings-file.ts.
 import { join, resolve } from 'node:path'
-import type { Scope } from '../../cli/options.js'
+import type { Scope } from '../../settings/scope.js'
 import { EXIT_USAGE, TrailbossError } from '../../errors.js'
 import type { Env } from '../../paths.js'
 import { checkHooksMergeable, listOurHookEntries, mergeHookGroups, unmergeHookGroups, withoutOurHooks } from '../../settings/hook-groups.js'

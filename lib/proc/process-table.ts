@@ -1,11 +1,9 @@
 // The process table, for finding agents that run without our hooks: which process a pane runs
-// (a pane's command is often `node`, the agent a child of it), its arguments, folder and tmux
-// location. Linux /proc only; elsewhere every read is empty, and discovery falls back to what
+// (a pane's command is often `node`, the agent a child of it), its arguments, folder and
+// environment. Linux /proc only; elsewhere every read is empty, and discovery falls back to what
 // the agents publish themselves.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
-import type { TmuxLocation } from '../record/types.js'
 import { parseProcStat, type ProcStat } from './agent-process.js'
-import { parseTmuxEnv } from './env.js'
 
 /** Every process's stat, by pid: one directory listing and one small read per process. */
 export const readProcessTable = (): Map<number, ProcStat> => {
@@ -58,21 +56,10 @@ export const readCwd = (pid: number): string | null => {
   }
 }
 
-/** Pure: the tmux pane an environment block (/proc/<pid>/environ) names. */
-export const parseEnvironTmux = (text: string): TmuxLocation | null => {
-  let tmux: string | undefined
-  let pane: string | undefined
-  for (const pair of text.split('\0')) {
-    if (pair.startsWith('TMUX=')) tmux = pair.slice(5)
-    else if (pair.startsWith('TMUX_PANE=')) pane = pair.slice(10)
-  }
-  return parseTmuxEnv(tmux, pane)
-}
-
-/** Where a process runs in tmux, by its environment (our own user's processes only). */
-export const readTmuxOf = (pid: number): TmuxLocation | null => {
+/** A process's environment block (/proc/<pid>/environ; our own user's processes only); null when unreadable. */
+export const readEnviron = (pid: number): string | null => {
   try {
-    return parseEnvironTmux(readFileSync(`/proc/${pid}/environ`, 'latin1'))
+    return readFileSync(`/proc/${pid}/environ`, 'latin1')
   } catch {
     return null
   }

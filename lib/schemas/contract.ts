@@ -2,8 +2,8 @@
 // Not on any command's path; tests check real output against these, and the JSON Schema files
 // in docs/ are generated from them (npm run schemas).
 import * as z from 'zod/mini'
-import { recordSchema } from './record/schema.js'
-import { WAIT_KINDS } from './record/types.js'
+import { recordSchema } from '../record/schema.js'
+import { WAIT_KINDS } from '../record/types.js'
 
 const kind = z.nullable(z.enum(WAIT_KINDS))
 

@@ -1,8 +1,10 @@
 // Every command's options, declared once: yargs builds its parser and help from these tables
 // (cli/yargs-wiring.ts), the fast path of `ls` and `status` parses the same tables with node's
 // util.parseArgs (cli/fast-args.ts), and each command's argument type is derived from its
-// table, so no command casts its arguments. A leaf but for the record's list of wait kinds.
+// table, so no command casts its arguments. A layer of its own below commands/ and cli/, which
+// both read it; it imports only the record's wait kinds and the settings' scopes.
 import { WAIT_KINDS } from '../record/types.js'
+import { SCOPES } from '../settings/scope.js'
 
 export interface OptionSpec {
   type: 'boolean' | 'string' | 'number'
@@ -15,9 +17,6 @@ export interface OptionSpec {
 
 export const KINDS = WAIT_KINDS
 export const SORTS = ['age', 'kind', 'project', 'pane'] as const
-/** Where `install` writes: the person's own settings, the project's shared ones, or its local ones. */
-export const SCOPES = ['user', 'project', 'local'] as const
-export type Scope = (typeof SCOPES)[number]
 export const NOTIFY_CHANNELS = ['desktop', 'tmux', 'bell', 'exec'] as const
 
 /** `--agent`: its choices are the registered agents (lib/agents/index.ts); the wiring adds them. */
