@@ -10,7 +10,7 @@ import { spoolPathFor } from '../../settings/package-root.js'
 import { deriveSpoolStuckCheck } from '../spool-check.js'
 import type { AgentCheck } from '../types.js'
 import { CODEX_HOOK_EVENTS } from './hook-trust.js'
-import { CODEX_INSTALL_EVENTS, deriveTrustEntries, isOurCodexHandler } from './install.js'
+import { CODEX_INSTALL_EVENTS, deriveTrustEntries, isOurCodexHandler } from './settings-hooks.js'
 import { readTrustEntries, type TrustEntry } from './trust-config.js'
 import { codexConfigFile, codexHooksFile } from './paths.js'
 
