@@ -258,8 +258,19 @@ export interface AgentSetup {
   command: string
   install: InstallTarget
   /**
-   * `doctor`'s checks of what only this agent has (Codex: trust entries, the spool). `known`:
-   * our emitter file; nothing when the agent is not set up at all.
+   * `doctor`'s checks of the agent's own setup (its hooks, its build, Codex's trust entries, its
+   * spooled events), in the order they are reported; Codex and Gemini CLI report nothing when
+   * they are not set up at all.
    */
-  doctor?: (env: Env, known: readonly string[], now: number) => AgentCheck[]
+  doctor?: (ctx: DoctorContext) => AgentCheck[] | Promise<AgentCheck[]>
+}
+
+/** What `doctor` hands each agent's checks. */
+export interface DoctorContext {
+  env: Env
+  /** The folder doctor runs in (a project's settings live there). */
+  cwd: string
+  /** Our emitter files (this package's), to recognise hook entries of ours. */
+  known: readonly string[]
+  now: number
 }

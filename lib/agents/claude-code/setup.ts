@@ -1,11 +1,13 @@
 // Claude Code: what `install`, `uninstall` and `doctor` need (lib/agents/types.ts AgentSetup); kept
 // out of index.ts so that the queue's commands never load settings editing.
 import type { AgentSetup } from '../types.js'
+import { claudeCodeDoctor } from './doctor.js'
 import { deriveHookEntry, FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, mergeHooks, settingsFile, unmergeHooks } from './settings-hooks.js'
 
 export const claudeCodeSetup: AgentSetup = {
   id: 'claude-code',
   command: 'claude',
+  doctor: claudeCodeDoctor,
   install: {
     label: 'Claude Code',
     settingsFile,
