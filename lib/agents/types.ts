@@ -135,6 +135,18 @@ export interface InstallTarget {
   hooksReadAt: 'next-event' | 'start'
   /** For doctor, in the agent's own terms: how a session run with settings of its own gets our hooks. */
   ownSettings: string
+  /** `install --statusline`: our status line in the same settings file, for an agent that shows one. */
+  statusLine?: InstallOption
+}
+
+/** A setting of ours that an install option puts beside the hooks, in the same settings file. */
+export interface InstallOption {
+  /** Pure: the settings with ours in. `cli`: how the setting runs our CLI (Node and CLI file, or `trailboss` from PATH). */
+  merge: (settings: JsonObject, cli: readonly string[]) => JsonObject
+  /** Pure: the settings without ours. Uninstall always runs it: ours goes whether or not the option is given. */
+  unmerge: (settings: JsonObject) => JsonObject
+  /** The line install prints about it once written. */
+  report: (cli: readonly string[]) => string
 }
 
 /** The change of an install target's settings file, for its companion file to follow. */
