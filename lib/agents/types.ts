@@ -65,6 +65,11 @@ export interface AgentHooks {
    */
   notice?: (ev: HookEvent) => string | null
   rules: FoldRules
+  /**
+   * The variables of the hook's environment that toHookEvent reads about the session, besides
+   * the pane's (TMUX, TMUX_PANE): what a spooled event keeps for its fold (lib/agents/spool-env.ts).
+   */
+  sessionEnv?: readonly string[]
 }
 
 /** What the person did after the wait began, by the agent's transcript. */
