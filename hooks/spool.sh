@@ -46,12 +46,17 @@ case $up in *.*) up=${up%%.*}${up#*.} ;; esac
 case $up in '' | *[!0-9]*) up=$(date +%s 2> /dev/null) ;; esac
 name=${up:-0}-$$
 
+# The variables the event keeps: the pane's, and those the agent's own hooks read. The build
+# writes each agent's list in here, in place of an `env_names=` line (lib/agents/spool-env.ts, from its
+# sessionEnv in lib/agents/<agent>/hooks.ts): one source for this script and the fold that reads
+# them back. Unbuilt, this file keeps none.
+env_names=
 # One header line per value; a value holding a line break is left out rather than split.
 header="trailboss-spool 1
 agent $agent"
 nl='
 '
-for var in TMUX TMUX_PANE CODEX_HOME GEMINI_PROJECT_DIR GEMINI_SESSION_ID CLAUDE_PROJECT_DIR; do
+for var in $env_names; do
   eval "val=\${$var:-}"
   case $val in '' | *"$nl"*) continue ;; esac
   header="$header

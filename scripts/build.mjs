@@ -1,5 +1,6 @@
 // Builds the two executables with esbuild. Type checking is `npm run typecheck` (tsc --noEmit).
-// - dist/hooks/spool.sh: hooks/spool.sh as it is, the hook of agents that wait for every hook.
+// - dist/hooks/spool.sh: hooks/spool.sh with each agent's spooled variables written in, the
+//   hook of agents that wait for every hook.
 // - dist/hooks/emitter.cjs: one CommonJS file with no imports beyond node builtins, because it
 //   starts on every agent event and module resolution is most of a Node start-up;
 //   dist/hooks/emit.v8, V8's code cache for it; dist/hooks/emit.cjs, the file hooks run,
@@ -12,7 +13,7 @@
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { chmod, copyFile, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { chmod, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -115,6 +116,13 @@ const warmEmitterCache = async (hooksDir) => {
   }
 }
 
+/** hooks/spool.sh with each agent's variables written in, by lib/agents/spool-env.ts bundled and loaded here. */
+const spoolWithEnv = async (script) => {
+  const out = await build({ ...common, entryPoints: ['lib/agents/spool-env.ts'], write: false, format: 'esm', outfile: 'spool-env.mjs' })
+  const { writeSpoolEnv } = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString('base64')}`)
+  return writeSpoolEnv(script)
+}
+
 await rm('dist/bin.next', { recursive: true, force: true })
 await rm('dist/hooks.next', { recursive: true, force: true })
 await Promise.all([
@@ -162,7 +170,9 @@ await Promise.all([
 const emitterFile = 'dist/hooks.next/emitter.cjs'
 await writeFile(emitterFile, (await readFile(emitterFile, 'utf8')).replace(/^#!.*\n/, ''))
 await chmod('dist/hooks.next/emit.cjs', 0o755)
-await copyFile('hooks/spool.sh', 'dist/hooks.next/spool.sh')
+// spool.sh with the variables each agent's spooled events keep written in: they are declared
+// in TypeScript (lib/agents/spool-env.ts), which a shell script cannot import.
+await writeFile('dist/hooks.next/spool.sh', await spoolWithEnv(await readFile('hooks/spool.sh', 'utf8')), { mode: 0o755 })
 await chmod('dist/hooks.next/spool.sh', 0o755)
 try {
   await warmEmitterCache('dist/hooks.next')

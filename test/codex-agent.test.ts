@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import t from 'tap'
 import { codexHooks } from '../lib/agents/codex/hooks.js'
-import { deriveRolloutVerdict, parseRollout, type RolloutEntry } from '../lib/agents/codex/rollout.js'
+import { deriveRolloutVerdict, parseRollout, type RolloutEntry } from '../lib/agents/codex/transcript.js'
 import { classifyCodexScreen } from '../lib/agents/codex/screen.js'
 import { applyEvent } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'

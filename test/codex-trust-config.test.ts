@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { deriveCodexCommand, deriveTrustEntries, mergeCodexHooks, unmergeCodexHooks } from '../lib/agents/codex/install.js'
+import { deriveCodexCommand, deriveTrustEntries, mergeCodexHooks, unmergeCodexHooks } from '../lib/agents/codex/settings-hooks.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
 import { tomlBasicString } from '../lib/settings/toml-text-edit.js'
 import { followTrust, HOOKS_FILE, trustEntriesOf } from './helpers/codex-trust.js'

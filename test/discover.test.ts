@@ -68,7 +68,7 @@ t.test('pure parts: processes, registry states, transcripts', async (t) => {
   t.equal(parseChatHeaderId('{"sessionId":"fa2b91f9-043b","startTime":"x"}\n{"$set":{}}'), 'fa2b91f9-043b')
   t.equal(parseChatHeaderId('{"sessionId":"../x"}'), null, 'a session id that could name a path is refused')
   const found = (sessionId: string): Hookless => ({ sessionId, agent: 'codex', pid: 1, startTicks: null, cwd: null, transcriptPath: null, tmux: null, state: null, hadTurn: false, via: 'pane' })
-  t.match(checkHookless([{ sessionId: 'abcdefgh-1', agent: 'gemini', label: 'Gemini CLI', project: 'p', pane: '%1', via: 'pane', hooksOff: null, hooksReadAt: 'start', resume: null, ownSettings: '' }]), [
+  t.match(checkHookless([{ sessionId: 'abcdefgh-1', agent: 'gemini', label: 'Gemini CLI', project: 'p', pane: '%1', via: 'pane', hooksOff: null, hooksReadAt: 'start', resume: null, install: 'trailboss install --agent gemini', ownSettings: '' }]), [
     { id: 'hookless:abcdefgh-1', status: 'warn', summary: 'Gemini CLI p abcdefgh-1 in pane %1 runs without our hooks (found by its process); its state is a guess', fix: /^trailboss install --agent gemini, then restart/ },
   ])
   t.same(deriveHookless([found('a'), found('b'), found('a')], new Set(['b'])).map((s) => s.sessionId), ['a'], 'a record wins; one row per session')

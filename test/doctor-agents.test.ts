@@ -9,16 +9,16 @@ import { runCli } from './helpers/cli.js'
 import { baseEnv, tempDir } from './helpers/emitter.js'
 
 const agents = (claude: string | null, codex: string | null, gemini: string | null) => [
-  { label: 'Claude Code', command: 'claude', path: claude },
-  { label: 'Codex', command: 'codex', path: codex },
-  { label: 'Gemini CLI', command: 'gemini', path: gemini },
+  { id: 'claude-code', label: 'Claude Code', command: 'claude', path: claude },
+  { id: 'codex', label: 'Codex', command: 'codex', path: codex },
+  { id: 'gemini', label: 'Gemini CLI', command: 'gemini', path: gemini },
 ]
 
 t.test('checkAgentsInstalled: none is a failure that names them all; any one is enough', async (t) => {
   const none = checkAgentsInstalled(agents(null, null, null))
   t.equal(none.status, 'fail')
   t.match(none.summary, /no supported agent is installed: none of Claude Code \(claude\), Codex \(codex\), Gemini CLI \(gemini\) is on PATH/)
-  t.match(none.fix, /trailboss install --agent/)
+  t.match(none.fix, /trailboss install --agent <claude-code\|codex\|gemini>/, 'each agent by the id install takes')
   const one = checkAgentsInstalled(agents(null, '/bin/codex', null))
   t.equal(one.status, 'ok')
   t.match(one.summary, /Codex \(\/bin\/codex\)/)

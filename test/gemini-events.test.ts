@@ -72,7 +72,7 @@ t.test('the captured run, folded: the state after each step', async (t) => {
     `start gemini (session A) → ${a} idle/-`,
     `submit "PLAIN hello" → ${a} waiting/done`,
     `submit "SLOW please" → ${a} working/-`,
-    // The hooks say done; the chat file makes it interrupted on read (gemini-chat.test.ts).
+    // The hooks say done; the chat file makes it interrupted on read (gemini-transcript.test.ts).
     `press Escape: cancel while streaming → ${a} waiting/done`,
     `submit "FAIL now" → ${a} waiting/done`,
     `submit "TOOL please" → ${a} permission/permission run_shell_command`,

@@ -130,7 +130,7 @@ t.test('install moves an earlier install’s Node hooks to the spool hook; docto
   const before = mergeGeminiHooks({ hooks: structuredClone(foreign) }, deriveGeminiHookEntry({ command: process.execPath, args: [BUILT_EMITTER, '--agent', 'gemini'] }))
   fs.mkdirSync(dirname(file), { recursive: true })
   fs.writeFileSync(file, JSON.stringify(before, null, 2))
-  t.match(geminiDoctor(env, [BUILT_EMITTER], Date.now()), [{ status: 'ok', summary: /hooks for 7 events/ }], 'doctor knows the Node form')
+  t.match(geminiDoctor({ env, cwd: '/', known: [BUILT_EMITTER], now: Date.now() }), [{ status: 'ok', summary: /hooks for 7 events/ }], 'doctor knows the Node form')
   const inst = await runCli(['install', '--agent', 'gemini'], env)
   t.equal(inst.code, 0, inst.stderr)
   const after = JSON.parse(fs.readFileSync(file, 'utf8')) as JsonObject
@@ -138,7 +138,7 @@ t.test('install moves an earlier install’s Node hooks to the spool hook; docto
   t.same(ours.map((o) => o.event).sort(), [...GEMINI_HOOK_EVENTS].sort(), 'one hook of ours per event, the old one replaced')
   for (const o of ours) t.match(splitShellWords(String(o.hook.command)), ['/bin/sh', spool, 'gemini', /(^|\/)node$/], `${o.event} runs the spool hook`)
   t.match(after, { hooks: { BeforeTool: [{ hooks: [{ name: 'mine' }] }] } }, 'the foreign hook kept in place')
-  t.match(geminiDoctor(env, [BUILT_EMITTER], Date.now()), [{ status: 'ok', summary: /hooks for 7 events/ }], 'doctor knows the spool form')
+  t.match(geminiDoctor({ env, cwd: '/', known: [BUILT_EMITTER], now: Date.now() }), [{ status: 'ok', summary: /hooks for 7 events/ }], 'doctor knows the spool form')
   const un = await runCli(['uninstall', '--agent', 'gemini'], env)
   t.equal(un.code, 0, un.stderr)
   t.same(JSON.parse(fs.readFileSync(file, 'utf8')), { hooks: foreign }, 'uninstall takes out exactly ours')

@@ -9,6 +9,7 @@ import { projectFolderName } from '../lib/agents/claude-code/discovery.js'
 import { deriveTranscriptVerdict, type TranscriptEntry } from '../lib/agents/claude-code/transcript.js'
 import { formatShow } from '../lib/commands/show.js'
 import { checkHookless, type HooklessFacts } from '../lib/doctor/checks.js'
+import { installCommandFor } from '../lib/agents/setup-registry.js'
 import { NO_HOOKS_HINT } from '../lib/queue/discover.js'
 import { applyHooklessAsk, deriveHooklessAsk } from '../lib/queue/hookless-ask.js'
 import { deriveContinuedWait, mayContinueWait } from '../lib/queue/hookless-wait.js'
@@ -31,6 +32,7 @@ const facts = (over: Partial<HooklessFacts>): HooklessFacts => ({
   hooksOff: null,
   hooksReadAt: 'start',
   resume: 'codex resume 01a23147-606d-7f30-9291-74234de135a4',
+  install: installCommandFor('codex'),
   ownSettings: 'a session run with a CODEX_HOME of its own reads hooks.json there',
   ...over,
 })
@@ -42,7 +44,7 @@ t.test("doctor tells each agent's truth, with whole labels", async (t) => {
   const [gemini] = checkHookless([facts({ agent: 'gemini', label: 'Gemini CLI', resume: null, ownSettings: 'GEMINI_CLI_HOME=<that folder> trailboss install --agent gemini' })])
   t.match(gemini?.fix, /restart the session: Gemini CLI reads its hooks only when a session starts/)
   t.notMatch(gemini?.fix, /next event|--settings/)
-  const [claude] = checkHookless([facts({ agent: 'claude-code', label: 'Claude Code', sessionId: 'claude-code-pid-4242', hooksReadAt: 'next-event', resume: null, ownSettings: 'a session run with --settings of its own needs our hooks in those settings' })])
+  const [claude] = checkHookless([facts({ agent: 'claude-code', label: 'Claude Code', sessionId: 'claude-code-pid-4242', hooksReadAt: 'next-event', resume: null, install: installCommandFor('claude-code'), ownSettings: 'a session run with --settings of its own needs our hooks in those settings' })])
   t.match(claude?.summary, /^Claude Code early claude-code-pid-4242 in pane %1 /, 'the whole name, not `claude-c`')
   t.match(claude?.fix, /^trailboss install \(a running session picks the hooks up at its next event\); a session run with --settings/)
 })

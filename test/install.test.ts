@@ -374,3 +374,11 @@ t.test("Codex: a config.toml of the person's stays byte for byte; the hooks.json
   t.equal(await runUninstall({ scope: 'user', dryRun: false, agent: 'codex' }, captureIo(env, dir)), 0)
   t.same(snapshot(home), { '/.codex': null, '/.codex/config.toml': toml })
 })
+
+t.test('--statusline is the agent\'s: one that shows no status line refuses it, naming those that do, and writes nothing', async (t) => {
+  const { dir, env } = setup(t)
+  const io = captureIo({ ...env, GEMINI_CLI_HOME: join(dir, 'home') }, dir)
+  t.equal(await runInstall({ scope: 'user', dryRun: false, agent: 'gemini', statusline: true }, io), 2)
+  t.equal(io.err(), 'trailboss: --statusline is for Claude Code only, not Gemini CLI — leave it out\n')
+  t.notOk(fs.existsSync(join(dir, 'home', '.gemini')), 'no settings file made')
+})

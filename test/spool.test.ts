@@ -11,7 +11,8 @@ import { claimSpoolFile, describeLost, isIncomplete, isLostSpoolFile, parseSpool
 import { hooksFor } from '../lib/agents/hook-registry.js'
 import { sessionsDir } from '../lib/paths.js'
 
-const SPOOL_SH = new URL('../hooks/spool.sh', import.meta.url).pathname
+// The shipped script: the build writes each agent's variables into it (lib/agents/spool-env.ts).
+const SPOOL_SH = new URL('../dist/hooks/spool.sh', import.meta.url).pathname
 
 /** Detached folds still running for a home under `dir` (they may be slow to start on a loaded machine). */
 const foldsAlive = (dir: string): boolean =>
@@ -63,8 +64,10 @@ t.test('parseSpool reads what spool.sh writes', async (t) => {
   t.equal(parseSpool('trailboss-spool 1\nstamp 1\n\n{}', 1), 'no agent')
   t.equal(parseSpool('trailboss-spool 1\nagent Codex!\n\n{}', 1), 'no agent', 'an agent id is letters, digits and -')
   t.equal(parseSpool('trailboss-spool 1\nagent codex\nstamp x\n\n{}', 1), 'no stamp')
-  const other = parseSpool('trailboss-spool 1\nagent codex\nenv PATH=/evil\nenv NODE_OPTIONS=--require=x\n\n{}', 1)
-  t.same(typeof other === 'object' && 'env' in other && other.env, {}, 'only the listed variables are taken from a spool file')
+  const other = parseSpool('trailboss-spool 1\nagent codex\nenv PATH=/evil\nenv NODE_OPTIONS=--require=x\nenv bad-name=x\n\n{}', 1)
+  if (typeof other !== 'object' || !('env' in other)) return t.fail('a spool entry')
+  t.same(other.env, { PATH: '/evil', NODE_OPTIONS: '--require=x' }, 'variables as written, if their names may be one')
+  t.same(spoolEnv({ PATH: '/bin' }, other, ['CODEX_HOME']), { PATH: '/bin' }, 'but only the pane\'s and the agent\'s are taken from a spool file')
   t.equal(nsToMs('1796123441429738489'), 1796123441429.738489)
   const procs = parseSpool(`trailboss-spool 1\nagent codex\nppid 41\nproc a\nproc b\nproc c\nproc d\n\n{}`, 1)
   t.match(procs, { ppid: 41, procs: ['a', 'b', 'c'] }, 'the parent and at most three proc lines')
@@ -118,9 +121,11 @@ t.test('spooledAgentProcess: the agent past the shells the hook ran in, as the h
   t.equal(spooledAgentProcess({ ppid: null, procs: [] }), null, 'an older spool file names no process')
 })
 
-t.test('spoolEnv drops the fold’s own session variables and adds the hook’s', async (t) => {
-  const entry = { agent: 'codex', stamp: 1, env: { TMUX_PANE: '%9' }, ppid: null, procs: [], payload: '{}' }
-  t.same(spoolEnv({ HOME: '/h', TMUX: '/other,1,0', TMUX_PANE: '%1' }, entry), { HOME: '/h', TMUX_PANE: '%9' })
+t.test('spoolEnv drops the fold’s own session variables and adds the hook’s: the pane’s and the agent’s', async (t) => {
+  const entry = { agent: 'codex', stamp: 1, env: { TMUX_PANE: '%9', CODEX_HOME: '/hook', GEMINI_CLI_HOME: '/g' }, ppid: null, procs: [], payload: '{}' }
+  t.same(spoolEnv({ HOME: '/h', TMUX: '/other,1,0', TMUX_PANE: '%1', CODEX_HOME: '/fold' }, entry, ['CODEX_HOME']), { HOME: '/h', TMUX_PANE: '%9', CODEX_HOME: '/hook' })
+  t.same(spoolEnv({ CODEX_HOME: '/fold' }, { ...entry, env: {} }, ['CODEX_HOME']), {}, 'the fold’s own is dropped even when the hook had none')
+  t.same(spoolEnv({}, entry, []), { TMUX_PANE: '%9' }, 'another agent’s variable in the file is not taken')
 })
 
 t.test('spool.sh stores stdin with the agent and pane, privately, and exits 0', async (t) => {
@@ -218,7 +223,7 @@ t.test('listSpool lists spooled and claimed files in order, and ignores foreign 
 /** A fold holds the spool's lock (hooks/emit.ts). */
 const foldRunning = (home: string): boolean => fs.existsSync(join(spoolDir(join(home, 'tb', 'sessions')), '.fold.lock'))
 
-const DIST_SPOOL = new URL('../dist/hooks/spool.sh', import.meta.url).pathname
+const DIST_SPOOL = SPOOL_SH
 
 const codexPayload = (sid: string, name: string, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({ session_id: sid, transcript_path: '/nowhere/r.jsonl', cwd: '/tmp', hook_event_name: name, turn_id: 't1', model: 'm', permission_mode: 'default', ...extra })

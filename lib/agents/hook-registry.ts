@@ -1,6 +1,7 @@
 // The agents as the emitter knows them: one line per agent. Kept apart from lib/agents/index.ts
 // (the CLI's adapters, which read transcripts and screens) so the emitter, which starts on every
-// agent event, loads only the hook side of each agent. A new agent adds a line here and one there.
+// agent event, loads only the hook side of each agent. A new agent adds a line here, there and in
+// lib/agents/setup-registry.ts.
 import { claudeCodeHooks } from './claude-code/hooks.js'
 import { codexHooks } from './codex/hooks.js'
 import { geminiHooks } from './gemini/hooks.js'

@@ -1,7 +1,8 @@
 // The agents the CLI knows: one line per agent. The record's `agent` values, `--agent`'s
 // choices and everything agent-specific the core does come from here (lib/agents/types.ts).
-// The emitter's own, lighter list is lib/agents/hook-registry.ts: a new agent adds a line to
-// each, and everything else goes in its folder.
+// The emitter's own, lighter list is lib/agents/hook-registry.ts, install's and doctor's is
+// lib/agents/setup-registry.ts: a new agent adds a line to each, and everything else goes in its
+// folder (test/agent-seam.test.ts).
 import { claudeCode } from './claude-code/index.js'
 import { codex } from './codex/index.js'
 import { gemini } from './gemini/index.js'

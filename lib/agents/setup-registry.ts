@@ -5,6 +5,7 @@
 import { claudeCodeSetup } from './claude-code/setup.js'
 import { codexSetup } from './codex/setup.js'
 import { geminiSetup } from './gemini/setup.js'
+import { DEFAULT_AGENT } from './hook-registry.js'
 import type { AgentSetup } from './types.js'
 
 export const SETUPS: readonly AgentSetup[] = [
@@ -15,3 +16,6 @@ export const SETUPS: readonly AgentSetup[] = [
 
 /** The setup of an agent; undefined for an agent this version does not know. */
 export const setupFor = (id: string): AgentSetup | undefined => SETUPS.find((a) => a.id === id)
+
+/** The command that installs an agent's hooks: the default agent's needs no `--agent`. */
+export const installCommandFor = (id: string): string => `trailboss install${id === DEFAULT_AGENT ? '' : ` --agent ${id}`}`

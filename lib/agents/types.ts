@@ -96,6 +96,18 @@ export interface InstallTarget {
   hooksReadAt: 'next-event' | 'start'
   /** For doctor, in the agent's own terms: how a session run with settings of its own gets our hooks. */
   ownSettings: string
+  /** `install --statusline`: our status line in the same settings file, for an agent that shows one. */
+  statusLine?: InstallOption
+}
+
+/** A setting of ours that an install option puts beside the hooks, in the same settings file. */
+export interface InstallOption {
+  /** Pure: the settings with ours in. `cli`: how the setting runs our CLI (Node and CLI file, or `trailboss` from PATH). */
+  merge: (settings: JsonObject, cli: readonly string[]) => JsonObject
+  /** Pure: the settings without ours. Uninstall always runs it: ours goes whether or not the option is given. */
+  unmerge: (settings: JsonObject) => JsonObject
+  /** The line install prints about it once written. */
+  report: (cli: readonly string[]) => string
 }
 
 /** The change of an install target's settings file, for its companion file to follow. */
@@ -219,8 +231,19 @@ export interface AgentSetup {
   command: string
   install: InstallTarget
   /**
-   * `doctor`'s checks of what only this agent has (Codex: trust entries, the spool). `known`:
-   * our emitter file; nothing when the agent is not set up at all.
+   * `doctor`'s checks of the agent's own setup (its hooks, its build, Codex's trust entries, its
+   * spooled events), in the order they are reported; Codex and Gemini CLI report nothing when
+   * they are not set up at all.
    */
-  doctor?: (env: Env, known: readonly string[], now: number) => AgentCheck[]
+  doctor?: (ctx: DoctorContext) => AgentCheck[] | Promise<AgentCheck[]>
+}
+
+/** What `doctor` hands each agent's checks. */
+export interface DoctorContext {
+  env: Env
+  /** The folder doctor runs in (a project's settings live there). */
+  cwd: string
+  /** Our emitter files (this package's), to recognise hook entries of ours. */
+  known: readonly string[]
+  now: number
 }

@@ -1,6 +1,7 @@
-// doctor: checks the whole chain (Node, emitter, hooks per scope, plugin, $TRAILBOSS_HOME,
+// doctor: checks the whole chain (Node, emitter, each agent's own setup, $TRAILBOSS_HOME,
 // records, tmux, panes) and says what to do about each failure. Facts are gathered here;
-// lib/doctor/checks.ts turns them into verdicts.
+// lib/doctor/checks.ts turns them into verdicts. What only one agent has (its hooks in its
+// settings, its build, its spool) is that agent's `doctor` (lib/agents/<agent>/doctor.ts).
 import { deriveHomeProblem } from '../fs/home-check.js'
 import { isRefusal, readRange, withRegularFile } from '../fs/safe-file.js'
 import { spawn } from 'node:child_process'
@@ -10,7 +11,6 @@ import { SCOPES } from '../settings/scope.js'
 import { codeCacheState } from '../code-cache-state.js'
 import {
   checkAgentsInstalled,
-  checkClaudeVersion,
   checkCodeCache,
   checkEmitterRun,
   checkEndedIndex,
@@ -20,8 +20,6 @@ import {
   checkLostEvents,
   checkNode,
   checkRecords,
-  checkRoutes,
-  checkScopeHooks,
   checkServers,
   checkSessions,
   checkTmux,
@@ -29,10 +27,7 @@ import {
   formatReport,
   RECENT_SESSION_MS,
   type Check,
-  type ClaudeVersionRun,
   type EmitterRun,
-  type HookFacts,
-  type ScopeSettings,
   type ServerAnswer,
 } from '../doctor/checks.js'
 import { findOnPath } from '../fs/find-on-path.js'
@@ -41,13 +36,12 @@ import { endedIndexDir, type Env, logFile, sessionsDir, trailbossHome } from '..
 import { readEndedMarks } from '../record/ended-index.js'
 import { spoolDir } from '../record/spool.js'
 import { listLostSpool } from '../record/spool-lost.js'
-import { settingsFile } from '../agents/claude-code/settings-hooks.js'
-import { SETUPS } from '../agents/setup-registry.js'
+import { installCommandFor, SETUPS } from '../agents/setup-registry.js'
 import { agentFor } from '../agents/index.js'
 import { hooksFor } from '../agents/hook-registry.js'
 import { projectLabelIn } from '../record/hook-context.js'
 import { formatCommand } from '../text/command-line.js'
-import { EMIT_BIN, emitterPathIn, findPackageRoot } from '../settings/package-root.js'
+import { EMIT_BIN, emitterPathIn, findPackageRoot, INSTALL_PACKAGE } from '../settings/package-root.js'
 import { readSettingsFile } from '../settings/settings-file.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
@@ -63,39 +57,6 @@ export interface DoctorDeps {
   selfFile?: string
   exec?: TmuxExec
 }
-
-/** `claude --version` is a native binary that answers in ~100 ms; longer is reported, not waited for. */
-export const CLAUDE_VERSION_TIMEOUT_MS = 3000
-
-/**
- * Runs `claude --version` from PATH, bounded by CLAUDE_VERSION_TIMEOUT_MS: at the bound the
- * answer is "did not answer", whether or not the process (or a child holding its output) ends.
- */
-const runClaudeVersion = (env: Env): Promise<ClaudeVersionRun> =>
-  new Promise((resolve) => {
-    const path = findOnPath('claude', env.PATH)
-    if (path === null) return resolve({ path: null, code: null, output: '', timedOut: false })
-    let output = ''
-    let settled = false
-    const done = (run: ClaudeVersionRun): void => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      resolve(run)
-    }
-    // No update check, no network: only the version.
-    const child = spawn(path, ['--version'], { env: { ...env, DISABLE_AUTOUPDATER: '1' }, stdio: ['ignore', 'pipe', 'ignore'] })
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      // A child of a wrapper script may still hold the pipe: let go of it, and of the process.
-      child.stdout.destroy()
-      child.unref()
-      done({ path, code: null, output, timedOut: true })
-    }, CLAUDE_VERSION_TIMEOUT_MS)
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()))
-    child.on('error', (err) => done({ path, code: null, output: err.message, timedOut: false }))
-    child.on('close', (code) => done({ path, code, output, timedOut: false }))
-  })
 
 /** An emitter run longer than this is killed and reported as failed. */
 export const EMIT_RUN_TIMEOUT_MS = 5000
@@ -200,34 +161,22 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const root = findPackageRoot(deps.selfFile ?? fileURLToPath(import.meta.url))
   const ownEmitter = root ? emitterPathIn(root) : null
   const pathEmitter = findOnPath(EMIT_BIN, env.PATH)
-  const [ownRun, pathRun, claudeRun] = await Promise.all([
+  const known = ownEmitter ? [ownEmitter] : []
+  // Each agent's own checks (its hooks, its build, its spool), run beside the emitter's timing.
+  const [ownRun, pathRun, agentChecks] = await Promise.all([
     timeEmitter('this package\'s emitter', ownEmitter && exists(ownEmitter) ? execPath : null, ownEmitter ? [ownEmitter] : [], env),
     timeEmitter(EMIT_BIN, pathEmitter, [], env),
-    runClaudeVersion(env),
+    Promise.all(SETUPS.map(async (agent) => (await agent.doctor?.({ env, cwd: io.cwd, known, now: io.now() })) ?? [])),
   ])
   checks.push(checkEmitterRun(ownRun, root ? `build it: (cd ${root} && npm run build)` : 'reinstall: npm install -g trailboss'))
   checks.push(
     pathEmitter === null
-      ? { id: `emitter:${EMIT_BIN}`, status: 'info', summary: `${EMIT_BIN} is not on PATH (the project scope and the plugin need it)`, fix: 'npm install -g trailboss (from a clone: npm install -g .)' }
+      ? { id: `emitter:${EMIT_BIN}`, status: 'info', summary: `${EMIT_BIN} is not on PATH (the project scope and the plugin need it)`, fix: INSTALL_PACKAGE }
       : checkEmitterRun(pathRun, ''),
   )
 
-  checks.push(checkAgentsInstalled(SETUPS.map((a) => ({ label: a.install.label, command: a.command, path: findOnPath(a.command, env.PATH) }))))
-  checks.push(checkClaudeVersion(claudeRun))
-
-  const facts: HookFacts = { exists, which: (name) => findOnPath(name, env.PATH), known: ownEmitter ? [ownEmitter] : [] }
-  const files = new Set<string>()
-  const scopes: ScopeSettings[] = []
-  for (const scope of SCOPES) {
-    const file = settingsFile(scope, env, io.cwd)
-    if (files.has(file)) continue // In the home folder, project scope is the user's own file.
-    files.add(file)
-    scopes.push({ scope, file, ...readSettingsFile(file) })
-  }
-  for (const s of scopes) checks.push(checkScopeHooks(s, facts))
-  checks.push(...checkRoutes(scopes, facts))
-  // What only other agents have (Codex's trust entries, its spool): nothing for an agent not set up.
-  for (const agent of SETUPS) checks.push(...(agent.doctor?.(env, facts.known, io.now()) ?? []))
+  checks.push(checkAgentsInstalled(SETUPS.map((a) => ({ id: a.id, label: a.install.label, command: a.command, path: findOnPath(a.command, env.PATH) }))))
+  checks.push(...agentChecks.flat())
   checks.push(homeCheck(env))
   checks.push(checkLog(logFile(env), readLogTail(logFile(env)), io.now()))
   const lostDir = spoolDir(sessionsDir(env))
@@ -276,6 +225,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
           hooksReadAt: install?.hooksReadAt ?? 'start',
           ownSettings: install?.ownSettings ?? '',
           resume: resume ? formatCommand(resume) : null,
+          install: installCommandFor(s.agent),
           project: projectOf(env, s.cwd),
           pane: s.tmux?.pane ?? null,
           via: s.via,

@@ -11,10 +11,9 @@ import { EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { SETUPS, setupFor } from '../agents/setup-registry.js'
 import { DEFAULT_AGENT } from '../agents/hook-registry.js'
-import type { AgentSetup } from '../agents/types.js'
+import type { AgentSetup, InstallOption } from '../agents/types.js'
 import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findOurEmitterFiles, findPackageRoot, findStableNode, isEphemeralPath, spoolPathFor } from '../settings/package-root.js'
 import { parseSettings, readSettingsFile, removeEmptyFolders, resolveSettingsTarget, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
-import { mergeStatusLine, unmergeStatusLine } from '../agents/claude-code/status-line-setting.js'
 import type { JsonObject } from '../settings/json-value.js'
 import { deriveEmptyHooks, type EmptyHooks } from '../settings/empty-hooks.js'
 import { type InstallNote, readInstallNote, writeInstallNote } from '../settings/install-note.js'
@@ -145,7 +144,8 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
     }
   }
   if (target.runner !== 'spool') cmd = forAgent(cmd, agent)
-  const statusline = args.statusline === true ? statuslineCli(scope, io, deps, agent) : null
+  const statusLine = args.statusline === true ? statusLineOf(agent) : null
+  const cli = statusLine ? cliCommand(scope, io, deps) : []
   // The empty containers the file holds before our first install (a later one finds ours there
   // and keeps the note it made).
   const first: { empties?: EmptyHooks | null } = {}
@@ -154,7 +154,7 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
     if (jsonEqual(target.unmerge(s, ours), s)) first.empties = deriveEmptyHooks(s)
     else delete first.empties
     const merged = target.merge(s, cmd, ours)
-    return statusline ? mergeStatusLine(merged, statusline) : merged
+    return statusLine ? statusLine.merge(merged, cli) : merged
   }
   // Both files or neither: a companion whose edit is refused leaves the settings file untouched too.
   if (agent.install.companion) await followCompanion(agent, await updateSettingsFile(file, io.env, change, { dryRun: true }), known, io, { dryRun: true })
@@ -167,7 +167,7 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
   if (c) report(io, c, args.dryRun, `trusted our hooks in`, `our hooks already trusted in`)
   if (!args.dryRun) {
     io.stdout.write(`each runs: ${[cmd.command, ...(cmd.args ?? [])].join(' ')}\n`)
-    if (statusline) io.stdout.write(`the status line runs: ${[...statusline, 'statusline'].join(' ')} (wrapping your own status-line command, if there was one)\n`)
+    if (statusLine) io.stdout.write(`${statusLine.report(cli)}\n`)
     const plugin = target.plugin
     const enabledIn = SCOPES.filter((sc) => {
       const { settings } = plugin ? readSettingsFile(target.settingsFile(sc, io.env, io.cwd)) : { settings: null }
@@ -196,7 +196,7 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   }
   // Our status line goes too, whether or not --statusline is given: it is ours, and the
   // person's own command it wrapped comes back in its place.
-  const statusLine = agent.id === 'claude-code' ? unmergeStatusLine : (s: JsonObject) => s
+  const statusLine = target.statusLine?.unmerge ?? ((s: JsonObject) => s)
   // Containers that were empty before install stay, empty (settings/empty-hooks.ts); a file
   // install created goes when nothing but ours was in it, and so do the folders it made; a
   // blank one gets its blank text back.
@@ -219,13 +219,19 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   return 0
 }
 
+/** The agent's status line setting; an agent that offers none refuses `--statusline`, naming those that do. */
+const statusLineOf = (agent: AgentSetup): InstallOption => {
+  if (agent.install.statusLine) return agent.install.statusLine
+  const offered = SETUPS.filter((a) => a.install.statusLine).map((a) => a.install.label)
+  throw new TrailbossError(`--statusline is for ${offered.join(' and ')} only, not ${agent.install.label}`, 'leave it out', EXIT_USAGE)
+}
+
 /**
- * How Claude Code's statusLine runs the CLI: the Node and the CLI file by absolute path (as the
- * hooks in user and local scope, for a GUI-started agent's short PATH), or `trailboss` from
- * PATH in the shared project file.
+ * How a setting of ours (a status line) runs the CLI: the Node and the CLI file by absolute path
+ * (as the hooks in user and local scope, for a GUI-started agent's short PATH), or `trailboss`
+ * from PATH in the shared project file.
  */
-const statuslineCli = (scope: Scope, io: Io, deps: InstallDeps, agent: AgentSetup): string[] => {
-  if (agent.id !== 'claude-code') throw new TrailbossError(`--statusline is for Claude Code only, not ${agent.id}`, 'leave it out', EXIT_USAGE)
+const cliCommand = (scope: Scope, io: Io, deps: InstallDeps): string[] => {
   if (scope === 'project') return ['trailboss']
   const { node, emitter } = locateEmitter(io, deps)
   return [node, join(emitter, '..', '..', 'bin', 'trailboss.cjs')]

@@ -1,15 +1,11 @@
 // doctor's verdicts: pure functions from gathered facts to checks, each with what to do.
 // lib/commands/doctor.ts gathers the facts (files, processes, tmux) and prints these.
-import { isAbsolute } from 'node:path'
 import type { SessionRecord } from '../record/types.js'
 import { formatVisible } from '../text/visible-text.js'
 import type { CodeCacheState } from '../code-cache-state.js'
 import { formatAge } from '../duration.js'
-import { FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, listOurHooks } from '../agents/claude-code/settings-hooks.js'
-import { NEWEST_TESTED, OLDEST_SUPPORTED, parseClaudeVersion } from '../agents/claude-code/versions.js'
-import type { Scope } from '../settings/scope.js'
-import type { JsonObject } from '../settings/json-value.js'
-import { EMIT_BIN, isEphemeralPath } from '../settings/package-root.js'
+import { compareVersions } from '../agents/compare-versions.js'
+import { INSTALL_PACKAGE } from '../settings/package-root.js'
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail'
 
@@ -28,20 +24,6 @@ export const MIN_NODE_VERSION = '20.19.0'
 export const EMIT_SLOW_MS = 500
 /** Sessions whose last event is newer than this are checked against their panes. */
 export const RECENT_SESSION_MS = 24 * 60 * 60 * 1000
-
-const INSTALL_PACKAGE = 'npm install -g trailboss (from a clone: npm install -g .)'
-
-const versionTuple = (v: string): number[] => v.replace(/^v/, '').split('.').map((n) => Number.parseInt(n, 10) || 0)
-
-export const compareVersions = (a: string, b: string): number => {
-  const x = versionTuple(a)
-  const y = versionTuple(b)
-  for (let i = 0; i < 3; i++) {
-    const d = (x[i] ?? 0) - (y[i] ?? 0)
-    if (d !== 0) return d
-  }
-  return 0
-}
 
 export const checkNode = (version: string, execPath: string): Check =>
   compareVersions(version, MIN_NODE_VERSION) >= 0
@@ -75,105 +57,6 @@ export const checkEmitterRun = (run: EmitterRun, missingFix: string): Check => {
   return { id, status: 'ok', summary: `${run.label} runs (${run.path}, ${Math.round(run.ms)} ms)`, fix: null }
 }
 
-/** What the checks may ask of the filesystem and PATH. */
-export interface HookFacts {
-  /** The path exists and can be run or read. */
-  exists: (path: string) => boolean
-  /** Where PATH finds this command, or null. */
-  which: (name: string) => string | null
-  /** Emitter paths known to be ours (this package's). */
-  known: readonly string[]
-}
-
-export interface ScopeSettings {
-  scope: Scope
-  file: string
-  settings: JsonObject | null
-  error: string | null
-}
-
-const reinstall = (scope: Scope): string => `trailboss install${scope === 'user' ? '' : ` --scope ${scope}`}`
-
-/**
- * The hook entries of one scope: present for every event, async, and pointing at an emitter
- * that exists (a Node upgrade under nvm or a cleaned npx cache breaks absolute paths).
- */
-export const checkScopeHooks = (s: ScopeSettings, facts: HookFacts): Check => {
-  const id = `hooks:${s.scope}`
-  if (s.error) return { id, status: 'fail', summary: `${s.scope} settings: ${s.error}`, fix: `fix ${s.file} by hand (it must be one JSON object)` }
-  const ours = s.settings ? listOurHooks(s.settings, facts.known) : []
-  if (ours.length === 0) return { id, status: 'info', summary: `${s.scope} scope: no Trail Boss hooks in ${s.file}`, fix: null }
-  const problems: string[] = []
-  const fixes = new Set<string>()
-  let worst: CheckStatus = 'ok'
-  const raise = (status: 'warn' | 'fail', problem: string, fix: string): void => {
-    problems.push(problem)
-    fixes.add(fix)
-    if (status === 'fail' || worst === 'ok') worst = status
-  }
-  if (s.settings?.disableAllHooks === true) raise('fail', `"disableAllHooks": true turns every hook off`, `remove "disableAllHooks" from ${s.file}`)
-  const events = new Set(ours.map((o) => o.event))
-  const missing = HOOK_EVENTS.filter((e) => !events.has(e))
-  if (missing.length > 0) raise('warn', `no hook for ${missing.join(', ')}`, reinstall(s.scope))
-  const seen = new Set<string>()
-  for (const { hook } of ours) {
-    const command = hook.command as string
-    const args = Array.isArray(hook.args) ? hook.args.filter((a): a is string => typeof a === 'string') : []
-    const key = JSON.stringify([command, args])
-    if (seen.has(key)) continue
-    seen.add(key)
-    const words = args.length > 0 ? [command, ...args] : command.trim().split(/\s+/)
-    for (const word of words) {
-      if (isAbsolute(word)) {
-        if (!facts.exists(word)) raise('fail', `${word} does not exist (moved by a Node upgrade, or a cleaned npx cache?)`, reinstall(s.scope))
-        else if (isEphemeralPath(word)) raise('warn', `${word} is in npx's cache, which npm may clean`, `${INSTALL_PACKAGE}, then ${reinstall(s.scope)}`)
-      } else if (facts.which(word) === null) {
-        raise('fail', `${word} is not on this PATH (Claude Code's PATH may differ, but check)`, word === EMIT_BIN ? INSTALL_PACKAGE : reinstall(s.scope))
-      }
-    }
-    if (s.scope === 'project' && args.length > 0) raise('warn', `project scope is shared, but runs this machine's paths (${command} ${args.join(' ')})`, 'trailboss install --scope project (it writes trailboss-emit from PATH)')
-  }
-  for (const { event, hook } of ours) {
-    if (hook.async !== true && !FOREGROUND_EVENTS.has(event)) raise('warn', `the ${event} hook has no "async": true, so the agent waits for it`, reinstall(s.scope))
-  }
-  const count = `${events.size}/${HOOK_EVENTS.length} events`
-  if (worst === 'ok') return { id, status: 'ok', summary: `${s.scope} scope: hooks for ${count} in ${s.file}`, fix: null }
-  return { id, status: worst, summary: `${s.scope} scope: ${count} in ${s.file}, with problems`, fix: [...fixes].join('; '), details: problems }
-}
-
-/** Scopes whose settings enable the Trail Boss plugin (`enabledPlugins: {"trailboss@…": true}`). */
-export const listPluginEnables = (all: readonly ScopeSettings[]): Scope[] =>
-  all.filter((s) => s.settings !== null && isPluginEnabled(s.settings)).map((s) => s.scope)
-
-/**
- * The plugin route, and its clash with settings hooks: with both, every event runs the
- * emitter twice (harmless to the record, but twice the processes).
- */
-export const checkRoutes = (all: readonly ScopeSettings[], facts: HookFacts): Check[] => {
-  const plugin = listPluginEnables(all)
-  const withHooks = all.filter((s) => s.settings && listOurHooks(s.settings, facts.known).length > 0).map((s) => s.scope)
-  const out: Check[] = []
-  if (plugin.length > 0) {
-    out.push(
-      facts.which(EMIT_BIN) === null
-        ? { id: 'plugin', status: 'fail', summary: `the trailboss plugin is enabled (${plugin.join(', ')} settings), but ${EMIT_BIN} is not on PATH`, fix: `the plugin runs ${EMIT_BIN} from the npm package: ${INSTALL_PACKAGE}` }
-        : { id: 'plugin', status: 'ok', summary: `the trailboss plugin is enabled (${plugin.join(', ')} settings); ${EMIT_BIN} is on PATH`, fix: null },
-    )
-  }
-  if (plugin.length > 0 && withHooks.length > 0) {
-    out.push({
-      id: 'double-registration',
-      status: 'warn',
-      summary: `hooks are registered twice: by the plugin and in ${withHooks.join(', ')} settings; every event runs the emitter twice`,
-      fix: `keep one: trailboss uninstall${withHooks.map((s) => (s === 'user' ? '' : ` --scope ${s}`)).join(' / ')}, or claude plugin uninstall trailboss`,
-    })
-  }
-  if (plugin.length === 0 && withHooks.length === 0) {
-    out.push({ id: 'routes', status: 'fail', summary: 'no Trail Boss hooks are registered (no settings scope, no plugin)', fix: 'trailboss install' })
-  }
-  return out
-}
-
 export interface HomeFacts {
   path: string
   /** null: the folder does not exist yet. */
@@ -196,7 +79,7 @@ export const checkHome = (h: HomeFacts): Check => {
       fix: 'point TRAILBOSS_HOME at a folder of your own, or unset it for ~/.trailboss (made 0700 on the next event)',
     }
   }
-  if (h.mode === null) return { id: 'home', status: 'info', summary: `${h.path} does not exist yet (no event recorded so far)`, fix: 'start a Claude Code session after installing the hooks' }
+  if (h.mode === null) return { id: 'home', status: 'info', summary: `${h.path} does not exist yet (no event recorded so far)`, fix: 'start an agent session after installing its hooks' }
   if (!h.ownedByMe || !h.writable) return { id: 'home', status: 'fail', summary: `${h.path} is not ${h.ownedByMe ? 'writable' : 'owned by you'}`, fix: `chown -R "$USER" ${h.path} && chmod 700 ${h.path}` }
   const loose = [h.mode, h.sessionsMode].some((m) => m !== null && (m & 0o077) !== 0)
   if (loose) return { id: 'home', status: 'warn', summary: `${h.path} can be read by others (mode ${(h.mode & 0o777).toString(8)}${h.sessionsMode !== null ? `, sessions ${(h.sessionsMode & 0o777).toString(8)}` : ''}); records hold your agents' messages`, fix: `chmod 700 ${h.path} ${h.path}/sessions` }
@@ -253,36 +136,10 @@ export const checkTmux = (version: string | null): Check =>
     ? { id: 'tmux', status: 'fail', summary: 'tmux is not installed or not on PATH', fix: 'install tmux (Trail Boss takes you to panes with it); from cron, put its folder on PATH' }
     : { id: 'tmux', status: 'ok', summary: version, fix: null }
 
-/** One run of `claude --version`: where PATH found it and what it said. */
-export interface ClaudeVersionRun {
-  /** Where PATH found `claude`; null when it did not. */
-  path: string | null
-  code: number | null
-  output: string
-  timedOut: boolean
-}
-
-/** Pure: the Claude Code on PATH against the builds this version was tested with. */
-export const checkClaudeVersion = (run: ClaudeVersionRun): Check => {
-  const id = 'claude-code'
-  const range = `tested with ${OLDEST_SUPPORTED} to ${NEWEST_TESTED}`
-  if (run.path === null) return { id, status: 'warn', summary: 'Claude Code (claude) is not on PATH', fix: `install Claude Code (${range}), or put its folder on PATH` }
-  const version = run.code === 0 ? parseClaudeVersion(run.output) : null
-  if (version === null) {
-    const why = run.timedOut ? 'did not answer in time' : run.code !== 0 ? `exited ${run.code ?? 'on a signal'}` : `said ${JSON.stringify(run.output.trim().slice(0, 80))}`
-    return { id, status: 'warn', summary: `\`${run.path} --version\` ${why}`, fix: `check that it runs: ${run.path} --version` }
-  }
-  if (compareVersions(version, OLDEST_SUPPORTED) < 0) {
-    return { id, status: 'warn', summary: `Claude Code ${version} (${run.path}) is older than the oldest supported, ${OLDEST_SUPPORTED}`, fix: 'update Claude Code (claude update): its hooks may not tell every wait' }
-  }
-  if (compareVersions(version, NEWEST_TESTED) > 0) {
-    return { id, status: 'info', summary: `Claude Code ${version} (${run.path}) is newer than the newest tested, ${NEWEST_TESTED}`, fix: 'likely fine; if a wait shows wrong, trailboss show --screen tells what the pane shows (and the log names unknown notification types)' }
-  }
-  return { id, status: 'ok', summary: `Claude Code ${version} (${run.path}; ${range})`, fix: null }
-}
-
 /** An agent Trail Boss supports, and where PATH found its program (null: nowhere). */
 export interface AgentOnPath {
+  /** Its id, as `install --agent` takes it. */
+  id: string
   label: string
   command: string
   path: string | null
@@ -296,7 +153,7 @@ export const checkAgentsInstalled = (agents: readonly AgentOnPath[]): Check => {
   const found = agents.filter((a) => a.path !== null)
   const names = agents.map((a) => `${a.label} (${a.command})`).join(', ')
   if (found.length === 0) {
-    return { id: 'agents', status: 'fail', summary: `no supported agent is installed: none of ${names} is on PATH`, fix: 'install one (or put its folder on PATH), then: trailboss install --agent <claude-code|codex|gemini>' }
+    return { id: 'agents', status: 'fail', summary: `no supported agent is installed: none of ${names} is on PATH`, fix: `install one (or put its folder on PATH), then: trailboss install --agent <${agents.map((a) => a.id).join('|')}>` }
   }
   return { id: 'agents', status: 'ok', summary: `agents on PATH: ${found.map((a) => `${a.label} (${a.path})`).join(', ')}`, fix: null }
 }
@@ -331,7 +188,7 @@ export const checkSessions = (records: readonly SessionRecord[], servers: Readon
       const last = `last event ${r.lastEvent} ${formatAge(now - r.lastEventAt)} ago, state ${r.state}`
       const id = `session:${r.sessionId}`
       if (r.headless) return { id, status: 'info', summary: `${label}: headless; ${last}`, fix: null }
-      if (!r.tmux) return { id, status: 'info', summary: `${label}: no tmux pane recorded; ${last}`, fix: r.state === 'ended' ? null : 'run Claude Code inside tmux to be taken to it' }
+      if (!r.tmux) return { id, status: 'info', summary: `${label}: no tmux pane recorded; ${last}`, fix: r.state === 'ended' ? null : 'run the agent inside tmux to be taken to it' }
       const a = servers.get(r.tmux.socket)
       const where = `pane ${r.tmux.pane}`
       if (!a || a.status === 'unknown') return { id, status: 'info', summary: `${label}: ${where} could not be checked; ${last}`, fix: null }
@@ -360,6 +217,8 @@ export interface HooklessFacts {
   hooksReadAt: 'next-event' | 'start'
   /** The command that resumes the session after a restart, or null. */
   resume: string | null
+  /** The command that installs the agent's hooks. */
+  install: string
   /** How a session with settings of its own gets our hooks, in the agent's terms. */
   ownSettings: string
 }
@@ -369,12 +228,11 @@ export const checkHookless = (found: readonly HooklessFacts[]): Check[] =>
   found.map((f) => {
     const where = f.pane ? ` in pane ${f.pane}` : ''
     const by = f.via === 'registry' ? 'found in its session registry' : 'found by its process'
-    const install = f.agent === 'claude-code' ? 'trailboss install' : `trailboss install --agent ${f.agent}`
     const restart = `restart the session${f.resume ? ` (quit it, then ${f.resume} in its folder)` : ''}`
     const pickUp =
       f.hooksReadAt === 'start'
-        ? `${install}, then ${restart}: ${f.label} reads its hooks only when a session starts`
-        : `${install} (a running session picks the hooks up at its next event)`
+        ? `${f.install}, then ${restart}: ${f.label} reads its hooks only when a session starts`
+        : `${f.install} (a running session picks the hooks up at its next event)`
     return {
       id: `hookless:${f.sessionId}`,
       status: 'warn',

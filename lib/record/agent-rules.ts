@@ -51,6 +51,11 @@ export interface AgentRecordRules {
   /** A parsed hook payload as our HookEvent, or why it cannot be one. */
   toHookEvent: (payload: unknown, ctx: HookContext) => HookEvent | string
   rules: FoldRules
+  /**
+   * The variables of the hook's environment that toHookEvent reads about the session, besides
+   * the pane's (TMUX, TMUX_PANE): what a spooled event keeps for its fold (lib/agents/spool-env.ts).
+   */
+  sessionEnv?: readonly string[]
 }
 
 /** The agents a caller knows, by the record's `agent` id; undefined for one it does not know. */

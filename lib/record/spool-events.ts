@@ -12,7 +12,7 @@ import type { HookEvent } from './types.js'
 export const spoolToEvent = (entry: SpoolEntry, env: Env, host: string, agents: AgentRulesOf): HookEvent | string => {
   const agent = agents(entry.agent)
   if (!agent) return `unknown agent ${JSON.stringify(entry.agent)}`
-  const withHook = spoolEnv(env, entry)
+  const withHook = spoolEnv(env, entry, agent.sessionEnv ?? [])
   const ev = agent.toHookEvent(entry.payload, hookContext(withHook, entry.stamp, host))
   if (typeof ev === 'string' || ev.headless) return ev
   const proc = spooledAgentProcess(entry)

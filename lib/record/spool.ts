@@ -22,8 +22,16 @@ export const SPOOL_STALE_CLAIM_MS = 10_000
  * JSON; `trailboss gc` removes those past its threshold, `trailboss doctor` lists them.
  */
 export const SPOOL_LOST_MS = 30_000
-/** The only variables a spool file may carry: what the hook's environment says about the session. */
-export const SPOOL_ENV_NAMES = ['TMUX', 'TMUX_PANE', 'CODEX_HOME', 'GEMINI_PROJECT_DIR', 'GEMINI_SESSION_ID', 'CLAUDE_PROJECT_DIR'] as const
+/**
+ * The variables every spooled event keeps: its pane. An agent's own (`sessionEnv` in
+ * lib/agents/<agent>/hooks.ts) come on top; the build writes both into the shipped spool.sh
+ * (lib/agents/spool-env.ts), and spoolEnv applies the same lists when an event is folded.
+ */
+export const SPOOL_PANE_ENV = ['TMUX', 'TMUX_PANE'] as const
+/** What a variable's name in a spool file may be; spoolEnv keeps only the agent's and the pane's. */
+const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/
+/** At most this many `env` lines are read: spool.sh writes a handful. */
+const MAX_ENV = 16
 
 export const spoolDir = (sessionsDir: string): string => join(sessionsDir, '.spool')
 
@@ -131,10 +139,10 @@ export const parseSpool = (text: string, mtimeMs: number): SpoolEntry | SpoolInc
     else if (key === 'stamp') stamp = /^\d{1,24}$/.test(value) ? nsToMs(value) : null
     else if (key === 'ppid' && /^[1-9]\d{0,9}$/.test(value)) ppid = Number(value)
     else if (key === 'proc' && procs.length < MAX_PROCS) procs.push(value)
-    else if (key === 'env') {
+    else if (key === 'env' && Object.keys(env).length < MAX_ENV) {
       const eq = value.indexOf('=')
       const name = value.slice(0, eq)
-      if (eq > 0 && (SPOOL_ENV_NAMES as readonly string[]).includes(name)) env[name] = value.slice(eq + 1)
+      if (eq > 0 && ENV_NAME.test(name)) env[name] = value.slice(eq + 1)
     }
   }
   if (agent === null) return 'no agent'
@@ -153,11 +161,16 @@ export const parseSpool = (text: string, mtimeMs: number): SpoolEntry | SpoolInc
 /**
  * The environment an event of `entry` saw: the fold's own, without what a hook's environment
  * says about one session (the fold may serve another's events), plus what the hook wrote down.
+ * `agentEnv`: the variables the entry's agent reads (its `sessionEnv`); with the pane's, the
+ * only ones taken from the file, whatever else it names.
  */
-export const spoolEnv = (base: Readonly<Record<string, string | undefined>>, entry: SpoolEntry): Record<string, string | undefined> => {
+export const spoolEnv = (base: Readonly<Record<string, string | undefined>>, entry: SpoolEntry, agentEnv: readonly string[]): Record<string, string | undefined> => {
   const env: Record<string, string | undefined> = { ...base }
-  for (const name of SPOOL_ENV_NAMES) delete env[name]
-  return { ...env, ...entry.env }
+  for (const name of [...SPOOL_PANE_ENV, ...agentEnv]) {
+    delete env[name]
+    if (Object.hasOwn(entry.env, name)) env[name] = entry.env[name]
+  }
+  return env
 }
 
 /** Pure: the pid a name of the spool ends with. */

@@ -1,5 +1,5 @@
 // config.toml as `install` and `uninstall` --agent codex edit it, for tests of the pure edit.
-import { codexCompanion } from '../../lib/agents/codex/install.js'
+import { codexCompanion } from '../../lib/agents/codex/settings-hooks.js'
 import { readTrustEntries } from '../../lib/agents/codex/trust-config.js'
 import type { JsonObject } from '../../lib/settings/json-value.js'
 

@@ -13,6 +13,8 @@ export const claudeCodeHooks: AgentHooks = {
   // The environment still names the session and its pane: keep the pane mapping fresh.
   oversizedPayload: (env) => ({ session_id: env.CLAUDE_CODE_SESSION_ID, hook_event_name: 'PayloadTooLarge' }),
   rules: claudeCodeRules,
+  // Its hooks run the emitter itself, never the spool: listed all the same, for the seam's contract.
+  sessionEnv: ['CLAUDE_PROJECT_DIR', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CONFIG_DIR'],
   notice: (ev) =>
     ev.name === 'Notification' && ev.notificationType !== null && !KNOWN_NOTIFICATION_TYPES.has(ev.notificationType)
       ? `unknown Notification type ${JSON.stringify(ev.notificationType.slice(0, 60))} (a newer Claude Code?): it leaves the state as it was`

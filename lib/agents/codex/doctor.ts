@@ -8,9 +8,9 @@ import { spoolAgesOf, spoolDir } from '../../record/spool.js'
 import { isJsonObject, type JsonObject } from '../../settings/json-value.js'
 import { spoolPathFor } from '../../settings/package-root.js'
 import { deriveSpoolStuckCheck } from '../spool-check.js'
-import type { AgentCheck } from '../types.js'
+import type { AgentCheck, DoctorContext } from '../types.js'
 import { CODEX_HOOK_EVENTS } from './hook-trust.js'
-import { CODEX_INSTALL_EVENTS, deriveTrustEntries, isOurCodexHandler } from './install.js'
+import { CODEX_INSTALL_EVENTS, deriveTrustEntries, isOurCodexHandler } from './settings-hooks.js'
 import { readTrustEntries, type TrustEntry } from './trust-config.js'
 import { codexConfigFile, codexHooksFile } from './paths.js'
 
@@ -97,4 +97,4 @@ export const readCodexFacts = (env: Env, knownEmitters: readonly string[], now: 
   return { hooksFile, hooks, configFile, config: isRefusal(config) ? null : config, known, missing: [...missing], spoolAges }
 }
 
-export const codexDoctor = (env: Env, knownEmitters: readonly string[], now: number): AgentCheck[] => deriveCodexChecks(readCodexFacts(env, knownEmitters, now))
+export const codexDoctor = (ctx: DoctorContext): AgentCheck[] => deriveCodexChecks(readCodexFacts(ctx.env, ctx.known, ctx.now))

@@ -13,4 +13,6 @@ export const codexHooks: AgentHooks = {
   // No variable of Codex's hook environment names the session: nothing to record.
   oversizedPayload: () => ({}),
   rules: codexRules,
+  // Where its rollouts live (a session run with a CODEX_HOME of its own).
+  sessionEnv: ['CODEX_HOME'],
 }

@@ -9,7 +9,7 @@ import { readCodexConversation } from './conversation.js'
 import { codexDiscovery } from './discovery.js'
 import { codexHooks } from './hooks.js'
 import { rolloutPathCheck } from './paths.js'
-import { deriveRolloutVerdict, readRolloutAfter } from './rollout.js'
+import { deriveRolloutVerdict, readRolloutAfter } from './transcript.js'
 import { classifyCodexScreen, CODEX_SCREEN_RULES_VERSION, readCodexPermissionDialog } from './screen.js'
 import { CODEX_QUESTION_TOOL } from './state-rules.js'
 

@@ -3,7 +3,7 @@
 import type { AgentSetup } from '../types.js'
 import { TrailbossError } from '../../errors.js'
 import { codexDoctor } from './doctor.js'
-import { CODEX_INSTALL_EVENTS, codexCompanion, deriveCodexCommandFrom, mergeCodexHooks, unmergeCodexHooks } from './install.js'
+import { CODEX_INSTALL_EVENTS, codexCompanion, deriveCodexCommandFrom, mergeCodexHooks, unmergeCodexHooks } from './settings-hooks.js'
 import { codexHooksFile } from './paths.js'
 
 export const codexSetup: AgentSetup = {

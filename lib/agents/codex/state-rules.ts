@@ -2,7 +2,7 @@
 // order they fired: permission = PermissionRequest (after its PreToolUse); question = the
 // PreToolUse of `request_user_input` (its dialog opens at once, Plan mode only); done = Stop;
 // interrupted = Interrupt (Esc in a dialog or while streaming); ended = SessionEnd. An API
-// error fires no hook: the rollout tells it on read (rollout.ts). Pure.
+// error fires no hook: the rollout tells it on read (transcript.ts). Pure.
 import { jsonEqual } from '../../json-equal.js'
 import type { HookEvent, SessionRecord, ToolCall } from '../../record/types.js'
 import type { FoldRules, StateChange } from '../types.js'

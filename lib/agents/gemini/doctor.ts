@@ -3,13 +3,13 @@
 // Nothing at all when Gemini CLI is not set up (no settings file, or none of our hooks in it):
 // most people run one agent.
 import { existsSync } from 'node:fs'
-import { type Env, sessionsDir } from '../../paths.js'
+import { sessionsDir } from '../../paths.js'
 import { spoolAgesOf, spoolDir } from '../../record/spool.js'
 import type { JsonObject } from '../../settings/json-value.js'
 import { spoolPathFor } from '../../settings/package-root.js'
 import { readSettingsFile } from '../../settings/settings-file.js'
 import { deriveSpoolStuckCheck } from '../spool-check.js'
-import type { AgentCheck } from '../types.js'
+import type { AgentCheck, DoctorContext } from '../types.js'
 import { geminiSettingsFile } from './paths.js'
 import { splitShellWords } from '../../settings/shell-line.js'
 import { deriveHooksDisabled, GEMINI_HOOK_EVENTS, listOurGeminiHooks } from './settings-hooks.js'
@@ -46,7 +46,7 @@ export const deriveGeminiChecks = (
   return checks
 }
 
-export const geminiDoctor = (env: Env, known: readonly string[], now: number): AgentCheck[] => {
+export const geminiDoctor = ({ env, known, now }: DoctorContext): AgentCheck[] => {
   const file = geminiSettingsFile(env)
   // `known` holds emitter files; the spool hook beside each is ours too (what install writes now;
   // installs of an earlier version ran the emitter).

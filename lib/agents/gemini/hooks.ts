@@ -13,4 +13,6 @@ export const geminiHooks: AgentHooks = {
   // Gemini CLI puts the session id in every hook's environment: keep the pane mapping fresh.
   oversizedPayload: (env) => ({ session_id: env.GEMINI_SESSION_ID, hook_event_name: 'PayloadTooLarge' }),
   rules: geminiRules,
+  // The project folder, the session (for an oversized payload), and where its chat files live.
+  sessionEnv: ['GEMINI_PROJECT_DIR', 'GEMINI_SESSION_ID', 'GEMINI_CLI_HOME'],
 }

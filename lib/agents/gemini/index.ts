@@ -1,7 +1,8 @@
 // Gemini CLI behind the AgentAdapter seam: its hooks (hooks.ts), chat file, screen, install
 // target and resume command. Everything the core knows of Gemini CLI comes through here.
 import type { AgentAdapter } from '../types.js'
-import { deriveChatVerdict, deriveGeminiConversation, readChatTail } from './chat.js'
+import { deriveGeminiConversation } from './conversation.js'
+import { deriveChatVerdict, readChatTail } from './transcript.js'
 import { geminiDiscovery } from './discovery.js'
 import { geminiHooks } from './hooks.js'
 import { chatPathCheck, findChatFile } from './paths.js'

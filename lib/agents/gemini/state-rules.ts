@@ -1,6 +1,6 @@
 // Gemini CLI's rules of the state table (docs/design.md §3), from the captures in test/fixtures/gemini.
 // Its hooks are blocking and run one at a time, so events arrive in order; what no hook says
-// (an Esc denial, an API error against a cancel) the chat file says on read (chat.ts).
+// (an Esc denial, an API error against a cancel) the chat file says on read (transcript.ts).
 // Pure; the core fold (lib/record/fold.ts) applies them.
 import type { HookEvent, SessionRecord } from '../../record/types.js'
 import type { FoldRules, StateChange } from '../types.js'

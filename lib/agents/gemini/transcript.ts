@@ -6,7 +6,7 @@
 // the same id replaces the earlier one (a tool call gets its `toolCalls` and their `status`).
 import { isRefusal, readRange, withRegularFile } from '../../fs/safe-file.js'
 import type { LiveState } from '../../record/types.js'
-import type { ConversationLine, TranscriptVerdict } from '../types.js'
+import type { TranscriptVerdict } from '../types.js'
 import { wholeLines } from '../jsonl-lines.js'
 
 /** The most bytes one check reads, from the end: a turn's records are its last lines. */
@@ -29,7 +29,7 @@ export interface ChatRecord {
 /** A chat line that matters: a record, or a `$set` of the whole message list (a history rewrite). */
 export type ChatLine = { record: ChatRecord } | { history: true }
 
-const asObj = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
+export const asObj = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
 
 /**
  * Splits complete lines and keeps records and history rewrites. `$set` lines hold the whole
@@ -54,10 +54,10 @@ export const parseChatLines = (text: string, fromStart: boolean): ChatLine[] => 
   return out
 }
 
-const parts = (rec: ChatRecord): Record<string, unknown>[] =>
+export const parts = (rec: ChatRecord): Record<string, unknown>[] =>
   Array.isArray(rec.content) ? rec.content.map(asObj).filter((p): p is Record<string, unknown> => p !== null) : []
 
-const textOf = (rec: ChatRecord): string =>
+export const textOf = (rec: ChatRecord): string =>
   typeof rec.content === 'string'
     ? rec.content
     : parts(rec)
@@ -145,52 +145,4 @@ export const readChatTail = (path: string, cap = CHAT_READ_CAP): ChatLine[] | nu
     return from >= st.size ? [] : parseChatLines(readRange(fd, from, st.size - from).toString('utf8'), from === 0)
   })
   return isRefusal(got) ? null : got
-}
-
-/** Longest text shown for one chat record in `show`'s tail. */
-export const ENTRY_CHARS = 400
-
-const clip = (text: string, max = ENTRY_CHARS): string => {
-  const t = text.trim()
-  return t.length <= max ? t : `${t.slice(0, max - 1)}…`
-}
-
-/** Pure: chat lines as the conversation lines `show` prints; a record rewritten under its id counts once, where it was first. */
-export const deriveGeminiConversation = (lines: readonly ChatLine[]): ConversationLine[] => {
-  const byId = new Map<unknown, ChatRecord>()
-  const order: ChatRecord[] = []
-  for (const rec of liveRecords(lines)) {
-    const first = rec.id !== undefined ? byId.get(rec.id) : undefined
-    if (first) Object.assign(first, rec)
-    else {
-      const copy = { ...rec }
-      if (rec.id !== undefined) byId.set(rec.id, copy)
-      order.push(copy)
-    }
-  }
-  const out: ConversationLine[] = []
-  for (const rec of order) {
-    const at = typeof rec.timestamp === 'string' ? rec.timestamp : null
-    if (isTypedPrompt(rec)) out.push({ who: 'you', text: clip(textOf(rec)), at })
-    else if (rec.type === 'gemini') {
-      const text = textOf(rec)
-      if (text.trim()) out.push({ who: 'agent', text: clip(text), at })
-      for (const call of Array.isArray(rec.toolCalls) ? rec.toolCalls.map(asObj) : []) {
-        if (!call) continue
-        const name = typeof call.name === 'string' ? call.name : '?'
-        out.push({ who: 'tool', text: clip(`${name} ${JSON.stringify(call.args ?? {})}`), at, tool: { name, input: call.args ?? {} } })
-        if (typeof call.status === 'string' && call.status !== 'success') out.push({ who: 'result', text: call.status, at })
-      }
-    } else if (rec.type === 'user') {
-      for (const p of parts(rec)) {
-        const fr = asObj(p.functionResponse)
-        const resp = asObj(fr?.response)
-        if (!resp) continue
-        const text = typeof resp.output === 'string' ? resp.output : typeof resp.error === 'string' ? `error: ${resp.error}` : JSON.stringify(resp)
-        out.push({ who: 'result', text: clip(text), at })
-      }
-    } else if (rec.type === 'error') out.push({ who: 'agent', text: clip(`error: ${textOf(rec)}`), at })
-    else if (rec.type === 'info' && textOf(rec) === CANCELLED_TEXT) out.push({ who: 'agent', text: CANCELLED_TEXT, at })
-  }
-  return out
 }
