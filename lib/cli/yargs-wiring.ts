@@ -164,7 +164,15 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
         y
           .options(toYargsOptions(WATCH_OPTIONS))
           .choices('agent', AGENT_IDS),
-      run<WatchArgs>(async () => (await import('../commands/watch.js')).runWatch),
+      run<WatchArgs>(async () => {
+        const { runWatch } = await import('../commands/watch.js')
+        // watch jumps and answers with the commands themselves, loaded when a key first asks.
+        return (args, io) =>
+          runWatch(args, io, {
+            go: async (goArgs, goIo) => (await import('../commands/go.js')).runGo(goArgs, goIo),
+            answer: async (answer, answerArgs, answerIo) => (await import('../commands/answer.js')).runAnswer(answer, answerArgs, answerIo),
+          })
+      }),
     )
     .command(
       'status',
@@ -213,7 +221,7 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
           .options(toYargsOptions(GC_OPTIONS)),
       run<GcArgs>(async () => (await import('../commands/gc.js')).runGc),
     )
-    // Always listed, so that without the opt-in it says how to turn it on (lib/commands/input-guard.ts).
+    // Always listed, so that without the opt-in it says how to turn it on (lib/navigate/input-guard.ts).
     .command(
       'send <target> [text..]',
       'type your text into a waiting pane (needs TRAILBOSS_ALLOW_SEND=1)',

@@ -20,7 +20,7 @@ import { isSessionsNoise, sessionsDir } from '../paths.js'
 import { filterAgents } from '../queue/filter.js'
 import { loadQueue } from '../queue/load.js'
 import { seenDir } from '../queue/seen.js'
-import { deriveListing } from './ls.js'
+import { deriveListing } from '../navigate/listing.js'
 import { formatJson } from '../render/json-text.js'
 
 /** A burst of events (a record, its temp file, a lock) makes one read. */

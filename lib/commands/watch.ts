@@ -23,14 +23,12 @@ export type GoFn = (args: GoArgs, io: Io) => Promise<number>
 /** `ok` (allow) or `no` (deny) on one wait: the same guarded command as on the command line. */
 export type AnswerFn = (answer: Answer, args: AnswerArgs, io: Io) => Promise<number>
 
+/** `go` and `ok`/`no` are other commands: the wiring above (lib/cli) hands them in. */
 export interface WatchDeps {
   exec: TmuxExec
   go: GoFn
-  answer?: AnswerFn
+  answer: AnswerFn
 }
-
-const defaultGo: GoFn = async (args, io) => (await import('./go.js')).runGo(args, io)
-const defaultAnswer: AnswerFn = async (answer, args, io) => (await import('./answer.js')).runAnswer(answer, args, io)
 
 /** A display-popup has $TMUX but no pane of its own: a jump must close it to show the pane. */
 export const isPopup = (env: Io['env']): boolean => Boolean(env.TMUX) && !env.TMUX_PANE
@@ -153,7 +151,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     const said: string[] = []
     const capture: OutStream = { write: (t: string) => said.push(t), isTTY: false, columns: out.columns }
     try {
-      await (deps.answer ?? defaultAnswer)(answer, { target: item.key }, { ...io, stdout: capture, stderr: capture })
+      await deps.answer(answer, { target: item.key }, { ...io, stdout: capture, stderr: capture })
     } catch (err) {
       said.push(formatError(err))
     }
@@ -294,7 +292,8 @@ const runOnce = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number
   return EXIT_OK
 }
 
-export const runWatch = async (args: WatchArgs, io: Io, deps: WatchDeps = { exec: execTmux, go: defaultGo }): Promise<number> => {
+export const runWatch = async (args: WatchArgs, io: Io, commands: Pick<WatchDeps, 'go' | 'answer'>, exec: TmuxExec = execTmux): Promise<number> => {
+  const deps = { ...commands, exec }
   if (args.once) return runOnce(args, io, deps)
   if (io.stdout.isTTY && io.stdin.isTTY) return runScreen(args, io, deps)
   return runLog(args, io, deps)
