@@ -104,6 +104,46 @@ const openTerminal = (io: Io) => {
   }
 }
 
+/**
+ * The keys, the resizes and every way out (a signal, a closed terminal, a crash) of the view;
+ * returns what takes them off again and gives the terminal back.
+ */
+const listen = (io: Io, term: ReturnType<typeof openTerminal>, on: { key: (key: string) => void; resize: () => void; quit: () => void }): (() => void) => {
+  const onData = (chunk: Buffer | string): void => {
+    for (const key of splitKeys(chunk.toString())) on.key(key)
+  }
+  const onCrash = (err: unknown): void => {
+    term.restore()
+    io.stderr.write(`${formatError(err)}\n`)
+    process.exit(1)
+  }
+  // Installed here and removed on the way out, from one list so the two never drift apart.
+  const processHandlers: [string, (...args: any[]) => void][] = [
+    ['exit', term.restore],
+    ['uncaughtException', onCrash],
+    ['unhandledRejection', onCrash],
+    ['SIGTERM', on.quit],
+    ['SIGHUP', on.quit],
+    ['SIGINT', on.quit],
+  ]
+  for (const [event, handler] of processHandlers) process.on(event, handler)
+  term.out.on?.('resize', on.resize)
+  io.stdin.on('data', onData)
+  // A closed popup or terminal: writes fail with EIO and stdin ends. Quit quietly, and leave
+  // the error listener in place for the last writes of the way out.
+  term.out.on?.('error', on.quit)
+  io.stdin.on('end', on.quit)
+  io.stdin.on('error', on.quit)
+  return () => {
+    io.stdin.off('data', onData)
+    io.stdin.off('end', on.quit)
+    term.out.off?.('resize', on.resize)
+    term.restore()
+    io.stdin.pause()
+    for (const [event, handler] of processHandlers) process.off(event, handler)
+  }
+}
+
 /** What a command run from the view said, to its message line; isTTY as the view's, so outside tmux `go` attaches here. */
 const runCaptured = async (io: Io, isTTY: boolean | undefined, fn: (io: Io) => Promise<number>): Promise<{ code: number; said: string }> => {
   const said: string[] = []
@@ -160,35 +200,11 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     dispatch({ type: 'went', code, said })
   }
 
-  const onData = (chunk: Buffer | string): void => {
-    for (const key of splitKeys(chunk.toString())) dispatch({ type: 'key', key })
-  }
-  const onSignal = (): void => finish(EXIT_OK)
-  const onCrash = (err: unknown): void => {
-    term.restore()
-    io.stderr.write(`${formatError(err)}\n`)
-    process.exit(1)
-  }
-  const onResize = (): void => dispatch({ type: 'resize' })
-  // A closed popup or terminal: writes fail with EIO and stdin ends. Quit quietly, and leave
-  // the error listener in place for the last writes of the way out.
-  const onGone = (): void => finish(EXIT_OK)
-  // Installed here and removed in `finally`, from one list so the two never drift apart.
-  const processHandlers: [string, (...args: any[]) => void][] = [
-    ['exit', term.restore],
-    ['uncaughtException', onCrash],
-    ['unhandledRejection', onCrash],
-    ['SIGTERM', onSignal],
-    ['SIGHUP', onSignal],
-    ['SIGINT', onSignal],
-  ]
-  for (const [event, handler] of processHandlers) process.on(event, handler)
-  term.out.on?.('resize', onResize)
-  io.stdin.on('data', onData)
-  term.out.on?.('error', onGone)
-  io.stdin.on('end', onGone)
-  io.stdin.on('error', onGone)
-
+  const unlisten = listen(io, term, {
+    key: (key) => dispatch({ type: 'key', key }),
+    resize: () => dispatch({ type: 'resize' }),
+    quit: () => finish(EXIT_OK),
+  })
   term.enter(lines)
   try {
     live = await startLive(
@@ -202,12 +218,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
   } finally {
     if (digitTimer) clearTimeout(digitTimer)
     await live?.close()
-    io.stdin.off('data', onData)
-    io.stdin.off('end', onGone)
-    term.out.off?.('resize', onResize)
-    term.restore()
-    io.stdin.pause()
-    for (const [event, handler] of processHandlers) process.off(event, handler)
+    unlisten()
   }
 }
 

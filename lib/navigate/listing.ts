@@ -82,8 +82,17 @@ export const listingDigest = (content: object): string => {
   return hex8(crc32Of(bytes.subarray(0, mid))) + hex8(crc32Of(bytes.subarray(mid)))
 }
 
+/** `ls --json`'s document. */
+export interface Listing {
+  version: number
+  queue: ReturnType<typeof toJsonItem>[]
+  tmux: 'ok' | 'unavailable'
+  skipped: QueueView['skipped']
+  digest: string
+}
+
 /** Pure: `ls --json`'s document (docs/ls.schema.json). */
-export const deriveListing = (view: QueueView, args: ListingArgs & { olderThanMs: number | undefined }) => {
+export const deriveListing = (view: QueueView, args: ListingArgs & { olderThanMs: number | undefined }): Listing => {
   const content = {
     version: JSON_VERSION,
     queue: deriveShown(view, args, args.olderThanMs).map(toJsonItem),
