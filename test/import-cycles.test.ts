@@ -155,3 +155,10 @@ t.test('every import in lib/ runs down the layers of docs/design.md §9', async 
   t.same(unplaced, [], 'every file of lib/ is in a layer')
   t.same(upward, [], 'no import runs up a layer')
 })
+
+t.test('no command imports another: what commands share lives below them (lib/navigate/)', async (t) => {
+  const commands = listSources(join(LIB, 'commands')).map((f) => relative(ROOT, f))
+  t.ok(commands.length > 10, `read ${commands.length} commands`)
+  const across = commands.flatMap((f) => importsOf(join(ROOT, f)).filter((to) => to.startsWith('lib/commands/')).map((to) => `${f} -> ${to}`))
+  t.same(across, [], 'each command imports only from lower layers')
+})

@@ -2,7 +2,7 @@
 // command that types into a pane shares one guard that says how to turn it on.
 // Run `npm run build` first: the CLI is the built one, as a person runs it.
 import t from 'tap'
-import { ALLOW_INPUT_ENV, inputAllowed, requireInputAllowed } from '../lib/commands/input-guard.js'
+import { ALLOW_INPUT_ENV, inputAllowed, requireInputAllowed } from '../lib/navigate/input-guard.js'
 import { TrailbossError } from '../lib/errors.js'
 import { runCli } from './helpers/cli.js'
 import { baseEnv, tempDir } from './helpers/emitter.js'

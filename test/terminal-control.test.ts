@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { listingDigest } from '../lib/commands/ls.js'
+import { listingDigest } from '../lib/navigate/listing.js'
 import { CLI, runCli } from './helpers/cli.js'
 import { baseEnv, runEmitter, tempDir, type ChildEnv } from './helpers/emitter.js'
 

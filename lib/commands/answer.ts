@@ -14,9 +14,9 @@ import { loadQueue } from '../queue/load.js'
 import { resolveTarget } from '../queue/target.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
-import { describeItem } from './go.js'
-import { requireInputAllowed } from './input-guard.js'
-import { checkAgent } from './send.js'
+import { checkAgent } from '../navigate/agent-check.js'
+import { describeItem } from '../navigate/describe-item.js'
+import { requireInputAllowed } from '../navigate/input-guard.js'
 
 /** How long a key may take to change the dialog (auto mode's dialogs took under 0.3 s). */
 export const STEP_WAIT_MS = 5000

@@ -47,7 +47,7 @@ import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
 import { fileURLToPath } from 'node:url'
 import { checkAnswerGuard } from '../doctor/answer-guard-check.js'
-import { inputAllowed } from './input-guard.js'
+import { inputAllowed } from '../navigate/input-guard.js'
 import { formatJson } from '../render/json-text.js'
 
 export interface DoctorDeps {

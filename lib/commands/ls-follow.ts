@@ -20,7 +20,8 @@ import { isSessionsNoise, sessionsDir } from '../paths.js'
 import { filterAgents } from '../queue/filter.js'
 import { loadQueue } from '../queue/load.js'
 import { seenDir } from '../queue/seen.js'
-import { deriveListing } from './ls.js'
+import { deriveListing, type Listing } from '../navigate/listing.js'
+import { type RescanWhen, startRescan } from '../queue/rescan.js'
 import { formatJson } from '../render/json-text.js'
 
 /** A burst of events (a record, its temp file, a lock) makes one read. */
@@ -121,6 +122,18 @@ export interface FollowDeps {
   maxWaitMs?: number
 }
 
+/** Reads are at least FOLLOW_GAP_MS apart, and a burst of events makes one. */
+const FOLLOW_SOON: RescanWhen = { debounceMs: FOLLOW_DEBOUNCE_MS, gapMs: FOLLOW_GAP_MS }
+
+/** Where the follower watches, how long and for whom, and the filter's age. */
+interface FollowPlan {
+  olderThanMs: number | undefined
+  dir: string
+  seen: string
+  maxWaitMs: number
+  parentGone: () => boolean
+}
+
 export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): Promise<number> => {
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
   const dir = sessionsDir(io.env)
@@ -130,103 +143,88 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
   const seen = seenDir(io.env)
   const seenMadeNow = !existsSync(seen)
   ensurePrivateDir(seen)
-  const until = args.untilChange
   const parentPid = deps.parentPid ?? (() => process.ppid)
   const parent = parentPid()
+  // Orphans go to pid 1 (or to a subreaper, which the pid's change tells).
+  const parentGone = (): boolean => {
+    const now = parentPid()
+    return now !== parent || now === 1
+  }
   let maxWaitMs = deps.maxWaitMs ?? UNTIL_CHANGE_MAX_MS
-  if (until !== undefined && args.readAt !== undefined) {
+  if (args.untilChange !== undefined && args.readAt !== undefined) {
     const startedAt = io.now()
-    const parentGone = (): boolean => parentPid() !== parent || parentPid() === 1
     if (!(await firstWriteSince(dir, { dir: seen, madeNow: seenMadeNow }, Number(args.readAt) - READ_AT_SLACK_MS, maxWaitMs, parentGone))) return 0
     // Written since: from here on, the wait as without --read-at, within what is left of it, but
     // long enough for its first read to end before it gives up (a caller allows 10 minutes).
     maxWaitMs = Math.max(Math.min(READ_AT_LEAST_MS, maxWaitMs), maxWaitMs - (io.now() - startedAt))
   }
-  const { watch } = await import('chokidar')
-  const watcher = watch([dir, seen], { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
+  return followListing(args, io, { olderThanMs, dir, seen, maxWaitMs, parentGone })
+}
 
+/** What each fresh listing prints: `--until-change`, the first that differs, then the end; `--follow`, each that changed. */
+const listingPrinter = (io: Io, until: string | undefined, stop: () => void) => {
   let last = ''
-  let lastListing: object | null = null
-  let timer: NodeJS.Timeout | undefined
-  let lastReadAt = Number.NEGATIVE_INFINITY
-  let reading = false
-  let again = false
+  return (listing: Listing): void => {
+    if (until !== undefined) {
+      if (listing.digest !== until) printOnce(io, listing, stop)
+      return
+    }
+    const line = formatJson(listing)
+    // Only a changed queue is news: a reader is woken for nothing else.
+    if (line === last) return
+    last = line
+    io.stdout.write(`${line}\n`)
+    if ((io.stdout as { readerGone?: boolean }).readerGone) stop()
+  }
+}
+
+/** `--until-change`: the document as `ls --json` prints it, then the end. */
+const printOnce = (io: Io, listing: Listing, stop: () => void): void => {
+  io.stdout.write(`${formatJson(listing, 2)}\n`)
+  stop()
+}
+
+/** The watch itself: chokidar on the folders, a read on each burst of changes, until stopped. */
+const followListing = async (args: LsArgs, io: Io, w: FollowPlan): Promise<number> => {
+  const { watch } = await import('chokidar')
+  const watcher = watch([w.dir, w.seen], { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
+  let lastListing: Listing | null = null
+  let closed = false
   let done: (code: number) => void = () => {}
   const finished = new Promise<number>((resolve) => {
     done = resolve
   })
-  let closed = false
   const stop = (): void => {
     if (closed) return
     closed = true
-    if (timer) clearTimeout(timer)
+    rescan.close()
     clearTimeout(giveUp)
     clearInterval(parentCheck)
     void watcher.close().finally(() => done(0))
   }
-
-  const read = async (): Promise<void> => {
-    if (reading) {
-      again = true
-      return
-    }
-    reading = true
-    try {
-      const view = filterAgents(await loadQueue(io, { skipEnded: !args.all }), args.agent)
-      const listing = deriveListing(view, { ...args, olderThanMs })
-      lastListing = listing
-      if (until !== undefined) {
-        if (listing.digest !== until && !closed) printOnce(listing)
-        return
+  const print = listingPrinter(io, args.untilChange, stop)
+  const rescan = startRescan(
+    async () => {
+      try {
+        lastListing = deriveListing(filterAgents(await loadQueue(io, { skipEnded: !args.all }), args.agent), { ...args, olderThanMs: w.olderThanMs })
+        if (!closed) print(lastListing)
+      } catch (err) {
+        io.stderr.write(`${formatError(err)}\n`)
       }
-      const line = formatJson(listing)
-      // Only a changed queue is news: a reader is woken for nothing else.
-      if (line !== last && !closed) {
-        last = line
-        io.stdout.write(`${line}\n`)
-        if ((io.stdout as { readerGone?: boolean }).readerGone) stop()
-      }
-    } catch (err) {
-      io.stderr.write(`${formatError(err)}\n`)
-    } finally {
-      reading = false
-      lastReadAt = io.now()
-      if (again) {
-        again = false
-        schedule()
-      }
-    }
-  }
-
-  /** `--until-change`: the document as `ls --json` prints it, then the end. */
-  function printOnce(listing: object): void {
-    io.stdout.write(`${formatJson(listing, 2)}\n`)
-    stop()
-  }
-
-  function schedule(): void {
-    if (timer || closed) return
-    const delay = Math.max(FOLLOW_DEBOUNCE_MS, lastReadAt + FOLLOW_GAP_MS - io.now())
-    timer = setTimeout(() => {
-      timer = undefined
-      void read()
-    }, delay)
-  }
-
-  // Orphans go to pid 1 (or to a subreaper, which the pid's change tells).
+    },
+    FOLLOW_SOON,
+    { clock: io.now },
+  )
   const parentCheck = setInterval(() => {
-    const now = parentPid()
-    if (now !== parent || now === 1) stop()
+    if (w.parentGone()) stop()
   }, PARENT_CHECK_MS)
-  const giveUp =
-    until === undefined
-      ? undefined
-      : setTimeout(() => {
-          if (lastListing !== null && !closed) printOnce(lastListing)
-        }, maxWaitMs)
-  watcher.on('all', schedule)
+  // `--until-change` past its time: the document unchanged.
+  const giveUp = args.untilChange === undefined ? undefined : setTimeout(() => {
+    if (lastListing !== null && !closed) printOnce(io, lastListing, stop)
+  }, w.maxWaitMs)
+  watcher.on('all', () => rescan.soon(FOLLOW_SOON))
   watcher.on('error', (err) => io.stderr.write(`${formatError(err)}\n`))
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
-  await read()
+  await rescan.run()
   return finished
 }

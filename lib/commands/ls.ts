@@ -2,91 +2,14 @@
 import type { LsArgs } from '../options/tables.js'
 import { parseDuration } from '../duration.js'
 import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
-import { formatPlain, formatTable, JSON_VERSION, toJsonItem } from '../render/queue-table.js'
+import { formatPlain, formatTable } from '../render/queue-table.js'
 import { useColour, type Io } from '../io.js'
-import { nodeBinding } from '../node-binding.js'
-import { countsAsWaiting, inDefaultQueue, isQueued, type QueueItem } from '../queue/derive.js'
-import { type LoadOptions, loadQueue, type QueueView } from '../queue/load.js'
+import { countsAsWaiting } from '../queue/derive.js'
+import { type LoadOptions, loadQueue } from '../queue/load.js'
+import { deriveListing, deriveShown } from '../navigate/listing.js'
 import { filterAgents } from '../queue/filter.js'
 import { reportSkipped } from '../render/skipped.js'
 import { formatJson } from '../render/json-text.js'
-
-export interface LsFilter {
-  all: boolean
-  kinds?: readonly string[] | undefined
-  projects?: readonly string[] | undefined
-  olderThanMs?: number | undefined
-}
-
-/** Pure: filters keep each item's number (docs/design.md §4.5). */
-export const filterItems = (items: readonly QueueItem[], f: LsFilter, now: number): QueueItem[] =>
-  items.filter(
-    (i) =>
-      (f.all || inDefaultQueue(i)) &&
-      (!f.kinds?.length || (i.kind !== null && isQueued(i) && f.kinds.includes(i.kind))) &&
-      (!f.projects?.length || f.projects.includes(i.project ?? '')) &&
-      (f.olderThanMs === undefined || now - i.since >= f.olderThanMs),
-  )
-
-const SORT_KEYS: Record<LsArgs['sort'], (i: QueueItem) => string | number> = {
-  age: (i) => i.since,
-  kind: (i) => `${i.kind ?? '~'}`,
-  project: (i) => i.project ?? '',
-  pane: (i) => i.tmux?.pane.slice(1).padStart(8, '0') ?? '~',
-}
-
-/** The groups, in order: waits that need you, finished turns, other sessions. */
-const group = (i: QueueItem): number => (isQueued(i) ? (i.needsYou ? 0 : 1) : 2)
-
-/** Pure: the groups in order; within each, by the chosen key, then oldest first. */
-export const sortItems = (items: readonly QueueItem[], sort: LsArgs['sort']): QueueItem[] => {
-  if (sort === 'age') return [...items]
-  const key = SORT_KEYS[sort]
-  return [...items].sort((a, b) => {
-    if (group(a) !== group(b)) return group(a) - group(b)
-    const ka = key(a)
-    const kb = key(b)
-    return ka < kb ? -1 : ka > kb ? 1 : a.since - b.since
-  })
-}
-
-/** Pure: the items shown, filtered and sorted as the arguments say. */
-const deriveShown = (view: QueueView, args: LsArgs, olderThanMs: number | undefined): QueueItem[] =>
-  sortItems(filterItems(view.items, { all: args.all, kinds: args.kind, projects: args.project, olderThanMs }, view.now), args.sort)
-
-const hex8 = (n: number): string => n.toString(16).padStart(8, '0')
-
-/** The CRC-32 of `bytes`: zlib's native one, from its binding when this Node gives it. */
-const crc32Of = (bytes: Buffer): number => {
-  const native = nodeBinding<{ crc32?: (data: Uint8Array, value: number) => number }>('zlib')?.crc32
-  if (typeof native === 'function') return native(bytes, 0) >>> 0
-  return process.getBuiltinModule('node:zlib').crc32(bytes)
-}
-
-/**
- * Pure: a short hash of a document's content, whatever its layout: the same queue gives the
- * same digest, so a caller can ask `ls --json --until-change <digest>` to wait for a change.
- * It only has to change when the queue does, so no cryptographic hash: the CRC-32 of each half
- * of the compact JSON's UTF-8 bytes (16 hex digits). zlib's crc32 is native (a loop in script
- * over 30 KB runs cold: 3-4 ms), and its binding alone costs nothing to load, where node:zlib
- * brings the stream classes (3-4 ms when nothing else has loaded them).
- */
-export const listingDigest = (content: object): string => {
-  const bytes = Buffer.from(JSON.stringify(content), 'utf8')
-  const mid = bytes.length >>> 1
-  return hex8(crc32Of(bytes.subarray(0, mid))) + hex8(crc32Of(bytes.subarray(mid)))
-}
-
-/** Pure: `ls --json`'s document (docs/ls.schema.json). */
-export const deriveListing = (view: QueueView, args: LsArgs & { olderThanMs: number | undefined }) => {
-  const content = {
-    version: JSON_VERSION,
-    queue: deriveShown(view, args, args.olderThanMs).map(toJsonItem),
-    tmux: view.tmuxAvailable ? ('ok' as const) : ('unavailable' as const),
-    skipped: view.skipped,
-  }
-  return { ...content, digest: listingDigest(content) }
-}
 
 export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)

@@ -11,12 +11,8 @@ import { resolveTarget } from '../queue/target.js'
 import { reportSkipped } from '../render/skipped.js'
 import { byActivity, type Client, listClients, readPane } from '../tmux/clients.js'
 import { callerSocket } from '../tmux/env.js'
-import { describeItem, type GoDeps, goTo, markSeen, tellClient, withTmux } from './go.js'
-import { execTmux } from '../tmux/exec.js'
-import { attachTmux } from '../tmux/attach.js'
-import { hostname } from 'node:os'
-
-const defaultDeps = (): GoDeps => ({ exec: execTmux, attach: attachTmux, host: hostname() })
+import { describeItem } from '../navigate/describe-item.js'
+import { defaultGoDeps, type GoDeps, goTo, markSeen, reachable, tellClient, withTmux } from '../navigate/go-to.js'
 
 /** Where the person is: a pane on a tmux server. */
 export interface Here {
@@ -24,7 +20,6 @@ export interface Here {
   pane: string
 }
 
-const reachable = (i: QueueItem): boolean => i.tmux !== null && i.tmux.alive !== false && i.state !== 'gone'
 const isAt = (i: QueueItem, here: Here | null): boolean => here !== null && i.tmux?.socket === here.socket && i.tmux.pane === here.pane
 
 /**
@@ -65,7 +60,7 @@ const findHere = async (args: Pick<GoArgs, 'client'>, io: Io, deps: GoDeps, item
   return { here: null, client: null, socket: caller }
 }
 
-export const runNext = async (args: GoArgs, io: Io, deps: GoDeps = defaultDeps()): Promise<number> => {
+export const runNext = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps()): Promise<number> => {
   try {
     const view = await loadQueue(io, { exec: deps.exec })
     reportSkipped(view, io)
@@ -79,7 +74,7 @@ export const runNext = async (args: GoArgs, io: Io, deps: GoDeps = defaultDeps()
   }
 }
 
-export const runBack = async (args: BackArgs, io: Io, deps: GoDeps = defaultDeps()): Promise<number> => {
+export const runBack = async (args: BackArgs, io: Io, deps: GoDeps = defaultGoDeps()): Promise<number> => {
   const goArgs: GoArgs = { target: undefined, client: args.client, print: args.print }
   try {
     const { client, socket } = await findHere(args, io, deps)

@@ -11,11 +11,11 @@ import { resolveTarget } from '../queue/target.js'
 import { agentFor } from '../agents/index.js'
 import type { ScreenVerdict } from '../agents/types.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
-import { runsInPane } from '../proc/agent-process.js'
 import { capturePane } from '../tmux/panes.js'
 import { literalKeysArgs } from '../tmux/send-keys.js'
-import { describeItem } from './go.js'
-import { requireInputAllowed } from './input-guard.js'
+import { checkAgent } from '../navigate/agent-check.js'
+import { describeItem } from '../navigate/describe-item.js'
+import { requireInputAllowed } from '../navigate/input-guard.js'
 
 /** How long Enter waits for the pane to show the typed text; then it goes anyway. */
 const ECHO_WAIT_MS = 2000
@@ -72,18 +72,6 @@ export const deriveSendRefusal = (before: QueueItem, after: QueueItem | undefine
   if (screen === null) return 'its pane could not be read'
   if (!AT_PROMPT.has(screen)) return `its pane does not show the idle prompt (${screen === 'working' ? 'it is working' : screen})`
   return null
-}
-
-/**
- * Whether the wait's pane still runs the agent process its record names (the pane's first
- * process or a descendant, with the same start time); null when the record names none.
- */
-export const checkAgent = async (item: QueueItem | undefined, exec: TmuxExec): Promise<boolean | null> => {
-  const agent = item?.record.agentProcess
-  if (!item?.tmux || agent === undefined || agent === null) return null
-  const r = await exec(['display-message', '-p', '-t', item.tmux.pane, '#{pane_pid}'], { socket: item.tmux.socket })
-  const panePid = Number(r.stdout.trim())
-  return r.code === 0 && Number.isInteger(panePid) && panePid > 0 && runsInPane(agent, panePid)
 }
 
 export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux): Promise<number> => {

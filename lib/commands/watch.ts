@@ -5,16 +5,14 @@ import type { AnswerArgs, GoArgs, WatchArgs } from '../options/tables.js'
 import type { Answer } from '../queue/answer-guard.js'
 import { EXIT_OK, formatError } from '../errors.js'
 import { useColour, type Io, type OutStream } from '../io.js'
-import { isQueued, type QueueItem } from '../queue/derive.js'
+import type { QueueItem } from '../queue/derive.js'
 import { writeSeenMark } from '../queue/seen.js'
 import { type Live, startLive } from '../queue/live.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
 import { execTmux, type TmuxExec } from '../tmux/exec.js'
-import { deriveMove, deriveSelectedIndex, formatChanges, formatWatchScreen } from '../render/watch-screen.js'
-
-/** With 10 or more waits, a first digit waits this long for a second one. */
-export const DIGIT_WAIT_MS = 600
+import { formatChanges, formatWatchScreen } from '../render/watch-screen.js'
+import { initialWatchState, screenOf, splitKeys, stepWatch, type WatchEffect, type WatchInput } from '../render/watch-state.js'
 
 const ENTER_SCREEN = '\u001b[?1049h\u001b[?25l\u001b[?7l'
 const LEAVE_SCREEN = '\u001b[?7h\u001b[?25h\u001b[?1049l'
@@ -23,14 +21,12 @@ export type GoFn = (args: GoArgs, io: Io) => Promise<number>
 /** `ok` (allow) or `no` (deny) on one wait: the same guarded command as on the command line. */
 export type AnswerFn = (answer: Answer, args: AnswerArgs, io: Io) => Promise<number>
 
+/** `go` and `ok`/`no` are other commands: the wiring above (lib/cli) hands them in. */
 export interface WatchDeps {
   exec: TmuxExec
   go: GoFn
-  answer?: AnswerFn
+  answer: AnswerFn
 }
-
-const defaultGo: GoFn = async (args, io) => (await import('./go.js')).runGo(args, io)
-const defaultAnswer: AnswerFn = async (answer, args, io) => (await import('./answer.js')).runAnswer(answer, args, io)
 
 /** A display-popup has $TMUX but no pane of its own: a jump must close it to show the pane. */
 export const isPopup = (env: Io['env']): boolean => Boolean(env.TMUX) && !env.TMUX_PANE
@@ -61,225 +57,168 @@ const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number>
 
 type Resizable = OutStream & { on?: (ev: 'resize' | 'error', fn: () => void) => unknown; off?: (ev: 'resize' | 'error', fn: () => void) => unknown }
 
-/** The full-screen view on a TTY. */
-const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
+/** The terminal the view owns: the alternate screen and raw keys while it shows, and only changed text written. */
+const openTerminal = (io: Io) => {
   const out = io.stdout as Resizable
   const stdin = io.stdin
-  const colour = useColour(io)
-  let view: QueueView | null = null
-  let selected: string | null = null
-  let details = false
-  let message: string | null = null
-  let digits = ''
-  let digitTimer: NodeJS.Timeout | undefined
   let drawn = ''
   let onScreen = false
-  let busy = false
-  let finish: (code: number) => void = () => {}
-  const done = new Promise<number>((resolve) => {
-    finish = resolve
-  })
-
-  const shown = (): QueueItem[] => (view ? (args.all ? view.items : view.queue) : [])
-
-  const draw = (force = false): void => {
+  const draw = (lines: () => string[], force: boolean): void => {
     if (!onScreen) return
-    const lines = formatWatchScreen({
-      items: shown(),
-      selected,
-      now: io.now(),
-      width: out.columns ?? 80,
-      height: out.rows ?? 24,
-      details,
-      colour,
-      message,
-      tmuxAvailable: view?.tmuxAvailable ?? true,
-      digits,
-      all: args.all,
-    })
-    const text = `\u001b[H${lines.map((l) => `${l}\u001b[K`).join('\r\n')}\u001b[J`
+    const text = `\u001b[H${lines().map((l) => `${l}\u001b[K`).join('\r\n')}\u001b[J`
     // While nothing changes, the tick renders the same text: write nothing then.
     if (text === drawn && !force) return
     drawn = text
     out.write(text)
   }
-
-  const enter = (): void => {
-    if (onScreen) return
-    out.write(ENTER_SCREEN)
-    stdin.setRawMode?.(true)
-    stdin.resume()
-    onScreen = true
-    draw(true)
-  }
-  const leave = (): void => {
-    if (!onScreen) return
-    onScreen = false
-    drawn = ''
-    stdin.setRawMode?.(false)
-    stdin.pause()
-    out.write(LEAVE_SCREEN)
-  }
-
-  const goTo = async (item: QueueItem | undefined): Promise<void> => {
-    if (!item || busy) return
-    busy = true
-    const said: string[] = []
-    // Its words become the view's message line; isTTY stays true, so outside tmux `go` attaches here.
-    const capture: OutStream = { write: (t: string) => said.push(t), isTTY: out.isTTY, columns: out.columns }
-    // Outside tmux `go` attaches in this terminal: hand it over, and take it back on detach.
-    const attaching = !io.env.TMUX
-    if (attaching) leave()
-    let code = 1
-    try {
-      code = await deps.go({ target: item.key, client: undefined, print: false }, { ...io, stdout: capture, stderr: capture })
-    } catch (err) {
-      said.push(formatError(err))
-    }
-    busy = false
-    if (attaching) enter()
-    if (code === 0 && isPopup(io.env)) return finish(EXIT_OK)
-    message = said.join('').trim().split('\n').filter(Boolean).pop() ?? null
-    live?.rescanNow()
-    draw()
-  }
-
-  /** y / n on the selected row: its refusal or its news goes to the message line; the view stays. */
-  const answerSelected = async (answer: Answer): Promise<void> => {
-    const items = shown()
-    const item = items[deriveSelectedIndex(items, selected)]
-    if (!item || busy) return
-    busy = true
-    const said: string[] = []
-    const capture: OutStream = { write: (t: string) => said.push(t), isTTY: false, columns: out.columns }
-    try {
-      await (deps.answer ?? defaultAnswer)(answer, { target: item.key }, { ...io, stdout: capture, stderr: capture })
-    } catch (err) {
-      said.push(formatError(err))
-    }
-    busy = false
-    message = said.join('').trim().split('\n').filter(Boolean).join(' · ') || null
-    live?.rescanNow()
-    draw()
-  }
-
-  const goNumber = (text: string): void => {
-    digits = ''
-    if (digitTimer) clearTimeout(digitTimer)
-    const n = Number(text)
-    const item = shown().find((i) => i.n === n)
-    if (!item) {
-      message = `no wait number ${n}`
-      draw()
-      return
-    }
-    void goTo(item)
-  }
-
-  const onKey = (key: string): void => {
-    if (key === 'q' || key === '\u0003' || key === '\u001b') return finish(EXIT_OK)
-    if (/^[0-9]$/.test(key)) {
-      digits += key
-      const count = Math.max(0, ...shown().map((i) => i.n ?? 0))
-      // Go at once unless a longer number could still be meant.
-      if (Number(digits) * 10 > count) return goNumber(digits)
-      if (digitTimer) clearTimeout(digitTimer)
-      digitTimer = setTimeout(() => goNumber(digits), DIGIT_WAIT_MS)
-      return draw()
-    }
-    if (key === '\r' || key === '\n') {
-      if (digits) return goNumber(digits)
-      const items = shown()
-      return void goTo(items[deriveSelectedIndex(items, selected)])
-    }
-    if (key === 'j' || key === '\u001b[B') selected = deriveMove(shown(), selected, 1)
-    else if (key === 'k' || key === '\u001b[A') selected = deriveMove(shown(), selected, -1)
-    else if (key === 'y') return void answerSelected('allow')
-    else if (key === 'n') return void answerSelected('deny')
-    else if (key === 's') details = !details
-    else if (key === 'a') {
-      // Acknowledge: the selected wait is seen, and leaves the view until its session waits again.
-      const items = shown()
-      const item = items[deriveSelectedIndex(items, selected)]
-      if (item && isQueued(item)) {
-        message = writeSeenMark(io.env, item.sessionId, { since: item.since, seenAt: io.now(), activeAt: null }) ? `seen: ${item.n ?? item.key}` : 'could not mark it seen'
-        live?.rescanNow()
-      }
-    }
-    else if (key === 'r') live?.rescanNow()
-    draw()
-  }
-
-  const onData = (chunk: Buffer | string): void => {
-    const text = chunk.toString()
-    // Keys like arrows arrive as one escape sequence (only a lone Esc quits); the rest key by key.
-    if (text.length > 1 && text.startsWith('\u001b')) return /^\u001b\[[AB]$/.test(text) ? onKey(text) : undefined
-    for (const ch of text) onKey(ch)
-  }
-
-  const restore = (): void => {
-    if (!onScreen) return
-    onScreen = false
-    try {
+  return {
+    out,
+    draw,
+    enter: (lines: () => string[]): void => {
+      if (onScreen) return
+      out.write(ENTER_SCREEN)
+      stdin.setRawMode?.(true)
+      stdin.resume()
+      onScreen = true
+      draw(lines, true)
+    },
+    leave: (): void => {
+      if (!onScreen) return
+      onScreen = false
+      drawn = ''
       stdin.setRawMode?.(false)
-    } catch {
-      // the terminal is already gone
-    }
-    out.write(LEAVE_SCREEN)
+      stdin.pause()
+      out.write(LEAVE_SCREEN)
+    },
+    /** On every way out, a crash included: the terminal as it was. */
+    restore: (): void => {
+      if (!onScreen) return
+      onScreen = false
+      try {
+        stdin.setRawMode?.(false)
+      } catch {
+        // the terminal is already gone
+      }
+      out.write(LEAVE_SCREEN)
+    },
   }
-  const onSignal = (): void => finish(EXIT_OK)
+}
+
+/**
+ * The keys, the resizes and every way out (a signal, a closed terminal, a crash) of the view;
+ * returns what takes them off again and gives the terminal back.
+ */
+const listen = (io: Io, term: ReturnType<typeof openTerminal>, on: { key: (key: string) => void; resize: () => void; quit: () => void }): (() => void) => {
+  const onData = (chunk: Buffer | string): void => {
+    for (const key of splitKeys(chunk.toString())) on.key(key)
+  }
   const onCrash = (err: unknown): void => {
-    restore()
+    term.restore()
     io.stderr.write(`${formatError(err)}\n`)
     process.exit(1)
   }
-  const onResize = (): void => draw(true)
-
-  // Installed here and removed in `finally`, from one list so the two never drift apart.
+  // Installed here and removed on the way out, from one list so the two never drift apart.
   const processHandlers: [string, (...args: any[]) => void][] = [
-    ['exit', restore],
+    ['exit', term.restore],
     ['uncaughtException', onCrash],
     ['unhandledRejection', onCrash],
-    ['SIGTERM', onSignal],
-    ['SIGHUP', onSignal],
-    ['SIGINT', onSignal],
+    ['SIGTERM', on.quit],
+    ['SIGHUP', on.quit],
+    ['SIGINT', on.quit],
   ]
   for (const [event, handler] of processHandlers) process.on(event, handler)
-  out.on?.('resize', onResize)
-  stdin.on('data', onData)
+  term.out.on?.('resize', on.resize)
+  io.stdin.on('data', onData)
   // A closed popup or terminal: writes fail with EIO and stdin ends. Quit quietly, and leave
   // the error listener in place for the last writes of the way out.
-  const onGone = (): void => finish(EXIT_OK)
-  out.on?.('error', onGone)
-  stdin.on('end', onGone)
-  stdin.on('error', onGone)
+  term.out.on?.('error', on.quit)
+  io.stdin.on('end', on.quit)
+  io.stdin.on('error', on.quit)
+  return () => {
+    io.stdin.off('data', onData)
+    io.stdin.off('end', on.quit)
+    term.out.off?.('resize', on.resize)
+    term.restore()
+    io.stdin.pause()
+    for (const [event, handler] of processHandlers) process.off(event, handler)
+  }
+}
 
+/** What a command run from the view said, to its message line; isTTY as the view's, so outside tmux `go` attaches here. */
+const runCaptured = async (io: Io, isTTY: boolean | undefined, fn: (io: Io) => Promise<number>): Promise<{ code: number; said: string }> => {
+  const said: string[] = []
+  const capture: OutStream = { write: (t: string) => said.push(t), isTTY, columns: io.stdout.columns }
+  let code = 1
+  try {
+    code = await fn({ ...io, stdout: capture, stderr: capture })
+  } catch (err) {
+    said.push(formatError(err))
+  }
+  return { code, said: said.join('') }
+}
+
+/** The full-screen view on a TTY: keys and queues go through stepWatch (lib/render/watch-state.ts); this performs its effects. */
+const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
+  const term = openTerminal(io)
+  const colour = useColour(io)
+  let state = initialWatchState(args.all, isPopup(io.env))
+  let digitTimer: NodeJS.Timeout | undefined
   let live: Live | null = null
-  enter()
+  let finish: (code: number) => void = () => {}
+  const done = new Promise<number>((resolve) => {
+    finish = resolve
+  })
+  const lines = (): string[] => formatWatchScreen(screenOf(state, { now: io.now(), width: term.out.columns ?? 80, height: term.out.rows ?? 24, colour }))
+
+  const dispatch = (input: WatchInput): void => {
+    const step = stepWatch(state, input)
+    state = step.state
+    for (const effect of step.effects) perform(effect)
+  }
+  const perform = (effect: WatchEffect): void => {
+    if (effect.type === 'draw') term.draw(lines, effect.force)
+    else if (effect.type === 'quit') finish(EXIT_OK)
+    else if (effect.type === 'rescan') live?.rescanNow()
+    else if (effect.type === 'go') void goTo(effect.item)
+    else if (effect.type === 'answer') {
+      const { answer, item } = effect
+      void runCaptured(io, false, (captured) => deps.answer(answer, { target: item.key }, captured)).then(({ said }) => dispatch({ type: 'answered', said }))
+    } else if (effect.type === 'mark-seen') {
+      const ok = writeSeenMark(io.env, effect.item.sessionId, { since: effect.item.since, seenAt: io.now(), activeAt: null })
+      dispatch({ type: 'marked', item: effect.item, ok })
+    } else {
+      if (digitTimer) clearTimeout(digitTimer)
+      if (effect.type === 'digit-timer') digitTimer = setTimeout(() => dispatch({ type: 'digit-timeout' }), effect.ms)
+    }
+  }
+  const goTo = async (item: QueueItem): Promise<void> => {
+    // Outside tmux `go` attaches in this terminal: hand it over, and take it back on detach.
+    const attaching = !io.env.TMUX
+    if (attaching) term.leave()
+    const { code, said } = await runCaptured(io, term.out.isTTY, (captured) => deps.go({ target: item.key, client: undefined, print: false }, captured))
+    if (attaching) term.enter(lines)
+    dispatch({ type: 'went', code, said })
+  }
+
+  const unlisten = listen(io, term, {
+    key: (key) => dispatch({ type: 'key', key }),
+    resize: () => dispatch({ type: 'resize' }),
+    quit: () => finish(EXIT_OK),
+  })
+  term.enter(lines)
   try {
     live = await startLive(
       io,
       deps.exec,
-      (v) => {
-        view = filterAgents(v, args.agent)
-        draw()
-      },
-      () => draw(),
-      (err) => {
-        message = formatError(err)
-        draw()
-      },
+      (v) => dispatch({ type: 'queue', queue: filterAgents(v, args.agent) }),
+      () => dispatch({ type: 'tick' }),
+      (err) => dispatch({ type: 'error', message: formatError(err) }),
     )
     return await done
   } finally {
     if (digitTimer) clearTimeout(digitTimer)
     await live?.close()
-    stdin.off('data', onData)
-    stdin.off('end', onGone)
-    out.off?.('resize', onResize)
-    restore()
-    stdin.pause()
-    for (const [event, handler] of processHandlers) process.off(event, handler)
+    unlisten()
   }
 }
 
@@ -294,7 +233,8 @@ const runOnce = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number
   return EXIT_OK
 }
 
-export const runWatch = async (args: WatchArgs, io: Io, deps: WatchDeps = { exec: execTmux, go: defaultGo }): Promise<number> => {
+export const runWatch = async (args: WatchArgs, io: Io, commands: Pick<WatchDeps, 'go' | 'answer'>, exec: TmuxExec = execTmux): Promise<number> => {
+  const deps = { ...commands, exec }
   if (args.once) return runOnce(args, io, deps)
   if (io.stdout.isTTY && io.stdin.isTTY) return runScreen(args, io, deps)
   return runLog(args, io, deps)

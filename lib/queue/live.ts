@@ -1,15 +1,19 @@
 // The queue, live: chokidar watches the sessions folder and the transcripts of live sessions;
 // every event only means "rescan soon" (chokidar throttles repeated renames of one file,
-// docs/design.md §5), and a rescan is the same checked read as `ls`. A 1 s tick re-renders ages; every
+// docs/design.md §5; the debounce and single flight are lib/queue/rescan.ts's), and a rescan
+// is the same checked read as `ls`. A 1 s tick re-renders ages; every
 // PANE_RECHECK_MS a full rescan re-checks panes and, as §4 limits them, screens. `watch`'s
 // screen and log (lib/commands/watch.ts) are its two users; close() releases everything.
 import { agentFor } from '../agents/index.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
+import type { FSWatcher } from 'chokidar'
 import type { Io } from '../io.js'
-import { isSessionsNoise, sessionsDir } from '../paths.js'
+import { type Env, isSessionsNoise, sessionsDir } from '../paths.js'
+import type { QueueItem } from './derive.js'
 import { seenDir } from './seen.js'
 import type { TmuxExec } from '../tmux/exec.js'
 import { loadQueue, type QueueView } from './load.js'
+import { type RescanWhen, startRescan } from './rescan.js'
 
 /** A burst of events (a record and its temp file, several hooks at once) makes one rescan. */
 export const RESCAN_DEBOUNCE_MS = 15
@@ -20,11 +24,46 @@ export const TICK_MS = 1000
 /** Panes (and, as docs/design.md §4.3 limits them, screens) are re-checked this often while idle. */
 export const PANE_RECHECK_MS = 5000
 
+const SOON: RescanWhen = { debounceMs: RESCAN_DEBOUNCE_MS }
+const TRANSCRIPT_SOON: RescanWhen = { debounceMs: RESCAN_DEBOUNCE_MS, gapMs: TRANSCRIPT_RESCAN_GAP_MS }
+
 const LIVE_STATES = new Set(['working', 'permission', 'waiting'])
 
 export interface Live {
   close: () => Promise<void>
   rescanNow: () => void
+}
+
+/** Pure: the transcripts to watch, those of live sessions in a terminal (a headless run has no one to show them to). */
+export const deriveWatchedFiles = (items: readonly QueueItem[], env: Env): Set<string> => {
+  const want = new Set<string>()
+  for (const i of items) {
+    const path = LIVE_STATES.has(i.state) && !i.headless ? agentFor(i.agent)?.watchedFile(i.record, env) : null
+    if (path) want.add(path)
+  }
+  return want
+}
+
+/** Keeps a watcher on exactly the files it is given each time. */
+const followFiles = (watcher: FSWatcher): ((want: Set<string>) => void) => {
+  let watched = new Set<string>()
+  return (want) => {
+    const add = [...want].filter((p) => !watched.has(p))
+    const drop = [...watched].filter((p) => !want.has(p))
+    if (add.length > 0) watcher.add(add)
+    if (drop.length > 0) watcher.unwatch(drop)
+    watched = want
+  }
+}
+
+/** Each second onTick, and every PANE_RECHECK_MS a full rescan instead. */
+const startTick = (rescan: () => void, onTick: () => void): NodeJS.Timeout => {
+  let ticks = 0
+  return setInterval(() => {
+    ticks++
+    if ((ticks * TICK_MS) % PANE_RECHECK_MS === 0) rescan()
+    else onTick()
+  }, TICK_MS)
 }
 
 /**
@@ -47,84 +86,35 @@ export const startLive = async (
   ensurePrivateDir(seen)
   const sessions = watch([dir, seen], { ignoreInitial: true, depth: 1, atomic: false, ignored: isSessionsNoise })
   const transcripts = watch([], { ignoreInitial: true, atomic: false })
-  let watched = new Set<string>()
-
-  let timer: NodeJS.Timeout | undefined
-  let fireAt = Infinity
-  let lastScanAt = 0
-  let scanning = false
-  let again = false
+  const follow = followFiles(transcripts)
   let closed = false
-
-  const schedule = (delay: number): void => {
-    if (closed) return
-    const at = clock() + delay
-    if (timer && at >= fireAt) return
-    if (timer) clearTimeout(timer)
-    fireAt = at
-    timer = setTimeout(() => {
-      timer = undefined
-      fireAt = Infinity
-      void rescan()
-    }, delay)
-  }
-
-  const follow = (view: QueueView): void => {
-    const want = new Set<string>()
-    for (const i of view.items) {
-      const path = LIVE_STATES.has(i.state) && !i.headless ? agentFor(i.agent)?.watchedFile(i.record, io.env) : null
-      if (path) want.add(path)
-    }
-    const add = [...want].filter((p) => !watched.has(p))
-    const drop = [...watched].filter((p) => !want.has(p))
-    if (add.length > 0) transcripts.add(add)
-    if (drop.length > 0) transcripts.unwatch(drop)
-    watched = want
-  }
-
-  const rescan = async (): Promise<void> => {
-    if (closed) return
-    if (scanning) {
-      again = true
-      return
-    }
-    scanning = true
-    try {
-      const view = await loadQueue(io, { exec })
-      if (closed) return
-      follow(view)
-      onView(view)
-    } catch (err) {
-      onError(err)
-    } finally {
-      scanning = false
-      lastScanAt = clock()
-      if (again) {
-        again = false
-        schedule(RESCAN_DEBOUNCE_MS)
+  const rescan = startRescan(
+    async () => {
+      try {
+        const view = await loadQueue(io, { exec })
+        if (closed) return
+        follow(deriveWatchedFiles(view.items, io.env))
+        onView(view)
+      } catch (err) {
+        onError(err)
       }
-    }
-  }
-
-  sessions.on('all', () => schedule(RESCAN_DEBOUNCE_MS))
-  transcripts.on('change', () => schedule(Math.max(RESCAN_DEBOUNCE_MS, lastScanAt + TRANSCRIPT_RESCAN_GAP_MS - clock())))
+    },
+    SOON,
+    { clock },
+  )
+  sessions.on('all', () => rescan.soon(SOON))
+  transcripts.on('change', () => rescan.soon(TRANSCRIPT_SOON))
   sessions.on('error', onError)
   transcripts.on('error', onError)
+  const tick = startTick(() => void rescan.run(), onTick)
 
-  let ticks = 0
-  const tick = setInterval(() => {
-    ticks++
-    if ((ticks * TICK_MS) % PANE_RECHECK_MS === 0) void rescan()
-    else onTick()
-  }, TICK_MS)
-
-  await rescan()
+  await rescan.run()
   return {
-    rescanNow: () => schedule(0),
+    rescanNow: () => rescan.soon({ debounceMs: 0 }),
     close: async () => {
       closed = true
       clearInterval(tick)
-      if (timer) clearTimeout(timer)
+      rescan.close()
       await Promise.all([sessions.close(), transcripts.close()])
     },
   }

@@ -1,0 +1,11 @@
+// How every command names the wait it chose, in one line: `go`, `next`, `ack`, `send`, `ok`/`no`.
+import { kindLabel, summarizeItemAsk } from '../render/queue-table.js'
+import { formatVisible } from '../text/visible-text.js'
+import type { QueueItem } from '../queue/derive.js'
+
+/** `2 · myproj · %12 (permission: Bash: npm test)`: enough to know which session was chosen. */
+export const describeItem = (item: QueueItem): string => {
+  const what = summarizeItemAsk(item, 60)
+  const parts = [item.n !== null ? String(item.n) : item.key, formatVisible(item.project ?? '?'), item.tmux?.pane ?? 'no pane']
+  return `${parts.join(' · ')} (${kindLabel(item)}${what ? `: ${what}` : ''})`
+}

@@ -1,0 +1,129 @@
+// Taking a tmux client to a wait's pane: what `go` and `next` share. The pane is looked at once
+// more right before the move, and nothing moves unless the whole plan can run (docs/design.md §5).
+import { hostname } from 'node:os'
+import { agentFor } from '../agents/index.js'
+import { EXIT_FAILURE, TrailbossError } from '../errors.js'
+import type { Io } from '../io.js'
+import { formatCommand } from '../text/command-line.js'
+import { type AttachFn, attachTmux, runPlan } from '../tmux/attach.js'
+import { type Client, listClients, readPane } from '../tmux/clients.js'
+import { formatStep, planGo } from '../tmux/go-plan.js'
+import { isQueued, type QueueItem } from '../queue/derive.js'
+import { writeOrigin } from '../queue/origin.js'
+import { writeSeenMark } from '../queue/seen.js'
+import type { QueueView } from '../queue/load.js'
+import { callerSocket } from '../tmux/env.js'
+import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { describeItem } from './describe-item.js'
+
+export interface GoDeps {
+  exec: TmuxExec
+  attach: AttachFn
+  host: string
+}
+
+export const defaultGoDeps = (): GoDeps => ({ exec: execTmux, attach: attachTmux, host: hostname() })
+
+/** How a move is asked for: which client (`--client`), and whether only to print the steps (`--print`). */
+export interface GoWay {
+  client?: string | undefined
+  print: boolean
+}
+
+/** A wait whose pane can be gone to, as far as the queue knows. */
+export const reachable = (item: QueueItem): boolean => item.tmux !== null && item.tmux.alive !== false && item.state !== 'gone'
+
+const shellQuote = (s: string): string => formatCommand([s])
+
+/** Where a session without tmux runs, and how to pick it up again there. */
+export const noTmuxError = (item: QueueItem, here: string): TrailbossError => {
+  const where = [item.cwd ? `in ${item.cwd}` : null, item.host ? `on ${item.host === here ? 'this host' : 'host'} ${item.host}` : null].filter(Boolean).join(' ')
+  const how = item.headless ? 'runs headless (claude -p)' : 'does not run in tmux'
+  const command = agentFor(item.agent)?.resumeCommand(item.sessionId)
+  const resume = command ? `${item.cwd ? `cd ${shellQuote(item.cwd)} && ` : ''}${formatCommand(command)}` : `its agent's resume of session ${item.sessionId}`
+  return new TrailbossError(
+    `${describeItem(item)} ${how}${where ? `: it runs ${where}` : ''}`,
+    `switch to its terminal${item.host && item.host !== here ? ` on ${item.host}` : ''}, or resume it there (after quitting it): ${resume}`,
+  )
+}
+
+/** A gone pane: say so, and offer the next wait that can be reached, an unseen one first (as `next` does). */
+export const goneError = (item: QueueItem, view: Pick<QueueView, 'queue'>, why: string): TrailbossError => {
+  const others = view.queue.filter((i) => i.sessionId !== item.sessionId && reachable(i))
+  const next = others.find((i) => !i.seen) ?? others[0]
+  return new TrailbossError(
+    `the pane of ${describeItem(item)} is gone (${why})`,
+    next ? `the next wait is ${describeItem(next)}: trailboss go ${next.key}` : 'nothing else waits in a pane; trailboss gc retires gone sessions',
+  )
+}
+
+export const withTmux = async <T>(fn: () => Promise<T>): Promise<T> => {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof TmuxUnavailable) throw new TrailbossError('tmux is not installed or not on PATH', 'install tmux, or run trailboss where tmux is on PATH')
+    throw err
+  }
+}
+
+/**
+ * A key binding's `run-shell` drops stderr and shows only "returned 1" on failure, so with
+ * `--client` and no terminal for stderr the outcome also goes to that client's message line.
+ */
+export const tellClient = async (way: Pick<GoWay, 'client'>, io: Io, socket: string | null, text: string, exec: TmuxExec): Promise<void> => {
+  if (way.client === undefined || io.stderr.isTTY === true || socket === null) return
+  // Messages are format-expanded by tmux: a literal # is written ##.
+  await exec(['display-message', '-c', way.client, text.replace(/#/g, '##')], { socket }).catch(() => undefined)
+}
+
+/** Going to a wait is seeing it (docs/queue.md): it leaves the default queue until the session waits again. */
+export const markSeen = (item: QueueItem, io: Pick<Io, 'env' | 'now'>): boolean =>
+  isQueued(item) && writeSeenMark(io.env, item.sessionId, { since: item.since, seenAt: io.now(), activeAt: null })
+
+/** Takes a client to `item`'s pane (or prints how); returns the exit code. */
+export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way: GoWay, io: Io, deps: GoDeps): Promise<number> => {
+  if (!item.tmux || item.headless) throw noTmuxError(item, deps.host)
+  if (item.state === 'gone' || item.tmux.alive === false) throw goneError(item, view, item.reason ?? 'no longer in tmux')
+  const target = item.tmux
+  const check = await withTmux(() => readPane(target.socket, target.pane, deps.exec))
+  if (check.state !== 'live') throw goneError(item, view, check.state === 'no-server' ? 'tmux server is gone' : check.state === 'dead' ? 'pane is dead' : 'pane is gone')
+  if (target.serverPid !== null && check.serverPid !== target.serverPid) throw goneError(item, view, 'tmux server was restarted')
+
+  const caller = callerSocket(io.env.TMUX)
+  const targetClients = await withTmux(() => listClients(target.socket, deps.exec))
+  let callerClients: Client[] | undefined
+  if (way.client !== undefined && caller !== null && caller !== target.socket) callerClients = await withTmux(() => listClients(caller, deps.exec)).catch(() => [])
+  const plan = planGo(target, {
+    callerSocket: caller,
+    callerPane: io.env.TMUX_PANE ?? null,
+    client: way.client,
+    terminal: io.stdin.isTTY === true && io.stdout.isTTY === true,
+    targetClients,
+    callerClients,
+  })
+  if (!plan.ok) {
+    if (plan.why === 'other-server' && plan.command) {
+      // The exact command on stdout, so a script (or a person) can run it as it is.
+      io.stderr.write(`trailboss: ${describeItem(item)} — ${plan.message}; attach from a plain terminal with:\n`)
+      io.stdout.write(`${formatCommand(plan.command)}\n`)
+      await tellClient(way, io, caller, `trailboss: ${plan.message}: ${formatCommand(plan.command)}`, deps.exec)
+      return EXIT_FAILURE
+    }
+    throw new TrailbossError(plan.message, plan.hint)
+  }
+  io.stderr.write(`trailboss: going to ${describeItem(item)}\n`)
+  if (way.print) {
+    for (const step of plan.steps) io.stdout.write(`${formatStep(step)}\n`)
+    return 0
+  }
+  // `tmux attach` returns only when the person detaches: they saw it when it opened.
+  if (plan.how === 'attach') markSeen(item, io)
+  const code = await withTmux(() => runPlan(plan.steps, { exec: deps.exec, attach: deps.attach, env: { ...io.env } }))
+  if (plan.how === 'switch') {
+    markSeen(item, io)
+    // Where the client was, for `trailboss back` (not when it was there already).
+    if (plan.client.paneId && plan.client.paneId !== target.pane) writeOrigin(io.env, { socket: target.socket, client: plan.client.name, pane: plan.client.paneId, at: io.now() })
+    await tellClient(way, io, target.socket, `trailboss: went to ${describeItem(item)}`, deps.exec)
+  }
+  return code
+}
