@@ -32,17 +32,18 @@ export const runCli = (args: readonly string[], env: ChildEnv, stdin = ''): Prom
 
 /**
  * Runs one command line in this process, as runCli runs it in a child: `env` is all the
- * environment the command sees, `stdin` its whole input (a pipe: no terminal anywhere), the
- * working directory this process's. A crash is reported as bin/main.ts reports it, exit 1.
+ * environment the command sees, `stdin` its whole input (a pipe: no terminal anywhere), `cwd` its
+ * working directory (this process's unless given). A crash is reported as bin/main.ts reports
+ * it, exit 1.
  */
-export const runInProcess = async (args: readonly string[], env: ChildEnv, stdin = ''): Promise<CliResult> => {
+export const runInProcess = async (args: readonly string[], env: ChildEnv, stdin = '', cwd = process.cwd()): Promise<CliResult> => {
   let stdout = ''
   let stderr = ''
   const input = new PassThrough()
   input.end(stdin)
   const io = {
     env,
-    cwd: process.cwd(),
+    cwd,
     stdout: { isTTY: false, write: (s: string) => (stdout += s) },
     stderr: { isTTY: false, write: (s: string) => (stderr += s) },
     stdin: input,
