@@ -1,7 +1,7 @@
 // The caches under $TRAILBOSS_HOME (docs/queue.md, "Caches") only save work: a bad or foreign one
 // (torn, of another version or shape, a link, a FIFO) is ignored, said once in the log and set
-// right, and never fails a command. The built CLI, real files; TMUX_TMPDIR is private, so no
-// other tmux server on the machine takes part.
+// right, and never fails a command. The commands run in-process, real files; TMUX_TMPDIR is
+// private, so no other tmux server on the machine takes part.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
@@ -10,7 +10,7 @@ import { readCache } from '../lib/fs/cache-file.js'
 import { withNotifyState } from '../lib/notify/state.js'
 import { readOrigin } from '../lib/queue/origin.js'
 import { readScreenCache, writeScreenCache } from '../lib/queue/screen-cache.js'
-import { emitWait, makeHome, runCli, type Home } from './helpers/surfaces.js'
+import { emitWait, makeHome, runInProcess, type Home } from './helpers/surfaces.js'
 
 const SID = 'cache000-0000-4000-8000-000000000001'
 
@@ -39,17 +39,17 @@ t.test('one mis-shaped entry in discovery.json breaks no ls and no status, and i
   fs.writeFileSync(join(home.claude, 'sessions', '4194000.json'), '{}')
   const file = join(home.tb, 'discovery.json')
   fs.writeFileSync(file, JSON.stringify({ registry: { 'claude-code': 5 }, panes: {}, screens: {}, asks: {}, waits: {} }), { mode: 0o600 })
-  const ls = await runCli(['ls', '--json'], env)
+  const ls = await runInProcess(['ls', '--json'], env)
   t.equal(ls.stderr, '', 'nothing on the terminal')
   t.equal(ls.code, 0)
   t.same(queueOf(ls.stdout), [`${SID} waiting`])
-  const status = await runCli(['status'], env)
+  const status = await runInProcess(['status'], env)
   t.equal(status.code, 0, status.stderr)
   t.match(status.stdout, /1/, 'status counts the wait')
   t.equal(logLines(home).length, 1, 'said once in the log')
   t.match(logLines(home)[0], `ignored ${file} (not a cache of this version and shape)`)
   t.match(JSON.parse(fs.readFileSync(file, 'utf8')), { v: 1, registry: { 'claude-code': {} } }, 'rewritten')
-  t.equal((await runCli(['ls', '--json'], env)).code, 0)
+  t.equal((await runInProcess(['ls', '--json'], env)).code, 0)
   t.equal(logLines(home).length, 1, 'not said again')
 })
 
@@ -81,11 +81,11 @@ t.test('a bad cache of any kind: ls and status as without one, said once, set ri
       const file = join(home.tb, cache)
       fs.mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 })
       bad.plant(file)
-      const ls = await runCli(['ls', '--json'], env)
+      const ls = await runInProcess(['ls', '--json'], env)
       t.equal(ls.code, 0, `${cache}, ${bad.name}: ls runs`)
       t.equal(ls.stderr, '', `${cache}, ${bad.name}: nothing on the terminal`)
       t.same(queueOf(ls.stdout), [`${SID} waiting`], `${cache}, ${bad.name}: the same queue`)
-      t.equal((await runCli(['status'], env)).code, 0, `${cache}, ${bad.name}: status runs`)
+      t.equal((await runInProcess(['status'], env)).code, 0, `${cache}, ${bad.name}: status runs`)
       t.same(
         logLines(home).map((l) => l.includes(`ignored ${file} `)),
         [true],

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import { captureIo } from './helpers/io.js'
 import { runEmitter } from './helpers/emitter.js'
+import { runInProcess } from './helpers/cli.js'
 import { sessionRecord } from './helpers/session-record.js'
 import { startTmuxServer, type TmuxServer } from './helpers/tmux-server.js'
 import { runDoctor } from '../lib/commands/doctor.js'
@@ -138,6 +139,9 @@ const cli = (args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> 
     )
   })
 
+/** The same command line in-process (test/helpers/cli.ts): the report is the command's, not the bundle's. */
+const inProcess = (args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> => runInProcess(args, env, '', cwd)
+
 const emit = async (payload: object, env: NodeJS.ProcessEnv): Promise<number | null> => (await runEmitter(JSON.stringify(payload), env)).code
 
 const startTmux = (t: Test): TmuxServer & { pane: string } => {
@@ -161,7 +165,7 @@ const healthy = async (t: Test) => {
   // The newest pinned Claude Code build (npm test's pretest installs it), as `claude` on PATH.
   fs.symlinkSync(NEWEST_CLAUDE, join(dir, 'bin', 'claude'))
   const project = join(dir, 'project')
-  const inst = await cli(['install'], env, project)
+  const inst = await inProcess(['install'], env, project)
   t.equal(inst.code, 0, inst.stderr)
   const server = startTmux(t)
   const code = await emit(
@@ -246,14 +250,17 @@ t.test('doctor on broken setups: exit 1 and the fix for each', async (t) => {
     await t.test(name, async (t) => {
       const s = await healthy(t)
       const env = breakIt(s) ?? s.env
-      const r = await cli(['doctor', '--json'], env, s.project)
+      // In-process but for tmux missing from PATH: the tmux seam looks tmux up on the process's
+      // own PATH, so only a process of its own has that PATH.
+      const run = id === 'tmux' ? cli : inProcess
+      const r = await run(['doctor', '--json'], env, s.project)
       t.equal(r.code, 1, `${name}: exit 1`)
       const report = parseReport(r)
       t.equal(report.ok, false)
       const check = report.checks.find((c) => c.id === id)
       t.equal(check?.status, 'fail', `${name}: ${id} fails`)
       t.match(check?.fix, fix, `${name}: says what to do`)
-      const text = await cli(['doctor'], env, s.project)
+      const text = await run(['doctor'], env, s.project)
       t.equal(text.code, 1)
       t.match(text.stdout, /^✗ /m)
       t.match(text.stdout, /^    → /m)

@@ -13,7 +13,7 @@ import { readEndedMarks, unmarkEnded } from '../lib/record/ended-index.js'
 import { writePendingEvent } from '../lib/record/pending-events.js'
 import { recordEvent } from '../lib/record/write.js'
 import { readStore, type StoreContents } from '../lib/record/read.js'
-import { runCli } from './helpers/cli.js'
+import { runInProcess } from './helpers/cli.js'
 import { tempDir } from './helpers/emitter.js'
 import { startLab, type Lab } from './helpers/session-lab.js'
 import { hookEvent } from './helpers/hook-event.js'
@@ -37,7 +37,7 @@ const openLab = (t: Test): { lab: Lab; pane: string; dir: string } => {
 }
 
 /** The session ids in `trailboss ls --json`, in queue order. */
-const queueIds = async (lab: Lab): Promise<string[]> => (JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as LsJson).queue.map((i) => i.sessionId)
+const queueIds = async (lab: Lab): Promise<string[]> => (JSON.parse((await runInProcess(['ls', '--json'], lab.env)).stdout) as LsJson).queue.map((i) => i.sessionId)
 
 t.test('the real emitter marks a session when it ends and unmarks it when it comes back', async (t) => {
   const { lab, pane, dir } = openLab(t)
@@ -55,7 +55,7 @@ t.test('the real emitter marks a session when it ends and unmarks it when it com
   await lab.emit(id, 'SessionStart', { source: 'resume' }, { pane })
   t.notOk(marked(), '--resume keeps the id, and the mark goes')
   await lab.emit(id, 'Stop', { prompt_id: 'p2', last_assistant_message: 'Back. Next?' }, { pane })
-  const ls = JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as LsJson
+  const ls = JSON.parse((await runInProcess(['ls', '--json'], lab.env)).stdout) as LsJson
   t.same(ls.queue.map((i) => [i.sessionId, i.state]), [[id, 'waiting']], 'the resumed session waits in the queue')
   await lab.emit(id, 'SessionEnd', { reason: 'exit' }, { pane })
   t.ok(marked(), 'and ends again')
@@ -78,16 +78,16 @@ t.test('ls does not open marked records; ls --all does', async (t) => {
   await lab.emit('waiting0-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'Done.' }, { pane })
   // Damaged after it was marked: only a reader that opens the file can notice.
   fs.writeFileSync(recordFile(dir, 'marked00-1'), '{"v":1,')
-  const ls = await runCli(['ls', '--json'], lab.env)
+  const ls = await runInProcess(['ls', '--json'], lab.env)
   t.equal(ls.stderr, '', 'the marked record was not opened')
   t.same((JSON.parse(ls.stdout) as LsJson).queue.map((i) => i.sessionId), ['waiting0-1'])
-  const all = await runCli(['ls', '--json', '--all'], lab.env)
+  const all = await runInProcess(['ls', '--json', '--all'], lab.env)
   t.match(all.stderr, /skipped .*marked00-1\.json: not valid JSON/)
   const keys = (JSON.parse(ls.stdout) as { queue: { key: string }[] }).queue.map((i) => i.key)
   t.same(keys, ['waiting0'], 'keys still count the marked session (unique at 8 characters)')
   // Without its mark the same read opens the file and says so.
   unmarkEnded(dir, 'marked00-1')
-  t.match((await runCli(['ls', '--json'], lab.env)).stderr, /skipped .*marked00-1\.json: not valid JSON/)
+  t.match((await runInProcess(['ls', '--json'], lab.env)).stderr, /skipped .*marked00-1\.json: not valid JSON/)
 })
 
 t.test('something else where the index belongs: nothing fails, nothing is deleted', async (t) => {
@@ -96,7 +96,7 @@ t.test('something else where the index belongs: nothing fails, nothing is delete
   fs.writeFileSync(endedIndexDir(dir), 'not ours')
   await lab.emit('foreign0-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'Done.' }, { pane })
   await lab.emit('foreign0-2', 'SessionEnd', { reason: 'other' }, { pane })
-  const ls = await runCli(['ls', '--json'], lab.env)
+  const ls = await runInProcess(['ls', '--json'], lab.env)
   t.equal(ls.code, 0, ls.stderr)
   t.same((JSON.parse(ls.stdout) as LsJson).queue.map((i) => i.sessionId), ['foreign0-1'], 'the ended session is read and left out')
   t.equal(fs.readFileSync(endedIndexDir(dir), 'utf8'), 'not ours')
@@ -111,7 +111,7 @@ t.test('a link planted where a mark goes is not followed', async (t) => {
   await lab.emit('linked00-1', 'SessionEnd', { reason: 'other' }, { pane })
   t.notOk(fs.existsSync(target), 'nothing created through the link')
   t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /could not mark linked00-1 ended in the index/)
-  t.equal((await runCli(['ls', '--json', '--all'], lab.env)).code, 0)
+  t.equal((await runInProcess(['ls', '--json', '--all'], lab.env)).code, 0)
 })
 
 t.test('doctor fails a mark on a live session and gives the safe fix', async (t) => {
@@ -121,7 +121,7 @@ t.test('doctor fails a mark on a live session and gives the safe fix', async (t)
   fs.mkdirSync(endedIndexDir(dir), { recursive: true })
   fs.writeFileSync(join(endedIndexDir(dir), 'hidden00-1'), '')
   t.same(await queueIds(lab), [], 'the reader trusts the index')
-  const doctor = JSON.parse((await runCli(['doctor', '--json'], lab.env)).stdout) as { checks: { id: string; status: string; fix: string | null }[] }
+  const doctor = JSON.parse((await runInProcess(['doctor', '--json'], lab.env)).stdout) as { checks: { id: string; status: string; fix: string | null }[] }
   const check = doctor.checks.find((c) => c.id === 'ended-index')
   t.equal(check?.status, 'fail')
   t.match(check?.fix, `rm ${join(endedIndexDir(dir), 'hidden00-1')}`)

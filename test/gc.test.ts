@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { CLI, runCli } from './helpers/cli.js'
+import { CLI, runInProcess } from './helpers/cli.js'
 import { startLab } from './helpers/session-lab.js'
 
 t.test('gc retires ended and gone sessions, and only those', async (t) => {
@@ -24,7 +24,7 @@ t.test('gc retires ended and gone sessions, and only those', async (t) => {
   fs.utimesSync(join(dir, 'waiting0-1.json.lock'), old, old)
   fs.utimesSync(join(dir, '.tmp', 'waiting0-1.1.aa.tmp'), old, old)
 
-  const dry = await runCli(['gc', '--older-than', '0s', '--dry-run'], lab.env)
+  const dry = await runInProcess(['gc', '--older-than', '0s', '--dry-run'], lab.env)
   t.equal(dry.code, 0, dry.stderr)
   t.match(dry.stdout, /would remove ended000 \(ended/)
   t.match(dry.stdout, /would remove gone0000 \(gone/)
@@ -32,19 +32,19 @@ t.test('gc retires ended and gone sessions, and only those', async (t) => {
   t.notMatch(dry.stdout, /waiting0 \(/)
   t.ok(fs.existsSync(join(dir, 'ended000-1.json')), 'dry run removes nothing')
 
-  const defaults = await runCli(['gc'], lab.env)
+  const defaults = await runInProcess(['gc'], lab.env)
   t.notMatch(defaults.stdout, /removed \w+ \(/, 'the default threshold (7d) keeps fresh sessions')
   t.match(defaults.stdout, /removed leftover .*waiting0-1\.json\.lock/, 'but clears stale leftovers')
   t.match(defaults.stdout, /removed leftover .*waiting0-1\.1\.aa\.tmp/)
   t.match(defaults.stdout, /removed leftover .*\.ended\/orphan00-1/)
   t.same(fs.readdirSync(join(dir, '.ended')), ['ended000-1'], 'the mark of a record that is there stays')
-  const r = await runCli(['gc', '--older-than', '0s'], lab.env)
+  const r = await runInProcess(['gc', '--older-than', '0s'], lab.env)
   t.match(r.stdout, /removed ended000/)
   t.same(fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort(), ['waiting0-1.json'])
   t.same(fs.readdirSync(join(dir, '.tmp')), [])
   t.same(fs.readdirSync(join(dir, '.ended')), [], 'a retired session loses its mark')
   t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /gc\[\d+\] removed session ended000-1/)
-  const ls = JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as { queue: { sessionId: string }[] }
+  const ls = JSON.parse((await runInProcess(['ls', '--json'], lab.env)).stdout) as { queue: { sessionId: string }[] }
   t.same(ls.queue.map((i) => i.sessionId), ['waiting0-1'], 'the wait is untouched')
 })
 

@@ -2,13 +2,14 @@
 // directly or through a symlink to such a folder (its sessions folder alike); one of yours that
 // others may write is tightened to 0700 by the writer. One table of cases, run against the three
 // that apply it: hooks/spool.sh (Codex, Gemini CLI), the Node emitter (Claude Code) and doctor.
-// The built files; the cases of another user's folder need root to make one.
+// The built spool.sh and emitter, doctor in-process; the cases of another user's folder need root
+// to make one.
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { runCli } from './helpers/cli.js'
+import { runInProcess } from './helpers/cli.js'
 import { runEmitter } from './helpers/emitter.js'
 
 const SPOOL_SH = fileURLToPath(new URL('../dist/hooks/spool.sh', import.meta.url))
@@ -108,7 +109,7 @@ const SUBJECTS: Record<string, (root: string) => Promise<boolean>> = {
     return fs.existsSync(join(root, 'tb', 'sessions', `${SID}.json`))
   },
   doctor: async (root) => {
-    const r = await runCli(['doctor', '--json'], envOf(root) as Record<string, string>)
+    const r = await runInProcess(['doctor', '--json'], envOf(root) as Record<string, string>)
     const report = JSON.parse(r.stdout) as { checks: { id: string; status: string }[] }
     return report.checks.find((c) => c.id === 'home')?.status !== 'fail'
   },

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import t from 'tap'
 import { cliBounded } from './helpers/bounded.js'
+import { runInProcess } from './helpers/cli.js'
 import { tempDir } from './helpers/emitter.js'
 import { homeEnv } from './helpers/hostile.js'
 import { claudeCodeSetup } from '../lib/agents/claude-code/setup.js'
@@ -201,6 +202,7 @@ t.test('property: install → uninstall gives back the original bytes of generat
   t.pass('300 generated files')
 })
 
+// The command in-process: the settings files are what is checked; the tests above run the built CLI.
 t.test('empty hooks and empty event lists come back through the CLI (Claude Code and Gemini CLI)', async (t) => {
   const home = tempDir(t)
   const env = { ...homeEnv(home), GEMINI_CLI_HOME: home }
@@ -213,12 +215,12 @@ t.test('empty hooks and empty event lists come back through the CLI (Claude Code
   for (const c of cases) {
     fs.mkdirSync(join(c.file, '..'), { recursive: true })
     fs.writeFileSync(c.file, c.text)
-    const inst = await cliBounded(['install', ...c.args], env)
+    const inst = await runInProcess(['install', ...c.args], env)
     t.equal(inst.code, 0, inst.stderr)
     t.not(fs.readFileSync(c.file, 'utf8'), c.text, 'installed')
     // A second install finds ours there; the note of the first stays.
-    t.equal((await cliBounded(['install', ...c.args], env)).code, 0)
-    const un = await cliBounded(['uninstall', ...c.args], env)
+    t.equal((await runInProcess(['install', ...c.args], env)).code, 0)
+    const un = await runInProcess(['uninstall', ...c.args], env)
     t.equal(un.code, 0, un.stderr)
     t.equal(fs.readFileSync(c.file, 'utf8'), c.text, `${c.args.join(' ') || 'claude-code'}: ${JSON.stringify(c.text)} back byte for byte`)
   }

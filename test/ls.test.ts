@@ -1,10 +1,12 @@
-// `trailboss ls`, spawned as a person or cron would run it, over sessions recorded by the real
-// emitter, real transcripts and a real tmux server on a private socket.
+// `trailboss ls` over sessions recorded by the real emitter, real transcripts and a real tmux
+// server on a private socket: run in-process where only the command's output matters, and
+// spawned as a person or cron would run it where the built CLI is what is tested (no tmux on
+// PATH, exit codes and usage errors of the executable).
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { lsOutputSchema } from '../lib/schemas/contract.js'
-import { runCli } from './helpers/cli.js'
+import { runCli, runInProcess } from './helpers/cli.js'
 import { line, startLab, type Lab } from './helpers/session-lab.js'
 
 interface Item {
@@ -21,7 +23,7 @@ interface Item {
 }
 
 const lsJson = async (lab: Lab, ...args: string[]): Promise<{ version: number; queue: Item[] }> => {
-  const r = await runCli(['ls', '--json', ...args], lab.env)
+  const r = await runInProcess(['ls', '--json', ...args], lab.env)
   if (r.code !== 0) throw new Error(`ls exited ${r.code}: ${r.stderr}`)
   const out: unknown = JSON.parse(r.stdout)
   const checked = lsOutputSchema.safeParse(out)
@@ -102,14 +104,14 @@ t.test('the queue, checked on read', async (t) => {
   t.same(none.queue, [])
 
   // --plain: key first, tab-separated, no header.
-  const plain = await runCli(['ls', '--plain'], lab.env)
+  const plain = await runInProcess(['ls', '--plain'], lab.env)
   const rows = plain.stdout.trim().split('\n').map((l) => l.split('\t'))
   t.same(rows.map((r) => [r[0], r[1], r[3]]), [['aaaaaaaa', '1', 'question'], ['bbbbbbbb', '2', 'permission'], ['gggggggg', '3', 'interrupted']])
   t.match(rows[1]?.[6], /^Bash: touch x$/)
   t.notMatch(plain.stdout, /\u001b\[/, 'no colour')
 
   // The table for people.
-  const table = await runCli(['ls'], lab.env)
+  const table = await runInProcess(['ls'], lab.env)
   t.match(table.stdout, /^#\s+AGE\s+KIND\s+AGENT\s+PROJECT\s+WHERE\s+ASK\n/)
   // The place as tmux names it (session lab, the pane's window), read from the one list-panes.
   const windowOf = lab.tmux('display-message', '-p', '-t', pB, '#{window_index} (#{window_name})').trim()
@@ -121,20 +123,20 @@ t.test('the queue, checked on read', async (t) => {
   t.same((await lsJson(lab, '--agent', 'claude-code')).queue.map((i) => i.n), [1, 2, 3])
   t.same((await lsJson(lab, '--agent', 'codex')).queue, [])
   t.same((await lsJson(lab, '--agent', 'codex', '--agent', 'claude-code')).queue.map((i) => i.n), [1, 2, 3])
-  t.equal((await runCli(['ls', '--agent', 'nobody'], lab.env)).code, 2)
-  t.equal((await runCli(['status', '--agent', 'codex', '--format', '{count}'], lab.env)).stdout, '', 'status counts only that agent')
-  t.equal((await runCli(['status', '--agent', 'claude-code', '--format', '{count}'], lab.env)).stdout.trim(), '3')
+  t.equal((await runInProcess(['ls', '--agent', 'nobody'], lab.env)).code, 2)
+  t.equal((await runInProcess(['status', '--agent', 'codex', '--format', '{count}'], lab.env)).stdout, '', 'status counts only that agent')
+  t.equal((await runInProcess(['status', '--agent', 'claude-code', '--format', '{count}'], lab.env)).stdout.trim(), '3')
   t.notMatch(table.stdout, /\u001b\[/)
 
   // --exit-status: 0 with waits, 3 when a filter leaves none.
-  t.equal((await runCli(['ls', '--exit-status'], lab.env)).code, 0)
-  t.equal((await runCli(['ls', '--exit-status', '--project', 'nope'], lab.env)).code, 3)
+  t.equal((await runInProcess(['ls', '--exit-status'], lab.env)).code, 0)
+  t.equal((await runInProcess(['ls', '--exit-status', '--project', 'nope'], lab.env)).code, 3)
 
   // The person answers B's dialog: its tool result lands in the transcript.
   lab.appendTranscript('bbbbbbbb-1', line.toolResult('pb', 'tu-b', false))
   const after = await lsJson(lab)
   t.same(after.queue.map((i) => [i.n, i.sessionId]), [[1, 'aaaaaaaa-1'], [3, 'gggggggg-1']], 'numbers stay put: 2 is not given to G')
-  const gone2 = await runCli(['show', '2'], lab.env)
+  const gone2 = await runInProcess(['show', '2'], lab.env)
   t.equal(gone2.code, 1, 'number 2 names no wait now')
   t.match(gone2.stderr, /no wait holds number 2; the waits are 1 and 3/)
 
@@ -152,7 +154,7 @@ t.test("ls --all's WHERE: an ended session is unmarked, a pane back at its shell
   await lab.emit('live0000-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'ok' }, { pane: live })
   await lab.emit('ended000-1', 'SessionEnd', { reason: 'exit' }, { pane: live })
   await lab.emit('shell000-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'ok' }, { pane: shell })
-  const r = await runCli(['ls', '--all', '--plain'], lab.env)
+  const r = await runInProcess(['ls', '--all', '--plain'], lab.env)
   t.equal(r.code, 0, r.stderr)
   const where = new Map(r.stdout.trimEnd().split('\n').map((l) => [l.split('\t')[0], l.split('\t').at(-1)]))
   t.equal(where.get('ended000'), live, 'an ended session: the pane it ran in, not "tmux could not be asked"')
@@ -168,14 +170,14 @@ t.test('a corrupt or foreign file is skipped with one line, never deleted', asyn
   const dir = join(String(lab.env.TRAILBOSS_HOME), 'sessions')
   fs.writeFileSync(join(dir, 'broken00-1.json'), '{"v":1,')
   fs.writeFileSync(join(dir, 'foreign0-1.json'), JSON.stringify({ hello: 'world' }))
-  const r = await runCli(['ls', '--plain'], lab.env)
+  const r = await runInProcess(['ls', '--plain'], lab.env)
   t.equal(r.code, 0)
   t.match(r.stdout, /^good0000\t1\t/)
   t.match(r.stderr, /trailboss: skipped .*broken00-1\.json: not valid JSON/)
   t.match(r.stderr, /trailboss: skipped .*foreign0-1\.json: not a session record/)
   t.equal(r.stderr.trim().split('\n').length, 2, 'one line per file')
   t.ok(fs.existsSync(join(dir, 'broken00-1.json')) && fs.existsSync(join(dir, 'foreign0-1.json')), 'nothing deleted')
-  const j = JSON.parse((await runCli(['ls', '--json'], lab.env)).stdout) as { skipped: unknown[] }
+  const j = JSON.parse((await runInProcess(['ls', '--json'], lab.env)).stdout) as { skipped: unknown[] }
   t.equal(j.skipped.length, 2, 'the JSON lists skipped files too')
 })
 

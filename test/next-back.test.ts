@@ -1,14 +1,14 @@
 // One key through the queue: `next`, `back`, `ack` and seen waits, end to end. Records from the
 // real emitter, a real tmux server on a private socket, a real terminal client (`script`
-// running `tmux attach`) pressing the documented key bindings, and the built CLI as child
-// processes. Run `npm run build` first.
+// running `tmux attach`) pressing the documented key bindings, which run the built CLI as child
+// processes; the test's own reads of the queue run in-process. Run `npm run build` first.
 import t from 'tap'
 import { pickClient, pickNext } from '../lib/commands/next.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import type { Client } from '../lib/tmux/clients.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
 import { attachTerminalClient, cleanEnv, newPane, startKeyBindingLab, waitFor } from './helpers/navigate-tmux.js'
-import { runCli } from './helpers/cli.js'
+import { runInProcess } from './helpers/cli.js'
 
 t.setTimeout(150_000)
 
@@ -76,8 +76,8 @@ t.test('next, back and ack in a real tmux with a real terminal client: five wait
   await emit({ home, cwd, sessionId: ids.i, server, pane: i, event: { hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'sleep 60' }, is_interrupt: true } })
   const env = cleanEnv({ TRAILBOSS_HOME: home })
   type Row = { sessionId: string; n: number; seen: boolean; needsYou: boolean; kind: string }
-  const ls = async (...args: string[]): Promise<Row[]> => (JSON.parse((await runCli(['ls', '--json', ...args], env)).stdout) as { queue: Row[] }).queue
-  const count = async (): Promise<string> => (await runCli(['status', '--format', '{count}'], env)).stdout.trim()
+  const ls = async (...args: string[]): Promise<Row[]> => (JSON.parse((await runInProcess(['ls', '--json', ...args], env)).stdout) as { queue: Row[] }).queue
+  const count = async (): Promise<string> => (await runInProcess(['status', '--format', '{count}'], env)).stdout.trim()
   const first = await ls()
   t.same(first.map((w) => [w.sessionId, w.n, w.kind, w.needsYou]), [
     [ids.q, 1, 'question', true],
@@ -137,14 +137,14 @@ t.test('next, back and ack in a real tmux with a real terminal client: five wait
     await emit({ home, cwd, sessionId: ids.d, server, pane: d, event: { last_assistant_message: 'Deployed.', prompt_id: 'p3' } })
     const done = (await ls()).find((w) => w.sessionId === ids.d)
     t.same([done?.kind, done?.seen], ['done', false])
-    const r = await runCli(['ack', String(done?.n), '2'], env)
+    const r = await runInProcess(['ack', String(done?.n), '2'], env)
     t.equal(r.code, 0, r.stderr)
     t.match(r.stderr, new RegExp(`trailboss: seen ${done?.n} · proj`))
     const after = await ls()
     t.notOk(after.some((w) => w.sessionId === ids.d), 'the acknowledged finished turn left the default queue')
     t.ok(after.find((w) => w.sessionId === ids.p)?.seen, 'the acknowledged permission stays, seen')
     t.equal(await count(), '4')
-    const bad = await runCli(['ack', '99'], env)
+    const bad = await runInProcess(['ack', '99'], env)
     t.equal(bad.code, 1)
     t.match(bad.stderr, /no wait holds number 99; the waits are 2, 3, 4, 6 and 7/)
   })
@@ -160,7 +160,7 @@ t.test('next, back and ack in a real tmux with a real terminal client: five wait
     // status, as the status line runs it every few seconds, notes it and later marks it.
     await waitFor(
       async () => {
-        await runCli(['status'], env)
+        await runInProcess(['status'], env)
         return (await ls()).find((w) => w.sessionId === ids.q)?.seen === true
       },
       'the wait to be seen',

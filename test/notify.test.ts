@@ -6,7 +6,7 @@ import { checkDesktop, escapeTmuxFormat, formatNotice } from '../lib/notify/chan
 import { deriveNew, deriveNotes, parseNotifyState, waitId } from '../lib/notify/state.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { attachControlClient, startServer } from './helpers/navigate-tmux.js'
-import { emitWait, fakeNotifier, makeHome, runCli, type CliResult } from './helpers/surfaces.js'
+import { emitWait, fakeNotifier, makeHome, runCli, runInProcess, type CliResult } from './helpers/surfaces.js'
 import { waitFor } from './helpers/wait-for.js'
 
 const item = (id: string, over: Partial<QueueItem> = {}): QueueItem =>
@@ -72,20 +72,20 @@ t.test('notify through a notify-send stand-in: twice in a row tells once', async
   const home = makeHome(t.testdir())
   const fake = fakeNotifier(home.root, 'notify-send')
   const env = home.env({ PATH: `${fake.bin}:${process.env.PATH}`, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' })
-  t.equal(count(await runCli(['notify', '--via', 'desktop'], env)), '0 ', 'an empty queue: nothing to do')
+  t.equal(count(await runInProcess(['notify', '--via', 'desktop'], env)), '0 ', 'an empty queue: nothing to do')
   t.same(fake.calls(), [])
 
   await emitWait(home, { session: 'aaaa-n1', cwd: '/tmp/alpha', message: 'Deploy now?' })
-  t.equal(count(await runCli(['notify', '--via', 'desktop'], env)), '0 ')
-  t.equal(count(await runCli(['notify', '--via', 'desktop'], env)), '0 ')
+  t.equal(count(await runInProcess(['notify', '--via', 'desktop'], env)), '0 ')
+  t.equal(count(await runInProcess(['notify', '--via', 'desktop'], env)), '0 ')
   t.same(fake.calls(), [['--app-name=Trail Boss', 'Trail Boss: 1 session waits', 'alpha · question: Deploy now?']])
 
   await emitWait(home, { session: 'bbbb-n2', cwd: '/tmp/beta', event: 'PermissionRequest', tool: { name: 'Bash', input: { command: 'make' } } })
   await emitWait(home, { session: 'cccc-n3', cwd: '/tmp/gamma', message: 'Done.' })
-  await runCli(['notify', '--via', 'desktop'], env)
+  await runInProcess(['notify', '--via', 'desktop'], env)
   t.equal(fake.calls().length, 2, 'one message for the new wait that needs you')
   t.same(fake.calls()[1]?.slice(1), ['Trail Boss: 1 session waits', 'beta · permission: Bash: make'], 'not the finished turn')
-  await runCli(['notify', '--via', 'desktop', '--all'], env)
+  await runInProcess(['notify', '--via', 'desktop', '--all'], env)
   const calls = fake.calls()
   t.equal(calls.length, 3, '--all tells of the finished turn too, once')
   t.same(calls[2]?.slice(1), ['Trail Boss: 1 session waits', 'gamma · done: Done.'])
@@ -95,19 +95,19 @@ t.test('notify through a notify-send stand-in: twice in a row tells once', async
 
   await t.test('--dry-run tells and remembers nothing', async (t) => {
     await emitWait(home, { session: 'dddd-n4', cwd: '/tmp/delta', message: 'Ok?' })
-    const r = await runCli(['notify', '--dry-run'], env)
+    const r = await runInProcess(['notify', '--dry-run'], env)
     t.match(r.stdout, /^would notify: dddd-n4 delta question\n$/)
     t.equal(fake.calls().length, 3)
   })
 
   await t.test('--older-than waits until a wait is old enough, with its own memory', async (t) => {
-    const r = await runCli(['notify', '--via', 'desktop', '--older-than', '1h'], env)
+    const r = await runInProcess(['notify', '--via', 'desktop', '--older-than', '1h'], env)
     t.equal(r.code, 0)
     t.equal(fake.calls().length, 3, 'nothing is an hour old')
-    const ls = JSON.parse((await runCli(['ls', '--json'], env)).stdout) as { queue: { since: string }[] }
+    const ls = JSON.parse((await runInProcess(['ls', '--json'], env)).stdout) as { queue: { since: string }[] }
     const newest = Math.max(...ls.queue.map((i) => Date.parse(i.since)))
     await waitFor(() => Date.now() - newest > 1001, 'every wait over a second old')
-    await runCli(['notify', '--via', 'desktop', '--older-than', '1s'], env)
+    await runInProcess(['notify', '--via', 'desktop', '--older-than', '1s'], env)
     const last = fake.calls().at(-1)
     t.equal(last?.[1], 'Trail Boss: 3 sessions wait', 'the reminder tells every wait over a second old that needs you, even ones told before')
   })
@@ -137,7 +137,7 @@ t.test('--exec gets each new item as JSON on stdin, never in its command line', 
   await emitWait(home, { session: 'aaaa-x1', cwd: '/tmp/alpha', message: `Run $(touch ${pwned}) and \`touch ${pwned}\`; "quoted" 'too'` })
   await emitWait(home, { session: 'bbbb-x2', cwd: '/tmp/beta', event: 'PermissionRequest', tool: { name: 'Bash', input: { command: `touch ${pwned}` } } })
   const cmd = `cat > "${out}/$TRAILBOSS_KEY.json"`
-  const r = await runCli(['notify', '--all', '--exec', cmd], home.env())
+  const r = await runInProcess(['notify', '--all', '--exec', cmd], home.env())
   t.equal(r.code, 0, r.stderr)
   const files = fs.readdirSync(out).sort()
   t.same(files, ['aaaa-x1.json', 'bbbb-x2.json'], 'once per new wait')
@@ -147,12 +147,12 @@ t.test('--exec gets each new item as JSON on stdin, never in its command line', 
   const b = JSON.parse(fs.readFileSync(join(out, 'bbbb-x2.json'), 'utf8')) as Record<string, unknown>
   t.match(b, { n: 1, needsYou: true, kind: 'permission', ask: { tool: 'Bash', input: { command: `touch ${pwned}` } } })
   t.notOk(fs.existsSync(pwned), 'payload text was never run')
-  const again = await runCli(['notify', '--all', '--exec', cmd], home.env())
+  const again = await runInProcess(['notify', '--all', '--exec', cmd], home.env())
   t.equal(again.code, 0)
   t.equal(fs.readdirSync(out).length, 2, 'told once')
 
   await emitWait(home, { session: 'cccc-x3', cwd: '/tmp/gamma' })
-  const failing = await runCli(['notify', '--all', '--exec', 'exit 7'], home.env())
+  const failing = await runInProcess(['notify', '--all', '--exec', 'exit 7'], home.env())
   t.equal(failing.code, 1)
   t.match(failing.stderr, /--exec for cccc-x3 exited 7/)
 })
@@ -169,28 +169,30 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
   // Cron: a short PATH with no tmux on it is common; here tmux is found, but no desktop bus is.
   const env = home.env({ PATH: `${fake.bin}:${process.env.PATH}` })
 
+  // A child process: the command looks tmux up on its own process's PATH (the tmux seam runs
+  // with the process's environment, not the Io's), so only a process of its own has this PATH.
   const noTmux = await runCli(['notify'], { ...env, PATH: fake.bin })
   t.equal(noTmux.code, 1, "cron's short PATH without tmux")
   t.match(noTmux.stderr, /could not notify \(no desktop session here \(run from cron\?\); tmux is not on PATH; no terminal to ring\)/)
 
-  const nobody = await runCli(['notify'], env)
+  const nobody = await runInProcess(['notify'], env)
   t.equal(nobody.code, 1, 'no client attached and no desktop: nobody to tell')
   t.match(nobody.stderr, /could not notify \(no desktop session here \(run from cron\?\); no tmux client is attached; no terminal to ring\)/)
   t.notOk(fs.existsSync(join(home.tb, 'notify.json')) && /aaaa-c1/.test(fs.readFileSync(join(home.tb, 'notify.json'), 'utf8')), 'nothing remembered, so a later call tells')
-  const again = await runCli(['notify'], env)
+  const again = await runInProcess(['notify'], env)
   t.same([again.code, again.stderr], [1, ''], 'the same reason is said once, not on every cron run (each line is a mail)')
 
   await attachControlClient(t, server, 'agents')
-  const r = await runCli(['notify'], env)
+  const r = await runInProcess(['notify'], env)
   t.equal(r.code, 0, r.stderr)
   t.match(r.stderr, /no desktop session here \(run from cron\?\); notified by tmux message on 1 client/)
   t.same(fake.calls(), [], 'notify-send was not run without a session bus')
-  const twice = await runCli(['notify'], env)
+  const twice = await runInProcess(['notify'], env)
   t.same([twice.code, twice.stderr], [0, ''], 'told once')
   // A new wait later: told by tmux again, and no desktop line this time (it was said).
   const other = server.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'agents', 'sleep', '1000').trim()
   await emitWait(home, { session: 'bbbb-c2', cwd: '/tmp/beta', message: 'Ship it?', tmux: { env: `${server.socket},${server.pid},0`, pane: other } })
-  const later = await runCli(['notify'], env)
+  const later = await runInProcess(['notify'], env)
   t.same([later.code, later.stderr], [0, ''], 'no desktop: said once, not again')
   const state = JSON.parse(fs.readFileSync(join(home.tb, 'notify.json'), 'utf8')) as { told: Record<string, string[]> }
   t.ok(state.told['']?.some((id) => id.startsWith('bbbb-c2@')), 'and it was told')
@@ -198,7 +200,7 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
 
 t.test('notify --via exec without --exec is a usage error', async (t) => {
   const home = makeHome(t.testdir())
-  const r = await runCli(['notify', '--via', 'exec'], home.env())
+  const r = await runInProcess(['notify', '--via', 'exec'], home.env())
   t.equal(r.code, 2)
   t.match(r.stderr, /--via exec needs --exec/)
 })

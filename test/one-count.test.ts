@@ -9,7 +9,7 @@ import { resolveTarget } from '../lib/queue/target.js'
 import { formatWatchScreen } from '../lib/render/watch-screen.js'
 import { othersOf, parseListing } from '../plugin/hooks/queue-view.js'
 import { baseEnv, payload, runEmitter, tempDir } from './helpers/emitter.js'
-import { runCli } from './helpers/cli.js'
+import { runInProcess } from './helpers/cli.js'
 import { queueItem } from './helpers/queue-item.js'
 
 t.test('every surface shows the same count of a mixed fleet', async (t) => {
@@ -26,12 +26,12 @@ t.test('every surface shows the same count of a mixed fleet', async (t) => {
   await emit('s-done2', 'Stop', { last_assistant_message: 'Finished.' })
   await emit('s-busy1', 'UserPromptSubmit', { prompt: 'go on' })
   // The person looked at the question and at one finished turn.
-  const listed = JSON.parse((await runCli(['ls', '--json'], env)).stdout) as { queue: { sessionId: string; n: number }[] }
+  const listed = JSON.parse((await runInProcess(['ls', '--json'], env)).stdout) as { queue: { sessionId: string; n: number }[] }
   const numberOf = (id: string): string => String(listed.queue.find((i) => i.sessionId === id)?.n)
-  const ack = await runCli(['ack', numberOf('s-quest'), numberOf('s-done2')], env)
+  const ack = await runInProcess(['ack', numberOf('s-quest'), numberOf('s-done2')], env)
   t.equal(ack.code, 0, ack.stderr)
 
-  const ls = await runCli(['ls', '--json'], env)
+  const ls = await runInProcess(['ls', '--json'], env)
   const doc = JSON.parse(ls.stdout) as { queue: { sessionId: string; needsYou: boolean; seen: boolean }[] }
   t.same(doc.queue.map((i) => [i.sessionId, i.needsYou, i.seen]), [
     ['s-perm1', true, false],
@@ -42,26 +42,26 @@ t.test('every surface shows the same count of a mixed fleet', async (t) => {
   ], 'ls: the waits that need you (the seen question too), then the unseen finished turn')
   const counts = {
     ls: doc.queue.filter((i) => i.needsYou).length,
-    status: Number((await runCli(['status', '--format', '{count}'], env)).stdout.trim()),
-    statusline: (await runCli(['statusline'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout.trim().replace(/ · oldest .*/, ''),
+    status: Number((await runInProcess(['status', '--format', '{count}'], env)).stdout.trim()),
+    statusline: (await runInProcess(['statusline'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout.trim().replace(/ · oldest .*/, ''),
     mod: parseListing(ls.stdout).waits.length,
-    notify: (await runCli(['notify', '--dry-run'], env)).stdout.split('\n').filter((l) => l.startsWith('would notify')).length,
+    notify: (await runInProcess(['notify', '--dry-run'], env)).stdout.split('\n').filter((l) => l.startsWith('would notify')).length,
   }
   const view = await loadQueue({ env, now: Date.now })
   const title = formatWatchScreen({ items: view.queue, selected: null, now: view.now, width: 120, height: 30, details: false, colour: false, message: null, tmuxAvailable: true, digits: '' })[0]
   t.same(counts, { ls: 4, status: 4, statusline: '4 others wait', mod: 4, notify: 4 }, 'ls, status, statusline, the mod and notify: 4')
   t.match(title, /^Trail Boss · 4 waiting/, 'watch: 4')
-  t.equal((await runCli(['ls', '--exit-status'], env)).code, 0, 'ls --exit-status: something needs you')
+  t.equal((await runInProcess(['ls', '--exit-status'], env)).code, 0, 'ls --exit-status: something needs you')
 
   // Inside one of the sessions, the others: 3.
-  t.match((await runCli(['statusline'], env, JSON.stringify({ session_id: 's-perm1' }))).stdout, /^3 others wait/)
+  t.match((await runInProcess(['statusline'], env, JSON.stringify({ session_id: 's-perm1' }))).stdout, /^3 others wait/)
   t.equal(othersOf(parseListing(ls.stdout).waits, 's-perm1').length, 3, 'the mod inside s-perm1: 3 others')
 
   // --all: the finished turns too, seen or not.
-  t.equal((await runCli(['status', '--all', '--format', '{count}'], env)).stdout.trim(), '6')
+  t.equal((await runInProcess(['status', '--all', '--format', '{count}'], env)).stdout.trim(), '6')
   const all = formatWatchScreen({ items: view.items, selected: null, now: view.now, width: 120, height: 30, details: false, colour: false, message: null, tmuxAvailable: true, digits: '', all: true })[0]
   t.match(all, /^Trail Boss · 6 waiting/, 'watch --all: 6')
-  t.equal((await runCli(['statusline', '--all'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout.trim().split(' ')[0], '6')
+  t.equal((await runInProcess(['statusline', '--all'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout.trim().split(' ')[0], '6')
 })
 
 t.test('a filtered view names the numbers it holds', async (t) => {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { deriveSeenUpdate, parseSeenMark, readSeenMarks, removeSeenMark, SEEN_AFTER_ACTIVE_MS, seenDir, writeSeenMark, type SeenMark } from '../lib/queue/seen.js'
 import { tempDir } from './helpers/emitter.js'
-import { emitWait, makeHome, runCli } from './helpers/surfaces.js'
+import { emitWait, makeHome, runInProcess } from './helpers/surfaces.js'
 
 t.test('parseSeenMark takes ours and skips anything else', async (t) => {
   t.same(parseSeenMark('{"v":1,"since":5,"seenAt":9,"activeAt":null}'), { since: 5, seenAt: 9, activeAt: null })
@@ -65,7 +65,7 @@ t.test('gc removes the seen mark of a session it retires', async (t) => {
   const env = home.env()
   t.ok(writeSeenMark(env, 'gone-1', { since: 1, seenAt: 2, activeAt: null }))
   t.ok(writeSeenMark(env, 'other-1', { since: 1, seenAt: 2, activeAt: null }))
-  const r = await runCli(['gc', '--older-than', '0s'], env)
+  const r = await runInProcess(['gc', '--older-than', '0s'], env)
   t.equal(r.code, 0, r.stderr)
   t.match(r.stdout, /removed gone-1/)
   t.same(fs.readdirSync(seenDir(env)), ['other-1.json'], "only the retired session's mark is removed")

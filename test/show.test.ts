@@ -1,7 +1,8 @@
-// `trailboss show`, spawned, over sessions recorded by the real emitter and a real tmux pane.
+// `trailboss show` over sessions recorded by the real emitter and a real tmux pane: the built CLI
+// spawned once, the rest in-process.
 import t from 'tap'
 import { waitFor } from './helpers/wait-for.js'
-import { runCli } from './helpers/cli.js'
+import { runCli, runInProcess } from './helpers/cli.js'
 import { line, startLab } from './helpers/session-lab.js'
 
 t.test('show a permission wait, a question and the live screen', async (t) => {
@@ -22,26 +23,26 @@ t.test('show a permission wait, a question and the live screen', async (t) => {
   t.match(r.stdout, /-const colour = "red"\n.*\+const color = "red"/)
   t.match(r.stdout, /Transcript \(last 3\):\n {2}❯ fix the typo\n {2}● I will fix it\.\n {2}⚙ Edit/)
 
-  const q = await runCli(['show', 'ask0'], lab.env)
+  const q = await runInProcess(['show', 'ask0'], lab.env)
   t.notMatch(q.stdout, /Asks to run/, 'a question does not ask to run anything')
   t.match(q.stdout, /Asks you:\n {2}I looked\.\n {2}Should I also update the docs\?/)
 
-  const byPane = await runCli(['show', ask, '--json'], lab.env)
+  const byPane = await runInProcess(['show', ask, '--json'], lab.env)
   const j = JSON.parse(byPane.stdout) as { version: number; item: { sessionId: string; kind: string }; screen: unknown }
   t.same([j.version, j.item.sessionId, j.item.kind, j.screen], [2, 'ask00000-1', 'question', null])
 
   lab.tmux('respawn-pane', '-k', '-t', ask, 'sh', '-c', 'printf "hello from the pane\\n"; exec sleep 1000')
   await waitFor(() => lab.tmux('capture-pane', '-p', '-t', ask).includes('hello from the pane'), 'the pane printed its line')
-  const screen = await runCli(['show', '2', '--screen'], lab.env)
+  const screen = await runInProcess(['show', '2', '--screen'], lab.env)
   t.match(screen.stdout, /Screen:\n {2}│ hello from the pane/)
 
-  const missing = await runCli(['show', 'nosuch'], lab.env)
+  const missing = await runInProcess(['show', 'nosuch'], lab.env)
   t.equal(missing.code, 1)
   t.match(missing.stderr, /^trailboss: no session matches "nosuch" — /)
-  const empty = await runCli(['show', ' '], lab.env)
+  const empty = await runInProcess(['show', ' '], lab.env)
   t.equal(empty.code, 2, 'an empty target is a usage error, not "matches every session"')
   t.match(empty.stderr, /^trailboss: no session named — /)
-  const ambiguous = await runCli(['show', '9'], lab.env)
+  const ambiguous = await runInProcess(['show', '9'], lab.env)
   t.match(ambiguous.stderr, /no wait holds number 9; the waits are 1 and 2/)
 })
 
@@ -66,16 +67,16 @@ t.test('an interrupted turn says what was running, or that it was writing', asyn
   await lab.emit('writ0000-1', 'PostToolUse', { prompt_id: 'p3', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'tu-3' }, { pane: writing })
   lab.appendTranscript('writ0000-1', line.toolUse('tu-3', 'Bash', { command: 'ls' }), line.toolResult('p3', 'tu-3', false), line.assistant('Here is what I fou'), line.interrupt('p3', false))
 
-  const ls = await runCli(['ls', '--plain'], lab.env)
+  const ls = await runInProcess(['ls', '--plain'], lab.env)
   t.equal(ls.code, 0, ls.stderr)
   const ask = new Map(ls.stdout.trim().split('\n').map((r) => r.split('\t')).map((c) => [c[0], [c[3], c[6]]]))
   t.same(ask.get('esc00000'), ['interrupted', 'Bash: npm test'], 'Esc while Bash ran: the ASK names it')
   t.same(ask.get('infl0000'), ['interrupted', 'Bash: make build'], 'the call in flight when the transcript told of the Esc')
   t.same(ask.get('writ0000'), ['interrupted', 'stopped while writing its answer (no tool was running)'], 'a finished tool is not what was running')
 
-  const shown = await runCli(['show', 'esc0'], lab.env)
+  const shown = await runInProcess(['show', 'esc0'], lab.env)
   t.match(shown.stdout, /Was stopped \(Esc, or a no in its dialog\) at:\n {2}Bash — Run the tests\n {4}\$ npm test\n/)
-  const wrote = await runCli(['show', 'writ'], lab.env)
+  const wrote = await runInProcess(['show', 'writ'], lab.env)
   t.match(wrote.stdout, /\nWas stopped while writing its answer \(no tool was running\)\.\n/)
   t.match(wrote.stdout, /⚙ Bash\n {6}\$ ls\n/, 'its transcript tail shows the ended call as a command')
 })

@@ -1,6 +1,6 @@
 // The spool's lost events, for a person: the fold keeps them aside as `<name>.lost`, `doctor`
-// lists them and `gc` removes them past its threshold. Real spool.sh, fold, doctor and gc
-// processes on real files. Run `npm run build` first.
+// lists them and `gc` removes them past its threshold. Real spool.sh and fold processes, doctor
+// and gc in-process, on real files. Run `npm run build` first.
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
@@ -9,7 +9,7 @@ import { checkLostEvents, LOST_EVENTS_LISTED } from '../lib/doctor/checks.js'
 import { findOnPath } from '../lib/fs/find-on-path.js'
 import { listSpool, parseSpoolAgent, SPOOL_LOST_MS, spoolDir } from '../lib/record/spool.js'
 import { listLostSpool } from '../lib/record/spool-lost.js'
-import { runCli } from './helpers/cli.js'
+import { runInProcess } from './helpers/cli.js'
 import { baseEnv, BUILT_EMITTER, tempDir } from './helpers/emitter.js'
 
 const DIST_SPOOL = new URL('../dist/hooks/spool.sh', import.meta.url).pathname
@@ -64,7 +64,7 @@ t.test('lost events: kept aside by the fold, listed by doctor, removed by gc pas
   const tmux = findOnPath('tmux', process.env.PATH)
   if (tmux) fs.symlinkSync(tmux, join(bin, 'tmux'))
   const doctorEnv = { ...env, PATH: bin }
-  const doctor = JSON.parse((await runCli(['doctor', '--json'], doctorEnv)).stdout) as { checks: { id: string; status: string; summary: string; fix: string | null; details?: string[] }[] }
+  const doctor = JSON.parse((await runInProcess(['doctor', '--json'], doctorEnv)).stdout) as { checks: { id: string; status: string; summary: string; fix: string | null; details?: string[] }[] }
   const check = doctor.checks.find((c) => c.id === 'spool:lost')
   t.match(check, { status: 'warn', summary: `2 lost events in ${sdir} (codex 1, gemini 1), the oldest 8d old: agent events that reached no session record` })
   t.match(check?.fix, `${join(root, 'tb', 'log')} says why each was lost`)
@@ -74,13 +74,13 @@ t.test('lost events: kept aside by the fold, listed by doctor, removed by gc pas
   t.match(logCheck?.details?.join('\n'), new RegExp(`lost event: spool file ${notJson.replace('.', '\\.')}.*payload is not JSON`))
   t.match(logCheck?.details?.join('\n'), new RegExp(`lost event: spool file ${cut.replace('.', '\\.')}.*payload ends before its JSON does`))
 
-  const dry = await runCli(['gc', '--dry-run'], env)
+  const dry = await runInProcess(['gc', '--dry-run'], env)
   t.equal(dry.code, 0, dry.stderr)
   t.match(dry.stdout, `would remove lost event ${lostOld} (codex, 8d old)\n`)
   t.match(dry.stdout, 'would remove 1 lost spool event older than 7d\n')
   t.ok(fs.existsSync(lostOld), 'a dry run removes nothing')
 
-  const gc = await runCli(['gc'], env)
+  const gc = await runInProcess(['gc'], env)
   t.equal(gc.code, 0, gc.stderr)
   t.match(gc.stdout, `removed lost event ${lostOld} (codex, 8d old)\n`)
   t.match(gc.stdout, 'removed 1 lost spool event older than 7d\n')
@@ -91,6 +91,6 @@ t.test('lost events: kept aside by the fold, listed by doctor, removed by gc pas
   t.ok(fs.existsSync(join(sdir, 'notes.lost')), 'a foreign name stays')
   t.match(fs.readFileSync(join(root, 'tb', 'log'), 'utf8'), new RegExp(`gc\\[\\d+\\] removed ${lostOld.replace(/\./g, '\\.')} \\(kept aside from the spool, codex, 8d old\\)`), 'said in the log')
 
-  const again = await runCli(['gc'], env)
+  const again = await runInProcess(['gc'], env)
   t.notMatch(again.stdout, /lost/, 'nothing more to say')
 })

@@ -10,7 +10,7 @@ import { shellQuote } from '../lib/settings/shell-line.js'
 import { deriveSummary, formatOthers } from '../lib/render/status-segment.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { joinStatus, parseSessionId, WRAPPED_TIMEOUT_MS } from '../lib/commands/statusline.js'
-import { CLI, emitWait, makeHome, runCli } from './helpers/surfaces.js'
+import { CLI, emitWait, makeHome, runCli, runInProcess } from './helpers/surfaces.js'
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/claude-code-2.1.332/default/statusline-stdin.jsonl', import.meta.url))
 /** What Claude Code 2.1.332 wrote to a status-line command's stdin (captured, test/fixtures/claude-code-2.1.332/README.md). */
@@ -89,10 +89,10 @@ t.test('trailboss statusline with the captured input: the other sessions, never 
   t.match(broken.stdout, /^2 others wait/, 'a failing command of theirs leaves ours')
   // Run by hand, without Claude Code's input, the environment names the session: of the three
   // waits, the two that are not aaaa-other's, of which one is a finished turn (counted with --all).
-  t.match((await runCli(['statusline'], home.env({ CLAUDE_CODE_SESSION_ID: 'aaaa-other' }))).stdout, /^1 other waits/)
-  t.match((await runCli(['statusline', '--all'], home.env({ CLAUDE_CODE_SESSION_ID: 'aaaa-other' }))).stdout, /^2 others wait/)
-  t.match((await runCli(['statusline'], home.env())).stdout, /^2 others wait/, 'no session named: every wait that needs you counts')
-  t.match((await runCli(['statusline', '-a'], home.env())).stdout, /^3 others wait/, 'and with --all the finished turn too')
+  t.match((await runInProcess(['statusline'], home.env({ CLAUDE_CODE_SESSION_ID: 'aaaa-other' }))).stdout, /^1 other waits/)
+  t.match((await runInProcess(['statusline', '--all'], home.env({ CLAUDE_CODE_SESSION_ID: 'aaaa-other' }))).stdout, /^2 others wait/)
+  t.match((await runInProcess(['statusline'], home.env())).stdout, /^2 others wait/, 'no session named: every wait that needs you counts')
+  t.match((await runInProcess(['statusline', '-a'], home.env())).stdout, /^3 others wait/, 'and with --all the finished turn too')
 })
 
 t.test('install --statusline wraps the person\'s status line; uninstall gives it back byte for byte', async (t) => {
@@ -100,7 +100,7 @@ t.test('install --statusline wraps the person\'s status line; uninstall gives it
   const file = join(home.claude, 'settings.json')
   const original = `{\n  "statusLine": {\n    "type": "command",\n    "command": "echo \\"it's mine\\"",\n    "padding": 0\n  }\n}\n`
   fs.writeFileSync(file, original)
-  const inst = await runCli(['install', '--statusline'], home.env())
+  const inst = await runInProcess(['install', '--statusline'], home.env())
   t.equal(inst.code, 0, inst.stderr)
   t.match(inst.stdout, /the status line runs: .*trailboss\.cjs statusline/)
   const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as { statusLine: { command: string; padding: number }; hooks: object }
@@ -112,16 +112,16 @@ t.test('install --statusline wraps the person\'s status line; uninstall gives it
   const { spawnSync } = await import('node:child_process')
   const ran = spawnSync('sh', ['-c', settings.statusLine.command], { input: JSON.stringify(stdin), env: home.env() as NodeJS.ProcessEnv, encoding: 'utf8' })
   t.equal(ran.stdout, "it's mine\n")
-  const again = await runCli(['install', '--statusline'], home.env())
+  const again = await runInProcess(['install', '--statusline'], home.env())
   t.match(again.stdout, /already installed/, 'a second install changes nothing')
-  const un = await runCli(['uninstall'], home.env())
+  const un = await runInProcess(['uninstall'], home.env())
   t.equal(un.code, 0, un.stderr)
   t.equal(fs.readFileSync(file, 'utf8'), original, 'back byte for byte')
   // Without a status line of the person's own, ours is added and taken out again.
   fs.writeFileSync(file, '{}\n')
-  await runCli(['install', '--statusline'], home.env())
+  await runInProcess(['install', '--statusline'], home.env())
   t.match((JSON.parse(fs.readFileSync(file, 'utf8')) as { statusLine: { command: string } }).statusLine.command, /trailboss\.cjs statusline$/)
-  await runCli(['uninstall'], home.env())
+  await runInProcess(['uninstall'], home.env())
   t.equal(fs.readFileSync(file, 'utf8'), '{}\n')
 })
 

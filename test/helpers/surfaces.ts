@@ -55,7 +55,7 @@ export const emitWait = async (home: Home, w: Wait): Promise<void> => {
   if (r.code !== 0) throw new Error(`emitter failed: ${r.stderr}`)
 }
 
-export { CLI, runCli, type CliResult } from './cli.js'
+export { CLI, runCli, runInProcess, type CliResult } from './cli.js'
 
 /** A stand-in for a desktop notifier: logs each call's arguments (one JSON array a line). */
 export const fakeNotifier = (dir: string, name: string, opts: { sleepMs?: number } = {}): { bin: string; log: string; calls: () => string[][] } => {
