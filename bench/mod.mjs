@@ -109,7 +109,7 @@ const cpuMs = (pid, tree = parents()) => {
 const threadMs = (pids, field = 0) => {
   const out = new Map()
   for (const pid of pids) {
-    let tids = []
+    let tids
     try {
       tids = fs.readdirSync(`/proc/${pid}/task`)
     } catch {

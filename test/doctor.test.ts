@@ -263,7 +263,7 @@ t.test('doctor on broken setups: exit 1 and the fix for each', async (t) => {
       const text = await run(['doctor'], env, s.project)
       t.equal(text.code, 1)
       t.match(text.stdout, /^✗ /m)
-      t.match(text.stdout, /^    → /m)
+      t.match(text.stdout, /^ {4}→ /m)
     })
   }
 })

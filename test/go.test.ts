@@ -247,7 +247,7 @@ t.test('the README key bindings, pressed in a real terminal client', async (t) =
 
   await emit({ home, cwd, sessionId: '90000000-bbbb-4000-8000-000000000009', server, pane: target })
 
-  await t.test('next waiting: the client moves', async (t) => {
+  await t.test('next waiting: the client moves', async () => {
     term.write('\u001bw')
     await waitFor(() => server.clientViews()[0] === `beta ${target}`, 'the client to move', 10_000)
     await waitFor(() => term.screen.includes('trailboss: went to 1'), 'the message on the status line', 10_000)

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { cliBounded, emitBounded, type BoundedResult } from './helpers/bounded.js'
+import { cliBounded, emitBounded } from './helpers/bounded.js'
 import { payload, tempDir } from './helpers/emitter.js'
 import { finished, homeEnv, labWithWait, mkfifo } from './helpers/hostile.js'
 

@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { cliBounded, emitBounded, type BoundedResult } from './helpers/bounded.js'
-import { payload, tempDir } from './helpers/emitter.js'
+import { payload } from './helpers/emitter.js'
 import { finished, labWithWait, mkfifo } from './helpers/hostile.js'
 
 interface Skipped {

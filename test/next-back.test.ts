@@ -118,7 +118,7 @@ t.test('next, back and ack in a real tmux with a real terminal client: five wait
     await press('n', `api ${q}`, 'next, every wait seen: back to the oldest one that still needs you')
   })
 
-  await t.test('back returns to where the last next started, and back again', async (t) => {
+  await t.test('back returns to where the last next started, and back again', async () => {
     await press('b', `docs ${d}`, 'back: the pane before the last next')
     await press('b', `api ${q}`, 'back again: where back started')
     await press('b', `docs ${d}`, 'and again')

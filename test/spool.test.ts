@@ -58,7 +58,7 @@ t.test('parseSpool reads what spool.sh writes', async (t) => {
     procs: [],
     payload: { a: 1 },
   }, 'no stamp line: the mtime is the stamp')
-  t.match(parseSpool('trailboss-spool 1\nagent codex\nstamp 1796123441429738489\n\n{}', 5), { stamp: 1796123441429.738489 }, 'an older file’s stamp line')
+  t.match(parseSpool('trailboss-spool 1\nagent codex\nstamp 1796123441429738489\n\n{}', 5), { stamp: 1796123441429.7385 }, 'an older file’s stamp line')
   t.equal(parseSpool('nope\n\n{}', 1), 'not a spool file')
   t.equal(parseSpool('nope', 1), 'not a spool file')
   t.equal(parseSpool('trailboss-spool 1\nstamp 1\n\n{}', 1), 'no agent')
@@ -68,7 +68,7 @@ t.test('parseSpool reads what spool.sh writes', async (t) => {
   if (typeof other !== 'object' || !('env' in other)) return t.fail('a spool entry')
   t.same(other.env, { PATH: '/evil', NODE_OPTIONS: '--require=x' }, 'variables as written, if their names may be one')
   t.same(spoolEnv({ PATH: '/bin' }, other, ['CODEX_HOME']), { PATH: '/bin' }, 'but only the pane\'s and the agent\'s are taken from a spool file')
-  t.equal(nsToMs('1796123441429738489'), 1796123441429.738489)
+  t.equal(nsToMs('1796123441429738489'), 1796123441429.7385)
   const procs = parseSpool(`trailboss-spool 1\nagent codex\nppid 41\nproc a\nproc b\nproc c\nproc d\n\n{}`, 1)
   t.match(procs, { ppid: 41, procs: ['a', 'b', 'c'] }, 'the parent and at most three proc lines')
   t.match(parseSpool('trailboss-spool 1\nagent codex\nppid 0x1\n\n{}', 1), { ppid: null })

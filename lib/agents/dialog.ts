@@ -78,7 +78,7 @@ export const wrapRow = (line: string, width: number): string[] => {
       const room = width - row.length
       const breaksHere = 1 + Math.floor((word.length - room - 1) / width)
       const breaksNext = Math.floor((word.length - 1) / width)
-      if (row.trim() !== '' && breaksNext < breaksHere) rows.push((row = ''))
+      if (row.trim() !== '' && breaksNext < breaksHere) rows.push('')
       let rest = word
       while (rest.length > 0) {
         const take = width - rows[rows.length - 1]!.length

@@ -7,7 +7,6 @@ import { isRefusal, readRange, withRegularFile } from '../fs/safe-file.js'
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { type DoctorArgs, GC_OPTIONS } from '../options/tables.js'
-import { SCOPES } from '../settings/scope.js'
 import { codeCacheState } from '../code-cache-state.js'
 import {
   checkAgentsInstalled,
@@ -42,7 +41,6 @@ import { hooksFor } from '../agents/hook-registry.js'
 import { projectLabelIn } from '../record/hook-context.js'
 import { formatCommand } from '../text/command-line.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot, INSTALL_PACKAGE } from '../settings/package-root.js'
-import { readSettingsFile } from '../settings/settings-file.js'
 import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
 import { fileURLToPath } from 'node:url'
@@ -116,7 +114,7 @@ const readLogTail = (file: string): string | null => {
 const homeCheck = (env: Env): Check => {
   const path = trailbossHome(env)
   const st = modeOf(path)
-  let writable = false
+  let writable: boolean
   try {
     fs.accessSync(path, fs.constants.W_OK)
     writable = true

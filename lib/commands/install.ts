@@ -2,7 +2,7 @@
 // out again. The merge is pure (the agent's install target, lib/agents/<id>/); this shell finds
 // the paths, runs the guarded update (lib/settings/settings-file.ts), and says what it did.
 import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createTwoFilesPatch } from 'diff'
 import { type InstallArgs } from '../options/tables.js'

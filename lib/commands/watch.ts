@@ -118,7 +118,7 @@ const listen = (io: Io, term: ReturnType<typeof openTerminal>, on: { key: (key: 
     process.exit(1)
   }
   // Installed here and removed on the way out, from one list so the two never drift apart.
-  const processHandlers: [string, (...args: any[]) => void][] = [
+  const processHandlers: [string, (arg: unknown) => void][] = [
     ['exit', term.restore],
     ['uncaughtException', onCrash],
     ['unhandledRejection', onCrash],

@@ -11,7 +11,7 @@ import { deriveHomeProblem, FOREIGN_HOME_HINT } from '../fs/home-check.js'
 import { describeWriteError, lockNow } from '../fs/lock-now.js'
 import { READ_CAP, readRegularIfExists } from '../fs/safe-file.js'
 import { detectLayout, editJsonText, findDuplicateKey } from './json-text-edit.js'
-import { isJsonObject, type Json, type JsonObject } from './json-value.js'
+import { isJsonObject, type JsonObject } from './json-value.js'
 
 /**
  * The settings file's text as an object. Whitespace only counts as `{}` (a `touch`ed file);

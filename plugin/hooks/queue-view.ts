@@ -109,7 +109,7 @@ const INPUT_KEYS = ['command', 'file_path', 'path', 'url', 'pattern', 'query', '
 export const askLine = (ask: unknown, max = 80): string => {
   if (!isObject(ask)) return ''
   const tool = str(ask.tool)
-  let text = ''
+  let text: string
   if (tool) {
     const input = ask.input
     const detail =

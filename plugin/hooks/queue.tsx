@@ -189,9 +189,8 @@ const wait = ($: EngineInterface): void => {
   const digest = state.digest
   const readAt = state.readAt
   void (async () => {
-    let startedAt = 0
     try {
-      startedAt = await $.clock.now()
+      const startedAt = await $.clock.now()
       const argv = [COMMAND, 'ls', '--json', '--until-change', digest, ...(readAt === null ? [] : ['--read-at', String(Math.floor(readAt))])]
       const answer = await readQueue($, argv, WAIT_TIMEOUT_MS)
       const answeredAt = await $.clock.now()

@@ -8,7 +8,7 @@
 // (the bundle must sit in test/e2e/: the harness finds the pinned builds from its own path)
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, appendFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { BUILDS, capture, press, sleep, startClaude, startE2e, submit, waitFor, waitForScreen, type E2e, type PermissionMode } from './harness.js'
+import { BUILDS, capture, press, sleep, startClaude, startE2e, submit, waitFor, type E2e, type PermissionMode } from './harness.js'
 
 /** Every hook event 2.1.332 accepts (from its settings schema); older builds ignore the extra keys. */
 const EVENTS = [
@@ -90,11 +90,13 @@ const poll = (async () => {
         if (seen.get(name) !== text) {
           seen.set(name, text)
           let parsed: unknown = text
-          try { parsed = JSON.parse(text) } catch {}
+          try { parsed = JSON.parse(text) } catch { /* caught mid-write: logged as text */ }
           appendFileSync(regLog, JSON.stringify({ t: Date.now(), file: name, content: parsed }) + '\n')
         }
       }
-    } catch {}
+    } catch {
+      // The folder changes under the poll (a file gone between list and read): the next poll sees it.
+    }
     try {
       const projects = join(e2e.home, '.claude', 'projects')
       for (const dir of existsSync(projects) ? readdirSync(projects) : []) {
@@ -111,7 +113,9 @@ const poll = (async () => {
           offsets.set(file, from + Buffer.byteLength(chunk.slice(0, end + 1)))
         }
       }
-    } catch {}
+    } catch {
+      // Likewise, and a line still being written is read whole on the next poll.
+    }
     await sleep(100)
   }
 })()

@@ -24,7 +24,6 @@ import {
   waitFor,
   waitForItem,
   type ClaudeBuild,
-  type E2e,
   type Item,
 } from './harness.js'
 

@@ -94,6 +94,6 @@ export const waitForPaneItem = async (lab: Lab, pane: string, want: (i: Item) =>
     return value
   } catch (err) {
     const screen = await capture(lab, pane).catch(() => '(pane gone)')
-    throw new Error(`${(err as Error).message}\nitems: ${JSON.stringify(last.map((i) => ({ id: i.sessionId.slice(-6), pane: i.tmux?.pane, state: i.state, kind: i.kind, reason: i.reason })))}\n--- screen ---\n${screen}`)
+    throw new Error(`${(err as Error).message}\nitems: ${JSON.stringify(last.map((i) => ({ id: i.sessionId.slice(-6), pane: i.tmux?.pane, state: i.state, kind: i.kind, reason: i.reason })))}\n--- screen ---\n${screen}`, { cause: err })
   }
 }

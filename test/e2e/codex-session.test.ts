@@ -55,7 +55,7 @@ t.test('Codex: install, then every state of one session', async (t) => {
     t.equal(item.ask.tool, 'Bash', 'says which tool was refused')
   })
 
-  await t.test('Esc while the model streams', async (t) => {
+  await t.test('Esc while the model streams', async () => {
     await submit(lab, pane, 'SLOW please')
     await waitForPaneItem(lab, pane, is('working', null), HOOK_BOUND_MS, 'working')
     await waitForScreen(lab, pane, /esc to interrupt\)/, 10_000)

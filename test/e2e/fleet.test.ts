@@ -52,7 +52,7 @@ t.test('a mixed fleet in one tmux: Claude Code, Codex and Gemini CLI side by sid
       return r.value
     } catch (err) {
       const screens = await Promise.all(AGENTS.map(async (a) => `--- ${a} (${panes[a]}) ---\n${await capture(lab, panes[a]).catch(() => '(pane gone)')}`))
-      throw new Error(`${(err as Error).message}\n${JSON.stringify(Object.fromEntries(AGENTS.map((a) => [a, short(last[a])])), null, 1)}\n${screens.join('\n')}`)
+      throw new Error(`${(err as Error).message}\n${JSON.stringify(Object.fromEntries(AGENTS.map((a) => [a, short(last[a])])), null, 1)}\n${screens.join('\n')}`, { cause: err })
     }
   }
 

@@ -118,7 +118,7 @@ export const waitForGeminiReady = async (e2e: Lab, pane: string, what = 'the idl
   try {
     await waitFor(what, async () => (geminiReady(await capture(e2e, pane)) ? true : undefined), timeoutMs)
   } catch (err) {
-    throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${await capture(e2e, pane).catch(() => '(pane gone)')}`)
+    throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${await capture(e2e, pane).catch(() => '(pane gone)')}`, { cause: err })
   }
 }
 

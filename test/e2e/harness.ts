@@ -317,7 +317,7 @@ export const waitForScreen = async (e2e: Lab, pane: string, re: RegExp, timeoutM
     }, timeoutMs)).value
   } catch (err) {
     const screen = await capture(e2e, pane).catch(() => '(pane gone)')
-    throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${screen}`)
+    throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${screen}`, { cause: err })
   }
 }
 
@@ -456,7 +456,7 @@ export const waitForItem = async (
     await recordPoll
     return { item: r.value, ms: r.ms, recordMs, listing: listing! }
   } catch (err) {
-    throw new Error(`${(err as Error).message}\nlast item: ${JSON.stringify(last ?? null)}\nrecord: ${await recordText(e2e, sessionId)}`)
+    throw new Error(`${(err as Error).message}\nlast item: ${JSON.stringify(last ?? null)}\nrecord: ${await recordText(e2e, sessionId)}`, { cause: err })
   } finally {
     done = true
   }

@@ -37,7 +37,7 @@ const waitForItem = async (env: NodeJS.ProcessEnv, find: (i: Item) => boolean, w
       )
     ).value
   } catch (err) {
-    throw new Error(`${(err as Error).message}; last seen: ${JSON.stringify(last)}`)
+    throw new Error(`${(err as Error).message}; last seen: ${JSON.stringify(last)}`, { cause: err })
   }
 }
 
