@@ -102,7 +102,15 @@ export const run = async (flags) => {
   const rows = Object.entries(samples).map(([name, xs]) => {
     const vsNode = ratio(xs, base)
     const vsSh = ratio(xs, sh)
-    return [name, fmt(median(xs)), fmt(p95(xs)), fmt(iqr(xs)), `${fmt(vsNode.paired, 2)}× (${fmt(vsNode.ofMedians, 2)}×)`, `${fmt(vsSh.paired, 1)}×`, cpu[name] === null ? '-' : `${fmt(cpu[name])} (${fmt(cpuRatio(name), 2)}×)`]
+    return [
+      name,
+      fmt(median(xs)),
+      fmt(p95(xs)),
+      fmt(iqr(xs)),
+      `${fmt(vsNode.paired, 2)}× (${fmt(vsNode.ofMedians, 2)}×)`,
+      `${fmt(vsSh.paired, 1)}×`,
+      cpu[name] === null ? '-' : `${fmt(cpu[name])} (${fmt(cpuRatio(name), 2)}×)`,
+    ]
   })
   const emit = ratio(samples['emitter (update a record)'], base)
   const emitCpu = cpuRatio('emitter (update a record)')
@@ -118,7 +126,13 @@ export const run = async (flags) => {
         `Emitter vs \`node -e 0\`: ${fmt(emit.paired, 2)}× wall, ${fmt(emitCpu, 2)}× CPU (target ≤ ${EMIT_TARGET_RATIO}×: ${emit.paired <= EMIT_TARGET_RATIO ? 'met' : 'NOT met'} on wall time). ` +
           `Visible p95: ${fmt(p95(visible))} ms (target ≤ ${VISIBLE_TARGET_MS} ms: ${p95(visible) <= VISIBLE_TARGET_MS ? 'met' : 'NOT met'}).`,
       ],
-      figures: { emitVsNode: emit.paired, emitCpuVsNode: emitCpu, emitVsNodeOfMedians: emit.ofMedians, visibleP95: p95(visible), visibleMedian: median(visible) },
+      figures: {
+        emitVsNode: emit.paired,
+        emitCpuVsNode: emitCpu,
+        emitVsNodeOfMedians: emit.ofMedians,
+        visibleP95: p95(visible),
+        visibleMedian: median(visible),
+      },
     },
   ]
 }

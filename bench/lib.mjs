@@ -148,7 +148,10 @@ export const machine = async () => {
     node: process.version,
     cpus: os.cpus().length,
     cpu: os.cpus()[0]?.model ?? 'unknown',
-    load: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    load: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
     platform: `${os.platform()} ${os.release()}`,
   }
 }

@@ -21,9 +21,17 @@ const makeFixture = (count, transcriptBytes, socketInfo) => {
   const projects = join(claude, 'projects', '-bench')
   fs.mkdirSync(projects, { recursive: true })
   const env = { PATH: process.env.PATH, HOME: root, TRAILBOSS_HOME: home, CLAUDE_CONFIG_DIR: claude }
-  const hookEnv = { ...env, CLAUDE_CODE_ENTRYPOINT: 'cli', TMUX: `${socketInfo.socket},${socketInfo.pid},0`, TMUX_PANE: socketInfo.panes[0] }
+  const hookEnv = {
+    ...env,
+    CLAUDE_CODE_ENTRYPOINT: 'cli',
+    TMUX: `${socketInfo.socket},${socketInfo.pid},0`,
+    TMUX_PANE: socketInfo.panes[0],
+  }
   const emit = (id, name, extra) =>
-    execFileSync(process.execPath, [EMIT], { env: hookEnv, input: JSON.stringify({ session_id: id, transcript_path: join(projects, `${id}.jsonl`), cwd: root, hook_event_name: name, ...extra }) })
+    execFileSync(process.execPath, [EMIT], {
+      env: hookEnv,
+      input: JSON.stringify({ session_id: id, transcript_path: join(projects, `${id}.jsonl`), cwd: root, hook_event_name: name, ...extra }),
+    })
   const templates = {}
   for (const [state, events] of Object.entries({
     waiting: [['Stop', { prompt_id: 'p', last_assistant_message: 'Done. Anything else?' }]],
@@ -87,7 +95,13 @@ const makeFixture = (count, transcriptBytes, socketInfo) => {
     env,
     // Every screen verdict remembered and fresh: what `status` every few seconds mostly meets.
     screensCached: () =>
-      fs.writeFileSync(screens, JSON.stringify(Object.fromEntries(liveRecords.map((r) => [r.sessionId, { at: Date.now(), lastEventAt: r.lastEventAt, verdict: 'unknown' }]))), { mode: 0o600 }),
+      fs.writeFileSync(
+        screens,
+        JSON.stringify(
+          Object.fromEntries(liveRecords.map((r) => [r.sessionId, { at: Date.now(), lastEventAt: r.lastEventAt, verdict: 'unknown' }])),
+        ),
+        { mode: 0o600 },
+      ),
     // Nothing remembered: the run captures as many panes as it may (MAX_SCREEN_CHECKS_PER_RUN).
     screensDue: () => fs.rmSync(screens, { force: true }),
   }
@@ -103,7 +117,13 @@ const STDIO = ['ignore', 'pipe', 'pipe']
 
 /** The cases of one fixture, timed against `node -e 0` in the same interleaved rounds. */
 /** A status-line input as Claude Code 2.1.332 writes it, cut to the fields that matter here. */
-const STATUSLINE_INPUT = JSON.stringify({ session_id: 'not-in-the-fixture', cwd: '/tmp', version: '2.1.332', model: { id: 'claude', display_name: 'Claude' }, workspace: { current_dir: '/tmp', project_dir: '/tmp' } })
+const STATUSLINE_INPUT = JSON.stringify({
+  session_id: 'not-in-the-fixture',
+  cwd: '/tmp',
+  version: '2.1.332',
+  model: { id: 'claude', display_name: 'Claude' },
+  workspace: { current_dir: '/tmp', project_dir: '/tmp' },
+})
 
 const measure = (cases, flags) => {
   const timed = Object.fromEntries(
@@ -111,7 +131,11 @@ const measure = (cases, flags) => {
       name,
       () => {
         before() // outside the timing
-        return timeSpawn(process.execPath, argv, input === undefined ? { env, stdio: STDIO } : { env, stdio: ['pipe', ...STDIO.slice(1)], input })
+        return timeSpawn(
+          process.execPath,
+          argv,
+          input === undefined ? { env, stdio: STDIO } : { env, stdio: ['pipe', ...STDIO.slice(1)], input },
+        )
       },
     ]),
   )
@@ -125,7 +149,15 @@ const measure = (cases, flags) => {
 const row = (name, r, baseName, target) => {
   const q = ratio(r.wall[name], r.wall[baseName])
   const cpu = r.cpu[name] !== null && r.cpu[baseName] ? `${fmt(r.cpu[name] / r.cpu[baseName], 2)}×` : '-'
-  return [name, fmt(median(r.wall[name])), `${fmt(quantile(r.wall[name], 0.1), 0)}–${fmt(quantile(r.wall[name], 0.9), 0)}`, fmt(median(r.wall[baseName])), `${fmt(q.paired, 2)}× (±${fmt(q.spread / 2, 2)})`, cpu, target]
+  return [
+    name,
+    fmt(median(r.wall[name])),
+    `${fmt(quantile(r.wall[name], 0.1), 0)}–${fmt(quantile(r.wall[name], 0.9), 0)}`,
+    fmt(median(r.wall[baseName])),
+    `${fmt(q.paired, 2)}× (±${fmt(q.spread / 2, 2)})`,
+    cpu,
+    target,
+  ]
 }
 
 /** Live sessions of the 1,000-record mix: 10%. */
@@ -141,7 +173,9 @@ const startServer = (hookless, dir) => {
   execFileSync('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', 'sleep', '100000'])
   const more = Array.from({ length: PANES - 1 }, () => ['new-window', '-d', 'sleep', '100000', ';']).flat()
   execFileSync('tmux', ['-S', socket, ...more.slice(0, -1)])
-  const [sock, pid] = execFileSync('tmux', ['-S', socket, 'display-message', '-p', '#{socket_path},#{pid}'], { encoding: 'utf8' }).trim().split(',')
+  const [sock, pid] = execFileSync('tmux', ['-S', socket, 'display-message', '-p', '#{socket_path},#{pid}'], { encoding: 'utf8' })
+    .trim()
+    .split(',')
   const panes = execFileSync('tmux', ['-S', socket, 'list-panes', '-a', '-F', '#{pane_id}'], { encoding: 'utf8' }).trim().split('\n')
   const cwds = []
   if (hookless > 0) {
@@ -195,7 +229,11 @@ export const run = (flags) => {
         'ls --json, 1,000 records, 100 MB transcripts': { argv: [CLI, 'ls', '--json'], env: big.env, before: big.screensCached },
         'ls --json, 1,000 records, screen checks due': { argv: [CLI, 'ls', '--json'], env: f1k.env, before: f1k.screensDue },
         // Issue #16: the same records plus 20 panes running `claude` with no record of ours.
-        [`ls --json, 1,000 records + ${HOOKLESS} hook-less panes`]: { argv: [CLI, 'ls', '--json'], env: hookless.env, before: hookless.screensCached },
+        [`ls --json, 1,000 records + ${HOOKLESS} hook-less panes`]: {
+          argv: [CLI, 'ls', '--json'],
+          env: hookless.env,
+          before: hookless.screensCached,
+        },
       },
       flags,
     )
@@ -205,11 +243,29 @@ export const run = (flags) => {
     rows.push(row('ls --json, 1,000 records, screen checks due', main, 'node -e 0', 'printed'))
     rows.push(row(`ls --json, 1,000 records + ${HOOKLESS} hook-less panes`, main, 'node -e 0', '≤ 2.5×'))
     const t = ratio(main.wall['ls --json, 1,000 records, 100 MB transcripts'], main.wall['ls --json, 1,000 records'])
-    rows.push(['ls --json, 1,000 records, 100 MB vs 1 KB transcripts', fmt(median(main.wall['ls --json, 1,000 records, 100 MB transcripts'])), '', fmt(median(main.wall['ls --json, 1,000 records'])), `${fmt(t.paired, 2)}× (±${fmt(t.spread / 2, 2)}) vs 1 KB`, '-', '≤ 1.1×'])
+    rows.push([
+      'ls --json, 1,000 records, 100 MB vs 1 KB transcripts',
+      fmt(median(main.wall['ls --json, 1,000 records, 100 MB transcripts'])),
+      '',
+      fmt(median(main.wall['ls --json, 1,000 records'])),
+      `${fmt(t.paired, 2)}× (±${fmt(t.spread / 2, 2)}) vs 1 KB`,
+      '-',
+      '≤ 1.1×',
+    ])
     for (const count of [100, 10000]) {
       const f = fixture(count, 1024)
       const name = `ls --json, ${count.toLocaleString('en')} records`
-      rows.push(row(name, measure({ [name]: { argv: [CLI, 'ls', '--json'], env: f.env, before: f.screensCached } }, { ...flags, rounds: Math.max(5, Math.round(flags.rounds / (count > 1000 ? 4 : 1))) }), 'node -e 0', 'printed'))
+      rows.push(
+        row(
+          name,
+          measure(
+            { [name]: { argv: [CLI, 'ls', '--json'], env: f.env, before: f.screensCached } },
+            { ...flags, rounds: Math.max(5, Math.round(flags.rounds / (count > 1000 ? 4 : 1))) },
+          ),
+          'node -e 0',
+          'printed',
+        ),
+      )
     }
     return [
       {

@@ -47,7 +47,10 @@ const usageOf = (pid) => {
 
 /** The CPU ms of one whole `trailboss` run to its end: a shell waits for it and reports its children's time. */
 const wholeRunMs = (env, args) => {
-  const stat = execFileSync('sh', ['-c', '"$@" > /dev/null; cat /proc/$$/stat', 'sh', process.execPath, CLI, ...args], { env, encoding: 'utf8' })
+  const stat = execFileSync('sh', ['-c', '"$@" > /dev/null; cat /proc/$$/stat', 'sh', process.execPath, CLI, ...args], {
+    env,
+    encoding: 'utf8',
+  })
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(f[13]) + Number(f[14])) * 10
 }
@@ -118,7 +121,10 @@ const threadMs = (pids, field = 0) => {
     for (const tid of tids) {
       try {
         // Claude Code runs a plugin's mod in a worker thread named `hooks-<hash>`: one name for all.
-        const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/^hooks-[0-9a-f]+$/, 'hooks-*')
+        const name = fs
+          .readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8')
+          .trim()
+          .replace(/^hooks-[0-9a-f]+$/, 'hooks-*')
         // Field 0: nanoseconds on CPU; field 2: how many times it was scheduled in (its wake-ups).
         const v = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[field])
         out.set(name, (out.get(name) ?? 0) + (field === 0 ? v / 1e6 : v))
@@ -195,7 +201,7 @@ const measureVariants = async ({ open, plugin, dir, windowMs, m, compare, emits 
     fs.writeFileSync(join(copy, 'hooks', 'hooks.json'), JSON.stringify({ ...hooks, modules: ['./variant.js'] }))
     sets[name] = await open(`v${i}`, ['--plugin-dir', copy], undefined, VARIANT_SESSIONS)
   }
-  sets['the plugin\'s mod'] = await open('mod', ['--plugin-dir', plugin], undefined, VARIANT_SESSIONS)
+  sets["the plugin's mod"] = await open('mod', ['--plugin-dir', plugin], undefined, VARIANT_SESSIONS)
   for (const [i, other] of compare.entries()) {
     const copy = join(dir, `compare-${i}`)
     fs.cpSync(other, copy, { recursive: true, filter: (src) => !src.includes(join('.claude-plugin', 'types')) })
@@ -204,7 +210,12 @@ const measureVariants = async ({ open, plugin, dir, windowMs, m, compare, emits 
   await sleep(SETTLE_MS)
   const snap = () => {
     const tree = parents()
-    return Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, { cpu: pids.reduce((s, p) => s + cpuMs(p, tree), 0), threads: threadMs(pids), wakeups: threadMs(pids, 2) }]))
+    return Object.fromEntries(
+      Object.entries(sets).map(([k, pids]) => [
+        k,
+        { cpu: pids.reduce((s, p) => s + cpuMs(p, tree), 0), threads: threadMs(pids), wakeups: threadMs(pids, 2) },
+      ]),
+    )
   }
   const emitsBefore = emits()
   const before = snap()
@@ -218,15 +229,40 @@ const measureVariants = async ({ open, plugin, dir, windowMs, m, compare, emits 
     const cpu = after[k].cpu - before[k].cpu
     const threads = [...after[k].threads.keys()].reduce((s, name) => s + thread(k, name), 0)
     const wakeups = (after[k].wakeups.get('claude') ?? 0) - (before[k].wakeups.get('claude') ?? 0)
-    return [k, fmt(pct(cpu), 2), fmt(pct(cpu - (after.base.cpu - before.base.cpu)), 2), fmt(thread(k, 'claude'), 0), fmt(wakeups, 0), fmt(thread(k, 'hooks-*'), 0), fmt(cpu - threads, 0), topThreads(before[k].threads, after[k].threads, 3)]
+    return [
+      k,
+      fmt(pct(cpu), 2),
+      fmt(pct(cpu - (after.base.cpu - before.base.cpu)), 2),
+      fmt(thread(k, 'claude'), 0),
+      fmt(wakeups, 0),
+      fmt(thread(k, 'hooks-*'), 0),
+      fmt(cpu - threads, 0),
+      topThreads(before[k].threads, after[k].threads, 3),
+    ]
   })
   return [
     {
       title: `mod: what an idle mod's host calls cost, ${VARIANT_SESSIONS} idle Claude Code 2.1.332 sessions per variant`,
-      header: ['mod', 'CPU % of one core (the set)', 'minus the set without the plugin', 'main thread ms', 'main thread wake-ups', 'worker (hooks-*) ms', 'children ms (and rounding)', 'top threads'],
+      header: [
+        'mod',
+        'CPU % of one core (the set)',
+        'minus the set without the plugin',
+        'main thread ms',
+        'main thread wake-ups',
+        'worker (hooks-*) ms',
+        'children ms (and rounding)',
+        'top threads',
+      ],
       rows,
-      notes: [`All sets open at once, settled ${SETTLE_MS / 1000} s, measured together over ${fmt(elapsed / 1000, 1)} s; the emitter ran ${emits() - emitsBefore} times in the window (hooks of the sessions with the plugin). Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load} at start, ${(await machine()).load} at the end.`],
-      figures: Object.fromEntries(Object.keys(sets).map((k) => [k, { pct: pct(after[k].cpu - before[k].cpu), mainMs: thread(k, 'claude'), workerMs: thread(k, 'hooks-*') }])),
+      notes: [
+        `All sets open at once, settled ${SETTLE_MS / 1000} s, measured together over ${fmt(elapsed / 1000, 1)} s; the emitter ran ${emits() - emitsBefore} times in the window (hooks of the sessions with the plugin). Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load} at start, ${(await machine()).load} at the end.`,
+      ],
+      figures: Object.fromEntries(
+        Object.keys(sets).map((k) => [
+          k,
+          { pct: pct(after[k].cpu - before[k].cpu), mainMs: thread(k, 'claude'), workerMs: thread(k, 'hooks-*') },
+        ]),
+      ),
     },
   ]
 }
@@ -235,7 +271,8 @@ export const run = async (flags) => {
   const compare = process.argv.flatMap((a, i) => (a === '--compare' && process.argv[i + 1] ? [process.argv[i + 1]] : []))
   flags = { ...flags, variants: process.argv.includes('--variants'), compare }
   if (process.platform !== 'linux') throw new Error('the mod bench reads /proc: Linux only')
-  for (const f of [CLI, EMIT, CLAUDE]) if (!fs.existsSync(f)) throw new Error(`${f} is missing: \`npm run build\` and \`node scripts/install-e2e-clis.mjs\` first`)
+  for (const f of [CLI, EMIT, CLAUDE])
+    if (!fs.existsSync(f)) throw new Error(`${f} is missing: \`npm run build\` and \`node scripts/install-e2e-clis.mjs\` first`)
   const m = await machine()
   const windowMs = argAfter('--window') ? Number(argAfter('--window')) * 1000 : flags.rounds <= 10 ? 20_000 : 60_000
   const dir = mkdtempSync(join(tmpdir(), 'tb-bm-'))
@@ -251,7 +288,9 @@ export const run = async (flags) => {
   fs.writeFileSync(join(bin, 'trailboss'), `#!/bin/sh\necho "$1" >> '${runs}'\nexec '${process.execPath}' '${CLI}' "$@"\n`, { mode: 0o755 })
   const emitsLog = join(dir, 'emits.log')
   // The emitter as the plugin's command hooks run it, counting its runs: an event in the window costs its set.
-  fs.writeFileSync(join(bin, 'trailboss-emit'), `#!/bin/sh\necho x >> '${emitsLog}'\nexec '${process.execPath}' '${EMIT}' "$@"\n`, { mode: 0o755 })
+  fs.writeFileSync(join(bin, 'trailboss-emit'), `#!/bin/sh\necho x >> '${emitsLog}'\nexec '${process.execPath}' '${EMIT}' "$@"\n`, {
+    mode: 0o755,
+  })
   const api = await startApi()
   fs.writeFileSync(
     join(home, '.claude.json'),
@@ -278,16 +317,47 @@ export const run = async (flags) => {
   // Other sessions' waits (no pane: they stay queued) and a history of ended sessions to read past.
   for (let i = 0; i < OTHER_WAITS; i++) {
     // Permissions: finished turns are not counted by the mod (nor by statusline) since #18.
-    await emit(env, { session_id: `other-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: `/tmp/other-${i}`, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'make' }, prompt_id: 'p1' })
+    await emit(env, {
+      session_id: `other-${i}`,
+      transcript_path: '/nonexistent/x.jsonl',
+      cwd: `/tmp/other-${i}`,
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command: 'make' },
+      prompt_id: 'p1',
+    })
   }
-  for (let i = 0; i < ENDED; i++) await emit(env, { session_id: `ended-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: '/tmp/old', hook_event_name: 'SessionEnd', reason: 'exit' })
+  for (let i = 0; i < ENDED; i++)
+    await emit(env, {
+      session_id: `ended-${i}`,
+      transcript_path: '/nonexistent/x.jsonl',
+      cwd: '/tmp/old',
+      hook_event_name: 'SessionEnd',
+      reason: 'exit',
+    })
 
   /** Opens a set of sessions in a tmux session of its own; returns their pids once all show their prompt. */
   const open = async (name, args, path = env.PATH, count = SESSIONS) => {
     tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '45', '-c', project, 'sleep', '100000')
     const pids = []
     for (let i = 0; i < count; i++) {
-      const pane = tmux('new-window', '-d', '-t', `${name}:`, '-e', `PATH=${path}`, '-c', project, '-P', '-F', '#{pane_id}', CLAUDE, '--permission-mode', 'default', ...args).trim()
+      const pane = tmux(
+        'new-window',
+        '-d',
+        '-t',
+        `${name}:`,
+        '-e',
+        `PATH=${path}`,
+        '-c',
+        project,
+        '-P',
+        '-F',
+        '#{pane_id}',
+        CLAUDE,
+        '--permission-mode',
+        'default',
+        ...args,
+      ).trim()
       pids.push(Number(tmux('display-message', '-p', '-t', pane, '#{pane_pid}').trim()))
       for (const end = Date.now() + 60_000; !/manual mode on/.test(tmux('capture-pane', '-p', '-t', pane)); await sleep(200)) {
         if (Date.now() > end) throw new Error(`session ${i} of ${name} did not reach its prompt`)
@@ -299,7 +369,8 @@ export const run = async (flags) => {
 
   try {
     tmux('new-session', '-d', '-s', 'keep', 'sleep', '100000')
-    if (flags.variants) return await measureVariants({ open, plugin, dir, windowMs, m, compare: flags.compare, emits: () => lsRuns(emitsLog) })
+    if (flags.variants)
+      return await measureVariants({ open, plugin, dir, windowMs, m, compare: flags.compare, emits: () => lsRuns(emitsLog) })
     const sets = {
       base: await open('base', []),
       mod: await open('mod', ['--plugin-dir', plugin]),
@@ -318,7 +389,10 @@ export const run = async (flags) => {
     })
     const snapshot = () => {
       const tree = parents()
-      return { ...Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, pids.map((p) => cpuMs(p, tree))])), followers: followers.map((p) => cpuMs(p, tree)) }
+      return {
+        ...Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, pids.map((p) => cpuMs(p, tree))])),
+        followers: followers.map((p) => cpuMs(p, tree)),
+      }
     }
     const threadsBefore = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, threadMs(pids)]))
     const wakeupsBefore = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, threadMs(pids, 2).get('claude') ?? 0]))
@@ -326,25 +400,39 @@ export const run = async (flags) => {
     // its queue was read (nothing written since, so nothing read) and, to compare, one without.
     const digest = JSON.parse(execFileSync(process.execPath, [CLI, 'ls', '--json'], { env, encoding: 'utf8' })).digest
     const samples = {
-      'with --read-at': spawn(process.execPath, [CLI, 'ls', '--json', '--until-change', digest, '--read-at', String(Date.now())], { env, stdio: 'ignore' }),
-      'without': spawn(process.execPath, [CLI, 'ls', '--json', '--until-change', digest], { env, stdio: 'ignore' }),
+      'with --read-at': spawn(process.execPath, [CLI, 'ls', '--json', '--until-change', digest, '--read-at', String(Date.now())], {
+        env,
+        stdio: 'ignore',
+      }),
+      without: spawn(process.execPath, [CLI, 'ls', '--json', '--until-change', digest], { env, stdio: 'ignore' }),
     }
     const before = snapshot()
     const startedAt = performance.now()
     await sleep(windowMs)
     const after = snapshot()
-    const sampled = Object.fromEntries(Object.entries(samples).map(([k, child]) => [k, child.exitCode === null ? usageOf(child.pid) : { cpuMs: Number.NaN, rssMb: Number.NaN, exited: child.exitCode }]))
+    const sampled = Object.fromEntries(
+      Object.entries(samples).map(([k, child]) => [
+        k,
+        child.exitCode === null ? usageOf(child.pid) : { cpuMs: Number.NaN, rssMb: Number.NaN, exited: child.exitCode },
+      ]),
+    )
     for (const child of Object.values(samples)) child.kill('SIGKILL')
     const plainMs = [0, 1, 2].map(() => wholeRunMs(env, ['ls', '--json'])).sort((a, b) => a - b)[1]
     // Each pending run's whole CPU since it started (its start, its clean-ups, its checks) and its
     // age: one renewal's cost, which a window shorter than the 9 minutes between renewals misses.
     const uptimeS = Number(fs.readFileSync('/proc/uptime', 'utf8').split(' ')[0])
-    const lifetimes = followers.map((p) => {
-      const f = statOf(p)
-      return f ? { cpuMs: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10, ageS: uptimeS - Number(f[19]) / 100 } : null
-    }).filter((x) => x !== null)
+    const lifetimes = followers
+      .map((p) => {
+        const f = statOf(p)
+        return f
+          ? { cpuMs: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10, ageS: uptimeS - Number(f[19]) / 100 }
+          : null
+      })
+      .filter((x) => x !== null)
     const threadsAfter = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, threadMs(pids)]))
-    const wakeups = Object.fromEntries(Object.entries(sets).map(([k, pids]) => [k, (threadMs(pids, 2).get('claude') ?? 0) - wakeupsBefore[k]]))
+    const wakeups = Object.fromEntries(
+      Object.entries(sets).map(([k, pids]) => [k, (threadMs(pids, 2).get('claude') ?? 0) - wakeupsBefore[k]]),
+    )
     const threads = Object.fromEntries(Object.keys(sets).map((k) => [k, topThreads(threadsBefore[k], threadsAfter[k])]))
     // The mods' own share: their worker threads and their followers, apart from the sessions' noise.
     const workerPct = (k) => (((threadsAfter[k].get('hooks-*') ?? 0) - (threadsBefore[k].get('hooks-*') ?? 0)) / windowMs) * 100
@@ -352,7 +440,13 @@ export const run = async (flags) => {
     const elapsed = performance.now() - startedAt
     const pct = (k) => (after[k].reduce((s, v, i) => s + v - before[k][i], 0) / elapsed) * 100
     const base = { pct: pct('base'), runsDuring: 0 }
-    const mod = { pct: pct('mod'), followersPct: pct('followers'), runsDuring: lsRuns() - runsBefore, emitsDuring: lsRuns(emitsLog) - emitsBefore, statusShown: /trailboss: \d+ others? waits?/.test(tmux('capture-pane', '-p', '-t', 'mod:1')) }
+    const mod = {
+      pct: pct('mod'),
+      followersPct: pct('followers'),
+      runsDuring: lsRuns() - runsBefore,
+      emitsDuring: lsRuns(emitsLog) - emitsBefore,
+      statusShown: /trailboss: \d+ others? waits?/.test(tmux('capture-pane', '-p', '-t', 'mod:1')),
+    }
     const cost = mod.pct - base.pct
     // What a person pays: the window's cost, with each session's pending run counted as its whole
     // CPU once per renewal instead of its share of the window.
@@ -370,7 +464,15 @@ export const run = async (flags) => {
       const n = OTHER_WAITS + i + 1
       const want = new RegExp(`trailboss: ${n} others? waits?`)
       const t0 = performance.now()
-      await emit(env, { session_id: `late-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: `/tmp/late-${i}`, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'make' }, prompt_id: 'p1' })
+      await emit(env, {
+        session_id: `late-${i}`,
+        transcript_path: '/nonexistent/x.jsonl',
+        cwd: `/tmp/late-${i}`,
+        hook_event_name: 'PermissionRequest',
+        tool_name: 'Bash',
+        tool_input: { command: 'make' },
+        prompt_id: 'p1',
+      })
       for (const end = Date.now() + 30_000; !want.test(tmux('capture-pane', '-p', '-t', `mod:${1 + (i % SESSIONS)}`)); await sleep(25)) {
         if (Date.now() > end) throw new Error(`wait ${i} did not show in 30 s`)
       }
@@ -386,7 +488,7 @@ export const run = async (flags) => {
         rows: [
           [`${SESSIONS} without the plugin`, fmt(base.pct, 2), String(base.runsDuring)],
           [`${SESSIONS} with the plugin (mod + command hooks)`, fmt(mod.pct, 2), String(mod.runsDuring)],
-          ['… of which the mods\' worker threads (`hooks-*`)', fmt(workerPct('mod'), 2), ''],
+          ["… of which the mods' worker threads (`hooks-*`)", fmt(workerPct('mod'), 2), ''],
         ],
         notes: [
           `${OTHER_WAITS} other sessions wait, ${ENDED} ended records; both sets open at once, settled ${SETTLE_MS / 1000} s, then measured together over ${fmt(elapsed / 1000, 1)} s (utime + stime of the claude processes, of the children they ran and of their running descendants, from /proc). The mod's status entry was ${mod.statusShown ? '' : 'NOT '}on screen${OTHER_WAITS === 0 ? ' (nobody else waits: none expected)' : ''}. Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load} at start.`,
@@ -394,10 +496,36 @@ export const run = async (flags) => {
           `The mods' cost: ${fmt(cost, 2)}% of one core for ${SESSIONS} sessions against the same number without the plugin (target < ${CPU_TARGET_PCT}%: ${met(cost < CPU_TARGET_PCT)}). Their own share, their worker threads and any child still running: ${fmt(workerPct('mod') + mod.followersPct, 2)}% (${met(workerPct('mod') + mod.followersPct < CPU_TARGET_PCT)}).`,
           `The emitter ran ${mod.emitsDuring} times in the window (the plugin's command hooks). Pending \`trailboss ls --json --until-change\` runs: ${followers.length} (${fmt(mod.followersPct, 2)}% of a core over the window), resident memory each ${rssKb.map((k) => fmt(k / 1024, 0)).join(', ')} MB.`,
           `A pending run's whole CPU so far (its renewal's cost): ${lifetimes.map((l) => fmt(l.cpuMs, 0)).join(', ')} ms, aged ${lifetimes.map((l) => fmt(l.ageS, 0)).join(', ')} s; renewed every ${RENEWAL_MS / 60_000} minutes that is ${fmt(renewalPct, 2)}% of a core for ${SESSIONS} (per session ${fmt((renewalPct / SESSIONS) * 36, 2)} s of CPU an hour). Counted that way (the window's cost with each pending run's whole CPU once per renewal): ${fmt(total, 2)}%. That is an upper bound for the first minutes after sessions start, not a state at rest: every session that opens writes its record, which wakes every earlier pending run to read the queue once; a renewal at rest pays none of it (the next line).`,
-          `One renewal sampled beside the window (${fmt(windowMs / 1000, 0)} s old at the end): ${Object.entries(sampled).map(([k, u]) => `${k} ${fmt(u.cpuMs, 0)} ms of CPU, ${fmt(u.rssMb, 0)} MB${u.exited === undefined ? '' : ` (it exited ${u.exited})`}`).join('; ')}; a plain \`ls --json\` ${fmt(plainMs, 0)} ms (median of 3). At rest for hours (a renewal with --read-at every ${RENEWAL_MS / 60_000} min, a plain read after ${QUIET_WAITS_BEFORE_READ} of them): ${fmt(restPct, 2)}% of a core for ${SESSIONS}; with the window's cost (the pending runs' share taken out): **${fmt(restTotal, 2)}%**: the mods' cost at rest (target < ${CPU_TARGET_PCT}%: ${met(restTotal < CPU_TARGET_PCT)}).`,
+          `One renewal sampled beside the window (${fmt(windowMs / 1000, 0)} s old at the end): ${Object.entries(sampled)
+            .map(
+              ([k, u]) =>
+                `${k} ${fmt(u.cpuMs, 0)} ms of CPU, ${fmt(u.rssMb, 0)} MB${u.exited === undefined ? '' : ` (it exited ${u.exited})`}`,
+            )
+            .join(
+              '; ',
+            )}; a plain \`ls --json\` ${fmt(plainMs, 0)} ms (median of 3). At rest for hours (a renewal with --read-at every ${RENEWAL_MS / 60_000} min, a plain read after ${QUIET_WAITS_BEFORE_READ} of them): ${fmt(restPct, 2)}% of a core for ${SESSIONS}; with the window's cost (the pending runs' share taken out): **${fmt(restTotal, 2)}%**: the mods' cost at rest (target < ${CPU_TARGET_PCT}%: ${met(restTotal < CPU_TARGET_PCT)}).`,
           `A new wait (the emitter's write) until a session's status entry shows it, ${LATENCY_SAMPLES} samples: ${latencies.map((v) => fmt(v, 0)).join(', ')} ms (max ${fmt(latencies[latencies.length - 1], 0)} ms; the issue asks for 3 s: ${met(latencies[latencies.length - 1] < LATENCY_TARGET_MS)}). Load ${(await machine()).load} at the end.`,
         ],
-        figures: { basePct: base.pct, modPct: mod.pct, modWorkerPct: workerPct('mod'), followersPct: mod.followersPct, costPct: cost, windowMs: elapsed, lsRunsAtRest: mod.runsDuring, followers: followers.length, followersRssKb: rssKb, followerLifetimes: lifetimes, renewalPct, totalPct: total, sampled, plainMs, restPct, restTotalPct: restTotal, otherWaits: OTHER_WAITS, latenciesMs: latencies },
+        figures: {
+          basePct: base.pct,
+          modPct: mod.pct,
+          modWorkerPct: workerPct('mod'),
+          followersPct: mod.followersPct,
+          costPct: cost,
+          windowMs: elapsed,
+          lsRunsAtRest: mod.runsDuring,
+          followers: followers.length,
+          followersRssKb: rssKb,
+          followerLifetimes: lifetimes,
+          renewalPct,
+          totalPct: total,
+          sampled,
+          plainMs,
+          restPct,
+          restTotalPct: restTotal,
+          otherWaits: OTHER_WAITS,
+          latenciesMs: latencies,
+        },
       },
     ]
   } finally {

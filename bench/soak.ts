@@ -34,7 +34,8 @@ const { values: flags } = parseArgs({
   },
 })
 const scale = Number(flags.scale)
-const count = (given: string | undefined, full: number): number => Math.max(1, Math.round(given === undefined ? full * scale : Number(given)))
+const count = (given: string | undefined, full: number): number =>
+  Math.max(1, Math.round(given === undefined ? full * scale : Number(given)))
 const EVENTS = count(flags.events, 10_000)
 const IN_FLIGHT = Math.max(1, Number(flags['in-flight']))
 const SESSIONS = count(flags.sessions, 40)
@@ -84,10 +85,13 @@ const mulberry32 = (seed: number) => (): number => {
 
 /** What is wrong with an emitter's run, or null: it must exit 0 and print nothing. */
 const misbehaved = (r: EmitResult): string | null =>
-  r.code === 0 && r.stdout === '' && r.stderr === '' ? null : `exit ${r.code ?? r.signal}, stdout ${JSON.stringify(r.stdout.slice(0, 100))}, stderr ${JSON.stringify(r.stderr.slice(0, 200))}`
+  r.code === 0 && r.stdout === '' && r.stderr === ''
+    ? null
+    : `exit ${r.code ?? r.signal}, stdout ${JSON.stringify(r.stdout.slice(0, 100))}, stderr ${JSON.stringify(r.stderr.slice(0, 200))}`
 
 /** Locks, temp files and set-aside records in a sessions folder: what a run must not leave. */
-const leftovers = (dir: string): string[] => listTree(dir).filter((p) => p.endsWith('.lock/') || (p.startsWith('.tmp/') && p !== '.tmp/') || p.includes('.corrupt-'))
+const leftovers = (dir: string): string[] =>
+  listTree(dir).filter((p) => p.endsWith('.lock/') || (p.startsWith('.tmp/') && p !== '.tmp/') || p.includes('.corrupt-'))
 
 /** Every record and pending event in the folder reads back; the ids that do not. */
 const unreadable = (dir: string, ids: Iterable<string>): string[] => {
@@ -162,7 +166,10 @@ const runKills = async (): Promise<void> => {
   const rng = mulberry32(SEED)
   // Where a kill lands: within an emitter's own run on this machine, as it is now: the median of
   // the last runs that were not killed (a window that lands after most runs shrinks).
-  const probe = await pool(Array.from({ length: 16 }, (_, i) => () => runEmitter(JSON.stringify(loadPayload(`kill-${i % sessions}`, i)), env)), 4)
+  const probe = await pool(
+    Array.from({ length: 16 }, (_, i) => () => runEmitter(JSON.stringify(loadPayload(`kill-${i % sessions}`, i)), env)),
+    4,
+  )
   const recent = probe.map((r) => r.ms)
   const runMs = (): number => [...recent].sort((a, b) => a - b)[recent.length >> 1]!
   const windows: number[] = []
@@ -176,7 +183,10 @@ const runKills = async (): Promise<void> => {
       const i = spawned++
       const sid = `kill-${i % sessions}`
       // A long message makes a record worth writing; the kill lands anywhere in the run.
-      const p = payload(sid, i % 2 ? 'Stop' : 'UserPromptSubmit', { prompt_id: `p${i}`, last_assistant_message: 'x'.repeat(Math.floor(rng() * 3000)) })
+      const p = payload(sid, i % 2 ? 'Stop' : 'UserPromptSubmit', {
+        prompt_id: `p${i}`,
+        last_assistant_message: 'x'.repeat(Math.floor(rng() * 3000)),
+      })
       const run = runMs()
       windows.push(run)
       const r = await runEmitter(JSON.stringify(p), env, { killAfterMs: Math.floor(run * (0.2 + rng())) })
@@ -201,13 +211,19 @@ const runKills = async (): Promise<void> => {
     const wrong = misbehaved(r)
     if (wrong) bad.push(`final event: ${wrong}`)
     const got = readSession(dir, `kill-${s}`)
-    check(got.file?.state === 'working' && got.pending.length === 0, `kills: kill-${s} not folded after the final event (state ${got.file?.state}, ${got.pending.length} pending)`)
+    check(
+      got.file?.state === 'working' && got.pending.length === 0,
+      `kills: kill-${s} not folded after the final event (state ${got.file?.state}, ${got.pending.length} pending)`,
+    )
   }
   const left = leftovers(dir)
   figure('kills: emitters run / SIGKILLed', `${spawned} / ${killed}`)
   windows.sort((a, b) => a - b)
   const typical = windows[windows.length >> 1] ?? NaN
-  figure('kills: kill moment', `0.2–1.2 × the median run of the last 32 survivors (median ${typical.toFixed(0)} ms: ${(typical * 0.2).toFixed(0)}–${(typical * 1.2).toFixed(0)} ms after spawn)`)
+  figure(
+    'kills: kill moment',
+    `0.2–1.2 × the median run of the last 32 survivors (median ${typical.toFixed(0)} ms: ${(typical * 0.2).toFixed(0)}–${(typical * 1.2).toFixed(0)} ms after spawn)`,
+  )
   figure('kills: reads during the kills / failed', `${reads} / ${readFailures.length}`)
   figure('kills: bad files or leftovers after the cleanup event', left.length)
   figure('kills: wall time', `${((Date.now() - started) / 1000).toFixed(0)} s`)
@@ -233,7 +249,13 @@ const harmless = (root: string, dir: string, what: string): void => {
  * One input through the emitter's own path, as hooks/emit.ts takes it after reading stdin: JSON,
  * the agent's event, the record written under its lock. What the emitter would log is counted.
  */
-const emitInProcess = async (input: string | Buffer, agent: (typeof AGENT_HOOKS)[number], dir: string, env: ChildEnv, log: (line: string) => void): Promise<void> => {
+const emitInProcess = async (
+  input: string | Buffer,
+  agent: (typeof AGENT_HOOKS)[number],
+  dir: string,
+  env: ChildEnv,
+  log: (line: string) => void,
+): Promise<void> => {
   let parsed: unknown
   try {
     parsed = JSON.parse(input.toString())
@@ -309,13 +331,22 @@ const PARTS: [string, () => Promise<void>][] = [
 
 const main = async (): Promise<number> => {
   const started = Date.now()
-  console.error(`soak: node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, seed ${SEED}`)
+  console.error(
+    `soak: node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, seed ${SEED}`,
+  )
   for (const [name, part] of PARTS) {
     if (!ONLY.has(name)) continue
     console.error(`soak: ${name}`)
     await part()
   }
-  figure('whole run', `${((Date.now() - started) / 60_000).toFixed(1)} min, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+  figure(
+    'whole run',
+    `${((Date.now() - started) / 60_000).toFixed(1)} min, load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
   console.log('| what | figure |\n| --- | --- |')
   for (const [what, value] of figures) console.log(`| ${what} | ${value} |`)
   for (const f of failures) console.log(`FAILED: ${f}`)

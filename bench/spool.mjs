@@ -67,7 +67,10 @@ export const run = async (flags) => {
   while (eventsOf(home, sid) < folded && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
   const byFolds = eventsOf(home, sid)
   const leftBeforeRead = spoolLeft(home)
-  const ls = spawnSync(process.execPath, [CLI, 'ls', '--json', '--all'], { env: { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb') }, encoding: 'utf8' })
+  const ls = spawnSync(process.execPath, [CLI, 'ls', '--json', '--all'], {
+    env: { PATH: process.env.PATH, HOME: home, TRAILBOSS_HOME: join(home, 'tb') },
+    encoding: 'utf8',
+  })
   const read = ls.status === 0 ? JSON.parse(ls.stdout).queue : []
   const seen = new Set(read.map((i) => i.sessionId))
   const lost = (byFolds < folded ? folded - byFolds : 0) + (seen.has(storeOnly) ? 0 : 1)
@@ -76,7 +79,15 @@ export const run = async (flags) => {
   const rows = Object.entries(samples).map(([name, xs]) => {
     const vsNode = ratio(xs, base)
     const vsSh = ratio(xs, sh)
-    return [name, fmt(median(xs)), fmt(p95(xs)), fmt(iqr(xs)), `${fmt(vsNode.paired, 2)}×`, `${fmt(vsSh.paired, 2)}×`, cpu[name] === null ? '-' : fmt(cpu[name])]
+    return [
+      name,
+      fmt(median(xs)),
+      fmt(p95(xs)),
+      fmt(iqr(xs)),
+      `${fmt(vsNode.paired, 2)}×`,
+      `${fmt(vsSh.paired, 2)}×`,
+      cpu[name] === null ? '-' : fmt(cpu[name]),
+    ]
   })
   const spoolMedian = median(samples['spool.sh + detached fold'])
   return [
@@ -91,7 +102,12 @@ export const run = async (flags) => {
         `No event lost: ${folded} events spooled with a fold, ${byFolds} in the record by the folds alone (${leftBeforeRead} spool files left for readers); ` +
           `the store-only session ${seen.has(storeOnly) ? 'is' : 'is NOT'} listed by \`ls\` (folded on read). Lost: ${lost}.`,
       ],
-      figures: { spoolMedian, spoolVsSh: ratio(samples['spool.sh + detached fold'], sh).paired, spoolVsNode: ratio(samples['spool.sh + detached fold'], base).paired, lost },
+      figures: {
+        spoolMedian,
+        spoolVsSh: ratio(samples['spool.sh + detached fold'], sh).paired,
+        spoolVsNode: ratio(samples['spool.sh + detached fold'], base).paired,
+        lost,
+      },
     },
   ]
 }

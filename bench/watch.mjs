@@ -32,7 +32,14 @@ export const run = async (flags) => {
   const serverPid = tmux('display-message', '-p', '#{pid}').trim()
   const agent = tmux('display-message', '-p', '-t', 'bench', '#{pane_id}').trim()
   const paneEnv = (pane) => ({ ...base, TRAILBOSS_HOME: home, TMUX: `${socket},${serverPid},0`, TMUX_PANE: pane })
-  const stop = (id, cwd) => ({ session_id: id, transcript_path: `/nonexistent/${id}.jsonl`, cwd, hook_event_name: 'Stop', last_assistant_message: 'Done.', prompt_id: 'p1' })
+  const stop = (id, cwd) => ({
+    session_id: id,
+    transcript_path: `/nonexistent/${id}.jsonl`,
+    cwd,
+    hook_event_name: 'Stop',
+    last_assistant_message: 'Done.',
+    prompt_id: 'p1',
+  })
   try {
     // A realistic folder: a few waits on live panes, and many ended sessions to read past.
     for (let i = 0; i < BACKGROUND_WAITS; i++) {
@@ -40,11 +47,35 @@ export const run = async (flags) => {
       tmux('select-layout', '-t', 'bench', 'tiled')
       await emit(paneEnv(pane), stop(`bg-${i}`, `/tmp/background-${i}`))
     }
-    for (let i = 0; i < ENDED; i++) await emit({ ...base, TRAILBOSS_HOME: home }, { session_id: `ended-${i}`, transcript_path: '/nonexistent/x.jsonl', cwd: '/tmp/old', hook_event_name: 'SessionEnd', reason: 'exit' })
+    for (let i = 0; i < ENDED; i++)
+      await emit(
+        { ...base, TRAILBOSS_HOME: home },
+        {
+          session_id: `ended-${i}`,
+          transcript_path: '/nonexistent/x.jsonl',
+          cwd: '/tmp/old',
+          hook_event_name: 'SessionEnd',
+          reason: 'exit',
+        },
+      )
 
-    const watch = tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'bench', 'env', `TRAILBOSS_HOME=${home}`, process.execPath, CLI, 'watch').trim()
+    const watch = tmux(
+      'new-window',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-t',
+      'bench',
+      'env',
+      `TRAILBOSS_HOME=${home}`,
+      process.execPath,
+      CLI,
+      'watch',
+    ).trim()
     const capture = () => tmux('capture-pane', '-p', '-t', watch)
-    for (const end = Date.now() + 10_000; !capture().includes('Trail Boss ·'); await sleep(50)) if (Date.now() > end) throw new Error('watch did not start')
+    for (const end = Date.now() + 10_000; !capture().includes('Trail Boss ·'); await sleep(50))
+      if (Date.now() > end) throw new Error('watch did not start')
     const pid = Number(tmux('display-message', '-p', '-t', watch, '#{pane_pid}').trim())
 
     const samples = Math.min(flags.samples, 40)
@@ -64,7 +95,14 @@ export const run = async (flags) => {
       await done
       if (seen) arrive.push(seen - fs.statSync(join(home, 'sessions', `${id}.json`)).mtimeMs)
       // The person answers: a new prompt takes the wait off the screen again.
-      const answered = emit(paneEnv(agent), { session_id: id, transcript_path: `/nonexistent/${id}.jsonl`, cwd: `/tmp/${label}`, hook_event_name: 'UserPromptSubmit', prompt: 'go on', prompt_id: 'p2' })
+      const answered = emit(paneEnv(agent), {
+        session_id: id,
+        transcript_path: `/nonexistent/${id}.jsonl`,
+        cwd: `/tmp/${label}`,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'go on',
+        prompt_id: 'p2',
+      })
       let gone = 0
       for (const end = Date.now() + 5000; Date.now() < end; await sleep(2)) {
         if (!capture().includes(label)) {
@@ -82,7 +120,8 @@ export const run = async (flags) => {
     // makes a working session wait. The clock starts at the append.
     const projects = join(base.HOME, '.claude', 'projects', 'bench')
     fs.mkdirSync(projects, { recursive: true })
-    const userLine = (promptId, content) => `${JSON.stringify({ type: 'user', promptId, message: { role: 'user', content }, timestamp: new Date().toISOString() })}\n`
+    const userLine = (promptId, content) =>
+      `${JSON.stringify({ type: 'user', promptId, message: { role: 'user', content }, timestamp: new Date().toISOString() })}\n`
     const prompted = []
     const interrupted = []
     for (let i = 0; i < Math.min(samples, 20); i++) {
@@ -91,7 +130,7 @@ export const run = async (flags) => {
       const transcript = join(projects, `${id}.jsonl`)
       fs.writeFileSync(transcript, userLine('p1', 'go'))
       await emit(paneEnv(agent), { ...stop(id, `/tmp/${label}`), transcript_path: transcript })
-      for (const end = Date.now() + 5000; !capture().includes(label) && Date.now() < end; ) await sleep(2)
+      for (const end = Date.now() + 5000; !capture().includes(label) && Date.now() < end;) await sleep(2)
       let start = Date.now()
       fs.appendFileSync(transcript, userLine('p2', 'next task'))
       for (const end = Date.now() + 5000; Date.now() < end; await sleep(2)) {
@@ -103,7 +142,10 @@ export const run = async (flags) => {
       // Now working by the transcript; an interrupt line brings it back as a wait.
       await sleep(300)
       start = Date.now()
-      fs.appendFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, timestamp: new Date().toISOString() })}\n`)
+      fs.appendFileSync(
+        transcript,
+        `${JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, timestamp: new Date().toISOString() })}\n`,
+      )
       for (const end = Date.now() + 5000; Date.now() < end; await sleep(2)) {
         if (capture().includes(label)) {
           interrupted.push(Date.now() - start)
@@ -111,7 +153,14 @@ export const run = async (flags) => {
         }
       }
       // Off the screen again before the next sample: the person typed a new prompt.
-      await emit(paneEnv(agent), { session_id: id, transcript_path: transcript, cwd: `/tmp/${label}`, hook_event_name: 'UserPromptSubmit', prompt: 'go on', prompt_id: 'p3' })
+      await emit(paneEnv(agent), {
+        session_id: id,
+        transcript_path: transcript,
+        cwd: `/tmp/${label}`,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'go on',
+        prompt_id: 'p3',
+      })
       fs.appendFileSync(transcript, userLine('p3', 'go on'))
       await sleep(30)
     }
@@ -139,9 +188,19 @@ export const run = async (flags) => {
         notes: [
           `watch in a ${BACKGROUND_WAITS + 1}-pane tmux window over ${BACKGROUND_WAITS} waits and ${ENDED} ended records; the screen polled with capture-pane every ~2 ms (each capture costs a few ms, so figures are upper bounds). Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load}.`,
           `Latency p95 ${fmt(p95(arrive))} ms (target ≤ ${LATENCY_TARGET_MS} ms: ${met(p95(arrive) <= LATENCY_TARGET_MS)}).`,
-          idle === null ? 'Idle CPU: not measured (needs /proc).' : `Idle CPU over ${windowMs / 1000} s: ${fmt(idle, 2)}% of one core (target < ${CPU_TARGET_PCT}%: ${met(idle < CPU_TARGET_PCT)}).`,
+          idle === null
+            ? 'Idle CPU: not measured (needs /proc).'
+            : `Idle CPU over ${windowMs / 1000} s: ${fmt(idle, 2)}% of one core (target < ${CPU_TARGET_PCT}%: ${met(idle < CPU_TARGET_PCT)}).`,
         ],
-        figures: { arriveMedian: median(arrive), arriveP95: p95(arrive), leaveP95: p95(leave), promptedP95: p95(prompted), interruptedP95: p95(interrupted), idleCpuPct: idle, idleWindowMs: windowMs },
+        figures: {
+          arriveMedian: median(arrive),
+          arriveP95: p95(arrive),
+          leaveP95: p95(leave),
+          promptedP95: p95(prompted),
+          interruptedP95: p95(interrupted),
+          idleCpuPct: idle,
+          idleWindowMs: windowMs,
+        },
       },
     ]
   } finally {

@@ -35,6 +35,7 @@ if (warmTo) {
     }
   })
 }
-if (process.env.TRAILBOSS_DEBUG_CODE_CACHE === '1') process.stderr.write(`trailboss-emit: code cache ${cachedData === undefined ? 'none' : script.cachedDataRejected ? 'refused' : 'used'}\n`)
+if (process.env.TRAILBOSS_DEBUG_CODE_CACHE === '1')
+  process.stderr.write(`trailboss-emit: code cache ${cachedData === undefined ? 'none' : script.cachedDataRejected ? 'refused' : 'used'}\n`)
 const module_ = { exports: {} }
 ;(script.runInThisContext() as (...args: unknown[]) => void)(module_.exports, require, module_, EMITTER, __dirname)

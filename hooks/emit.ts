@@ -262,7 +262,9 @@ const main = async (): Promise<void> => {
   const agentId = agentArg(process.argv.slice(2))
   const agent = registry.hooksFor(agentId)
   if (!agent) {
-    log(`unknown agent ${JSON.stringify(agentId.slice(0, 40))} (this version knows ${registry.AGENT_HOOKS.map((a) => a.id).join(', ')}); nothing recorded`)
+    log(
+      `unknown agent ${JSON.stringify(agentId.slice(0, 40))} (this version knows ${registry.AGENT_HOOKS.map((a) => a.id).join(', ')}); nothing recorded`,
+    )
     return
   }
   // The agent's umask may be permissive, and proper-lockfile makes its lock folder with the

@@ -38,7 +38,6 @@ const isPlainOutput = (fd: number): boolean => {
   }
 }
 
-
 // Read at load, before any write can stall: a parent that has gone since then leaves the
 // process orphaned (Node reads process.ppid afresh from the kernel on each access).
 const parentAtStart = process.ppid
@@ -75,16 +74,14 @@ export const descriptorOut = (fd: number, limits: StallLimits = defaultLimits): 
       const bytes = Buffer.from(text)
       let backoffMs = firstBackoffMs
       let lastProgress = monotonicMs()
-      for (let done = 0; done < bytes.length; ) {
+      for (let done = 0; done < bytes.length;) {
         try {
           done += writeSync(fd, bytes, done)
           backoffMs = firstBackoffMs
           lastProgress = monotonicMs()
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code
-          const stalled =
-            code === 'EAGAIN' &&
-            (process.ppid !== limits.parentPid || monotonicMs() - lastProgress >= limits.stallMs)
+          const stalled = code === 'EAGAIN' && (process.ppid !== limits.parentPid || monotonicMs() - lastProgress >= limits.stallMs)
           if (code === 'EPIPE' || stalled) {
             readerGone = true
             return false
@@ -122,5 +119,4 @@ export const processIo = (): Io => {
 }
 
 /** Colour only on a TTY, and never with NO_COLOR (https://no-color.org) or TERM=dumb. */
-export const useColour = (io: Pick<Io, 'env' | 'stdout'>): boolean =>
-  io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb'
+export const useColour = (io: Pick<Io, 'env' | 'stdout'>): boolean => io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb'

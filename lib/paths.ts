@@ -7,14 +7,12 @@ export type Env = Readonly<Record<string, string | undefined>>
 /** Session ids name files, so only this shape is ever accepted (docs/design.md §2.8). */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/
 
-export const isValidSessionId = (id: unknown): id is string =>
-  typeof id === 'string' && SESSION_ID_PATTERN.test(id)
+export const isValidSessionId = (id: unknown): id is string => typeof id === 'string' && SESSION_ID_PATTERN.test(id)
 
 // node:os only without $HOME: loading it is a visible part of `ls`'s start-up.
 export const homeDir = (env: Env = process.env): string => env.HOME || process.getBuiltinModule('node:os').homedir()
 
-export const trailbossHome = (env: Env = process.env): string =>
-  resolve(env.TRAILBOSS_HOME || join(homeDir(env), '.trailboss'))
+export const trailbossHome = (env: Env = process.env): string => resolve(env.TRAILBOSS_HOME || join(homeDir(env), '.trailboss'))
 
 export const sessionsDir = (env: Env = process.env): string => join(trailbossHome(env), 'sessions')
 

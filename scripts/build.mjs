@@ -20,7 +20,15 @@ import { join } from 'node:path'
 // The version goes into the bundles: installed, they are far from a package.json yargs could find.
 const { version } = JSON.parse(await readFile('package.json', 'utf8'))
 // Minified: parsing is a visible part of a short command's start-up.
-const common = { bundle: true, minify: true, platform: 'node', target: 'node20', logLevel: 'warning', legalComments: 'none', define: { __TRAILBOSS_VERSION__: JSON.stringify(version) } }
+const common = {
+  bundle: true,
+  minify: true,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'none',
+  define: { __TRAILBOSS_VERSION__: JSON.stringify(version) },
+}
 /** Keeps the yargs wiring out of the entry bundle: the entry imports it from ./full/ at run time. */
 const fullCliExternal = {
   name: 'full-cli-external',
@@ -34,11 +42,15 @@ const fullCliExternal = {
     b.onResolve({ filter: /(^|\/)numbers-write\.js$/ }, () => ({ path: './full/numbers-write.cjs', external: true }))
     // `ls --until-change` runs from the entry bundle; only the file watcher is loaded apart.
     b.onResolve({ filter: /^chokidar$/ }, () => ({ path: './full/chokidar.js', external: true }))
-    b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) => (args.importer.endsWith('record/check.ts') ? { path: './full/record-schema.js', external: true } : undefined))
+    b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) =>
+      args.importer.endsWith('record/check.ts') ? { path: './full/record-schema.js', external: true } : undefined,
+    )
   },
 }
 // Bundled CommonJS dependencies (proper-lockfile, jsonc-parser) call require() for node builtins.
-const requireBanner = { js: "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);" }
+const requireBanner = {
+  js: "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);",
+}
 
 /**
  * A tmux server of the warm-up's own: the records name its first pane, and a second pane runs a
@@ -87,12 +99,19 @@ const warmCodeCache = async (binDir, hooksDir) => {
     }
     mkdirSync(projects, { recursive: true })
     const line = (o) => `${JSON.stringify(o)}\n`
-    writeFileSync(join(projects, 'warm-wait.jsonl'), line({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'go' } }) + line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done?' }] } }))
+    writeFileSync(
+      join(projects, 'warm-wait.jsonl'),
+      line({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'go' } }) +
+        line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Done?' }] } }),
+    )
     emit('warm-wait', 'Stop', { last_assistant_message: 'Done. Anything else?' })
     emit('warm-perm', 'PermissionRequest', { tool_name: 'Bash', tool_input: { command: 'npm test' } })
     emit('warm-work', 'UserPromptSubmit', { prompt: 'go' })
     emit('warm-done', 'SessionEnd', { reason: 'other' })
-    execFileSync(process.execPath, [join(binDir, 'trailboss.cjs')], { env: { ...env, TRAILBOSS_WARM_CODE_CACHE: join(binDir, 'main.v8') }, stdio: ['ignore', 'ignore', 'inherit'] })
+    execFileSync(process.execPath, [join(binDir, 'trailboss.cjs')], {
+      env: { ...env, TRAILBOSS_WARM_CODE_CACHE: join(binDir, 'main.v8') },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
   } finally {
     tmux?.stop()
     await rm(root, { recursive: true, force: true })
@@ -108,9 +127,20 @@ const warmEmitterCache = async (hooksDir) => {
   const root = mkdtempSync(join(tmpdir(), 'trailboss-build-'))
   try {
     const env = { PATH: process.env.PATH ?? '', HOME: root, TRAILBOSS_HOME: join(root, 'tb'), CLAUDE_CODE_ENTRYPOINT: 'cli' }
-    const event = (command) => JSON.stringify({ session_id: 'warm', transcript_path: join(root, 'warm.jsonl'), cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } })
+    const event = (command) =>
+      JSON.stringify({
+        session_id: 'warm',
+        transcript_path: join(root, 'warm.jsonl'),
+        cwd: root,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command },
+      })
     execFileSync(process.execPath, [join(hooksDir, 'emit.cjs')], { env, input: event('npm ci') })
-    execFileSync(process.execPath, [join(hooksDir, 'emit.cjs')], { env: { ...env, TRAILBOSS_WARM_CODE_CACHE: join(hooksDir, 'emit.v8') }, input: event('npm test') })
+    execFileSync(process.execPath, [join(hooksDir, 'emit.cjs')], {
+      env: { ...env, TRAILBOSS_WARM_CODE_CACHE: join(hooksDir, 'emit.v8') },
+      input: event('npm test'),
+    })
   } finally {
     await rm(root, { recursive: true, force: true })
   }
@@ -129,7 +159,13 @@ await Promise.all([
   // graceful-fs (proper-lockfile's fs) patches all of fs at load, for retries on EMFILE that a
   // one-event process never meets: the emitter's lock uses node:fs itself. signal-exit's one
   // assert.equal gets hooks/assert-equal.ts instead of node:assert, which is slow to load.
-  build({ ...common, entryPoints: ['hooks/emit.ts'], outfile: 'dist/hooks.next/emitter.cjs', format: 'cjs', alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' } }),
+  build({
+    ...common,
+    entryPoints: ['hooks/emit.ts'],
+    outfile: 'dist/hooks.next/emitter.cjs',
+    format: 'cjs',
+    alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' },
+  }),
   // The file hooks run (trailboss-emit): starts emitter.cjs from its V8 code cache, emit.v8.
   build({ ...common, entryPoints: ['hooks/emit-loader.cts'], outfile: 'dist/hooks.next/emit.cjs', format: 'cjs' }),
   // The CLI with ls and status inside: one file, because every module a start-up resolves
@@ -158,7 +194,12 @@ await Promise.all([
   // Every other command: yargs and each command's modules in chunks loaded on demand.
   build({
     ...common,
-    entryPoints: { 'cli-full': 'lib/cli/yargs-wiring.ts', 'record-schema': 'lib/record/schema.ts', 'find-recent': 'lib/fs/find-recent.ts', chokidar: 'chokidar' },
+    entryPoints: {
+      'cli-full': 'lib/cli/yargs-wiring.ts',
+      'record-schema': 'lib/record/schema.ts',
+      'find-recent': 'lib/fs/find-recent.ts',
+      chokidar: 'chokidar',
+    },
     outdir: 'dist/bin.next/full',
     format: 'esm',
     splitting: true,

@@ -54,6 +54,11 @@ const install = (dir) =>
     child.on('close', (code, signal) => done(code === 0, signal ?? `exit ${code}`))
   })
 
-const dirs = [e2e, ...readdirSync(clis).sort().map((name) => join(clis, name))].filter((dir) => existsSync(join(dir, 'package-lock.json')) && !upToDate(dir))
+const dirs = [
+  e2e,
+  ...readdirSync(clis)
+    .sort()
+    .map((name) => join(clis, name)),
+].filter((dir) => existsSync(join(dir, 'package-lock.json')) && !upToDate(dir))
 const results = await Promise.all(dirs.map(install))
 process.exit(results.every(Boolean) ? 0 : 1)

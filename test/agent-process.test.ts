@@ -9,7 +9,10 @@ t.test('parseProcStat', async (t) => {
   t.equal(parseProcStat('12 (x) S'), null)
 })
 
-const table = (rows: ProcStat[]) => (pid: number): ProcStat | null => rows.find((r) => r.pid === pid) ?? null
+const table =
+  (rows: ProcStat[]) =>
+  (pid: number): ProcStat | null =>
+    rows.find((r) => r.pid === pid) ?? null
 const procs = table([
   { pid: 100, comm: 'bash', ppid: 1, startTicks: 10 },
   { pid: 200, comm: 'claude', ppid: 100, startTicks: 20 },

@@ -47,10 +47,19 @@ const readStrings = (src: Source): { specifiers: string[]; literals: string[] } 
   const literals: string[] = []
   const seen = new Set<ts.Node>()
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       specifiers.push(node.moduleSpecifier.text)
       seen.add(node.moduleSpecifier)
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
       specifiers.push(node.arguments[0].text)
       seen.add(node.arguments[0])
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
@@ -75,9 +84,12 @@ const findSeamLeaks = (sources: readonly Source[], agents: readonly string[]): s
     const { specifiers, literals } = readStrings(src)
     for (const spec of specifiers) {
       if (!spec.startsWith('.')) continue
-      const target = relative(ROOT, resolve(ROOT, dirname(src.path), spec)).split('\\').join('/')
+      const target = relative(ROOT, resolve(ROOT, dirname(src.path), spec))
+        .split('\\')
+        .join('/')
       const into = agentFolderOf(target)
-      if (into !== null && into !== own && !REGISTRIES.includes(src.path)) leaks.push(`${src.path} imports ${spec} (agent ${into}'s folder)`)
+      if (into !== null && into !== own && !REGISTRIES.includes(src.path))
+        leaks.push(`${src.path} imports ${spec} (agent ${into}'s folder)`)
     }
     if (own !== null) continue
     for (const text of literals) if (agents.includes(text)) leaks.push(`${src.path} names the agent ${JSON.stringify(text)}`)
@@ -92,8 +104,16 @@ const agentFolders = fs
 
 t.test('every agent folder is a registered agent, named by its id, on every registry', async (t) => {
   t.same([...agentFolders].sort(), [...AGENT_IDS].sort(), 'lib/agents/<id>/ for each agent, and nothing else there')
-  t.same(AGENT_HOOKS.map((a) => a.id), AGENT_IDS, 'the emitter knows the same agents, in the same order')
-  t.same(SETUPS.map((a) => a.id), AGENT_IDS, 'so do install, uninstall and doctor')
+  t.same(
+    AGENT_HOOKS.map((a) => a.id),
+    AGENT_IDS,
+    'the emitter knows the same agents, in the same order',
+  )
+  t.same(
+    SETUPS.map((a) => a.id),
+    AGENT_IDS,
+    'so do install, uninstall and doctor',
+  )
 })
 
 t.test('findSeamLeaks catches a core file that names an agent or imports from its folder', async (t) => {
@@ -101,12 +121,34 @@ t.test('findSeamLeaks catches a core file that names an agent or imports from it
   const leaks = (path: string, text: string): string[] => findSeamLeaks([{ path, text }], agents)
   t.same(leaks('lib/commands/x.ts', `const a = 'codex'`), [`lib/commands/x.ts names the agent "codex"`])
   t.same(leaks('lib/commands/x.ts', 'if (id === `gemini`) run()'), [`lib/commands/x.ts names the agent "gemini"`], 'a template literal')
-  t.same(leaks('lib/commands/x.ts', `import { a } from '../agents/codex/settings-hooks.js'`), [`lib/commands/x.ts imports ../agents/codex/settings-hooks.js (agent codex's folder)`])
-  t.same(leaks('lib/commands/x.ts', `export { a } from '../agents/codex/doctor.js'`), [`lib/commands/x.ts imports ../agents/codex/doctor.js (agent codex's folder)`], 'a re-export')
-  t.same(leaks('lib/commands/x.ts', `const m = await import('../agents/gemini/index.js')`), [`lib/commands/x.ts imports ../agents/gemini/index.js (agent gemini's folder)`], 'a dynamic import')
-  t.same(leaks('lib/commands/x.ts', `type T = import('../agents/gemini/types.js').T`), [`lib/commands/x.ts imports ../agents/gemini/types.js (agent gemini's folder)`], 'a type import')
-  t.same(leaks('lib/agents/gemini/x.ts', `import { a } from '../codex/paths.js'`), [`lib/agents/gemini/x.ts imports ../codex/paths.js (agent codex's folder)`], "one agent's folder from another's")
-  t.same(leaks('lib/agents/codex/x.ts', `import { a } from './paths.js'\nconst id = 'codex'`), [], 'an agent names itself and imports its own folder')
+  t.same(leaks('lib/commands/x.ts', `import { a } from '../agents/codex/settings-hooks.js'`), [
+    `lib/commands/x.ts imports ../agents/codex/settings-hooks.js (agent codex's folder)`,
+  ])
+  t.same(
+    leaks('lib/commands/x.ts', `export { a } from '../agents/codex/doctor.js'`),
+    [`lib/commands/x.ts imports ../agents/codex/doctor.js (agent codex's folder)`],
+    'a re-export',
+  )
+  t.same(
+    leaks('lib/commands/x.ts', `const m = await import('../agents/gemini/index.js')`),
+    [`lib/commands/x.ts imports ../agents/gemini/index.js (agent gemini's folder)`],
+    'a dynamic import',
+  )
+  t.same(
+    leaks('lib/commands/x.ts', `type T = import('../agents/gemini/types.js').T`),
+    [`lib/commands/x.ts imports ../agents/gemini/types.js (agent gemini's folder)`],
+    'a type import',
+  )
+  t.same(
+    leaks('lib/agents/gemini/x.ts', `import { a } from '../codex/paths.js'`),
+    [`lib/agents/gemini/x.ts imports ../codex/paths.js (agent codex's folder)`],
+    "one agent's folder from another's",
+  )
+  t.same(
+    leaks('lib/agents/codex/x.ts', `import { a } from './paths.js'\nconst id = 'codex'`),
+    [],
+    'an agent names itself and imports its own folder',
+  )
   t.same(leaks('lib/agents/index.ts', `import { codex } from './codex/index.js'`), [], 'a registry lists the agent')
   t.same(leaks('lib/commands/x.ts', `// codex and gemini in a comment\nconst s = 'the codex hook'`), [], 'prose and comments are not ids')
 })

@@ -16,7 +16,10 @@ const SID = 'cache000-0000-4000-8000-000000000001'
 
 const logLines = (home: Home): string[] => {
   try {
-    return fs.readFileSync(join(home.tb, 'log'), 'utf8').split('\n').filter((l) => / ignored /.test(l))
+    return fs
+      .readFileSync(join(home.tb, 'log'), 'utf8')
+      .split('\n')
+      .filter((l) => / ignored /.test(l))
   } catch {
     return []
   }
@@ -30,7 +33,8 @@ const setUp = async (root: string): Promise<{ home: Home; env: Record<string, st
   return { home, env }
 }
 
-const queueOf = (stdout: string): string[] => (JSON.parse(stdout) as { queue: { sessionId: string; state: string }[] }).queue.map((i) => `${i.sessionId} ${i.state}`)
+const queueOf = (stdout: string): string[] =>
+  (JSON.parse(stdout) as { queue: { sessionId: string; state: string }[] }).queue.map((i) => `${i.sessionId} ${i.state}`)
 
 t.test('one mis-shaped entry in discovery.json breaks no ls and no status, and is said once', async (t) => {
   const { home, env } = await setUp(t.testdir())

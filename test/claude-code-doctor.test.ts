@@ -5,7 +5,15 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { checkClaudeVersion, checkRoutes, checkScopeHooks, claudeCodeDoctor, type ClaudeVersionRun, type HookFacts, type ScopeSettings } from '../lib/agents/claude-code/doctor.js'
+import {
+  checkClaudeVersion,
+  checkRoutes,
+  checkScopeHooks,
+  claudeCodeDoctor,
+  type ClaudeVersionRun,
+  type HookFacts,
+  type ScopeSettings,
+} from '../lib/agents/claude-code/doctor.js'
 import { deriveHookEntry, mergeHooks } from '../lib/agents/claude-code/settings-hooks.js'
 import { NEWEST_TESTED, OLDEST_SUPPORTED } from '../lib/agents/claude-code/versions.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
@@ -21,7 +29,12 @@ const facts = (present: string[], onPath: string[] = []): HookFacts => ({
   which: (n) => (onPath.includes(n) ? `/usr/bin/${n}` : null),
   known: [],
 })
-const scope = (s: Partial<ScopeSettings> & { settings: JsonObject | null }): ScopeSettings => ({ scope: 'user', file: '/c/settings.json', error: null, ...s })
+const scope = (s: Partial<ScopeSettings> & { settings: JsonObject | null }): ScopeSettings => ({
+  scope: 'user',
+  file: '/c/settings.json',
+  error: null,
+  ...s,
+})
 
 t.test('checkScopeHooks: healthy, missing events, broken paths, PATH, async, disableAllHooks', async (t) => {
   const all = mergeHooks({}, userEntry)
@@ -43,7 +56,10 @@ t.test('checkScopeHooks: healthy, missing events, broken paths, PATH, async, dis
   t.match(partial.details?.join('\n'), /no hook for SessionStart, UserPromptSubmit/)
 
   const npx = deriveHookEntry({ command: NODE, args: ['/home/me/.npm/_npx/ab/node_modules/trailboss/dist/hooks/emit.cjs'] })
-  const cached = checkScopeHooks(scope({ settings: mergeHooks({}, npx) }), facts([NODE, '/home/me/.npm/_npx/ab/node_modules/trailboss/dist/hooks/emit.cjs']))
+  const cached = checkScopeHooks(
+    scope({ settings: mergeHooks({}, npx) }),
+    facts([NODE, '/home/me/.npm/_npx/ab/node_modules/trailboss/dist/hooks/emit.cjs']),
+  )
   t.equal(cached.status, 'warn')
   t.match(cached.details?.join('\n'), /npx's cache/)
 
@@ -66,25 +82,60 @@ t.test('checkScopeHooks: healthy, missing events, broken paths, PATH, async, dis
 
 t.test('checkRoutes: none, plugin, and double registration', async (t) => {
   const none = checkRoutes([scope({ settings: {} })], facts([]))
-  t.same(none.map((c) => [c.id, c.status]), [['routes', 'fail']])
+  t.same(
+    none.map((c) => [c.id, c.status]),
+    [['routes', 'fail']],
+  )
   t.equal(none[0]?.fix, 'trailboss install')
   const plugin = scope({ settings: { enabledPlugins: { 'trailboss@trailboss': true, 'x@y': true } } })
-  t.same(checkRoutes([plugin], facts([], ['trailboss-emit'])).map((c) => [c.id, c.status]), [['plugin', 'ok']])
+  t.same(
+    checkRoutes([plugin], facts([], ['trailboss-emit'])).map((c) => [c.id, c.status]),
+    [['plugin', 'ok']],
+  )
   const noBin = checkRoutes([plugin], facts([]))
-  t.same(noBin.map((c) => [c.id, c.status]), [['plugin', 'fail']])
+  t.same(
+    noBin.map((c) => [c.id, c.status]),
+    [['plugin', 'fail']],
+  )
   t.match(noBin[0]?.fix, /npm install -g trailboss/)
   const disabled = scope({ settings: { enabledPlugins: { 'trailboss@trailboss': false } } })
-  t.same(checkRoutes([disabled], facts([])).map((c) => c.id), ['routes'], 'a disabled plugin is no route')
-  const both = checkRoutes([plugin, scope({ scope: 'local', settings: mergeHooks({}, userEntry) })], facts([NODE, EMIT], ['trailboss-emit']))
-  t.same(both.map((c) => [c.id, c.status]), [['plugin', 'ok'], ['double-registration', 'warn']])
+  t.same(
+    checkRoutes([disabled], facts([])).map((c) => c.id),
+    ['routes'],
+    'a disabled plugin is no route',
+  )
+  const both = checkRoutes(
+    [plugin, scope({ scope: 'local', settings: mergeHooks({}, userEntry) })],
+    facts([NODE, EMIT], ['trailboss-emit']),
+  )
+  t.same(
+    both.map((c) => [c.id, c.status]),
+    [
+      ['plugin', 'ok'],
+      ['double-registration', 'warn'],
+    ],
+  )
   t.match(both[1]?.fix, /trailboss uninstall --scope local/)
 })
 
 t.test('checkClaudeVersion: found, missing, too old, newer than tested, silent', async (t) => {
-  const run = (output: string, over: Partial<ClaudeVersionRun> = {}): ClaudeVersionRun => ({ path: '/usr/bin/claude', code: 0, output, timedOut: false, ...over })
-  t.match(checkClaudeVersion(run(`${OLDEST_SUPPORTED} (Claude Code)\n`)), { status: 'ok', summary: `Claude Code ${OLDEST_SUPPORTED} (/usr/bin/claude; tested with ${OLDEST_SUPPORTED} to ${NEWEST_TESTED})` })
+  const run = (output: string, over: Partial<ClaudeVersionRun> = {}): ClaudeVersionRun => ({
+    path: '/usr/bin/claude',
+    code: 0,
+    output,
+    timedOut: false,
+    ...over,
+  })
+  t.match(checkClaudeVersion(run(`${OLDEST_SUPPORTED} (Claude Code)\n`)), {
+    status: 'ok',
+    summary: `Claude Code ${OLDEST_SUPPORTED} (/usr/bin/claude; tested with ${OLDEST_SUPPORTED} to ${NEWEST_TESTED})`,
+  })
   t.match(checkClaudeVersion(run(`${NEWEST_TESTED} (Claude Code)`)), { status: 'ok' })
-  t.match(checkClaudeVersion(run('2.1.100 (Claude Code)')), { status: 'warn', summary: /2\.1\.100 .* older than the oldest supported, 2\.1\.197/, fix: /update Claude Code/ })
+  t.match(checkClaudeVersion(run('2.1.100 (Claude Code)')), {
+    status: 'warn',
+    summary: /2\.1\.100 .* older than the oldest supported, 2\.1\.197/,
+    fix: /update Claude Code/,
+  })
   t.match(checkClaudeVersion(run('2.2.0 (Claude Code)')), { status: 'info', summary: /2\.2\.0 .* newer than the newest tested, 2\.1\.332/ })
   t.match(checkClaudeVersion(run('', { path: null })), { status: 'warn', summary: /not on PATH/ })
   t.match(checkClaudeVersion(run('', { code: null, timedOut: true })), { status: 'warn', summary: /did not answer in time/ })
@@ -92,30 +143,43 @@ t.test('checkClaudeVersion: found, missing, too old, newer than tested, silent',
   t.match(checkClaudeVersion(run('Claude Code, some build')), { status: 'warn', summary: /said "Claude Code, some build"/ })
 })
 
-
-t.test('claudeCodeDoctor: its version, each scope once (in the home folder project scope is the user file), the routes, in that order', async (t) => {
-  const root = t.testdir({ bin: {}, home: { '.claude': {} }, proj: {}, dist: { hooks: { 'emit.cjs': '' } } })
-  writeFileSync(join(root, 'bin', 'claude'), `#!/bin/sh\necho "${NEWEST_TESTED} (Claude Code)"\n`, { mode: 0o755 })
-  const env = { HOME: join(root, 'home'), PATH: join(root, 'bin') }
-  const emitter = join(root, 'dist', 'hooks', 'emit.cjs')
-  writeFileSync(join(root, 'home', '.claude', 'settings.json'), JSON.stringify(mergeHooks({}, deriveHookEntry(deriveEmitterCommand('user', process.execPath, emitter)))))
-  const ids = (checks: { id: string; status: string }[]): string[][] => checks.map((c) => [c.id, c.status])
-  t.same(ids(await claudeCodeDoctor({ env, cwd: join(root, 'proj'), known: [emitter], now: 0 })), [
-    ['claude-code', 'ok'],
-    ['hooks:user', 'ok'],
-    ['hooks:project', 'info'],
-    ['hooks:local', 'info'],
-  ])
-  t.same(ids(await claudeCodeDoctor({ env, cwd: env.HOME, known: [emitter], now: 0 })), [
-    ['claude-code', 'ok'],
-    ['hooks:user', 'ok'],
-    ['hooks:local', 'info'],
-  ], 'the user file is read once')
-  t.same(ids(await claudeCodeDoctor({ env: { ...env, PATH: '' }, cwd: join(root, 'proj'), known: [], now: 0 })), [
-    ['claude-code', 'warn'],
-    ['hooks:user', 'info'],
-    ['hooks:project', 'info'],
-    ['hooks:local', 'info'],
-    ['routes', 'fail'],
-  ], 'no claude on PATH, no hook known to be ours: no route')
-})
+t.test(
+  'claudeCodeDoctor: its version, each scope once (in the home folder project scope is the user file), the routes, in that order',
+  async (t) => {
+    const root = t.testdir({ bin: {}, home: { '.claude': {} }, proj: {}, dist: { hooks: { 'emit.cjs': '' } } })
+    writeFileSync(join(root, 'bin', 'claude'), `#!/bin/sh\necho "${NEWEST_TESTED} (Claude Code)"\n`, { mode: 0o755 })
+    const env = { HOME: join(root, 'home'), PATH: join(root, 'bin') }
+    const emitter = join(root, 'dist', 'hooks', 'emit.cjs')
+    writeFileSync(
+      join(root, 'home', '.claude', 'settings.json'),
+      JSON.stringify(mergeHooks({}, deriveHookEntry(deriveEmitterCommand('user', process.execPath, emitter)))),
+    )
+    const ids = (checks: { id: string; status: string }[]): string[][] => checks.map((c) => [c.id, c.status])
+    t.same(ids(await claudeCodeDoctor({ env, cwd: join(root, 'proj'), known: [emitter], now: 0 })), [
+      ['claude-code', 'ok'],
+      ['hooks:user', 'ok'],
+      ['hooks:project', 'info'],
+      ['hooks:local', 'info'],
+    ])
+    t.same(
+      ids(await claudeCodeDoctor({ env, cwd: env.HOME, known: [emitter], now: 0 })),
+      [
+        ['claude-code', 'ok'],
+        ['hooks:user', 'ok'],
+        ['hooks:local', 'info'],
+      ],
+      'the user file is read once',
+    )
+    t.same(
+      ids(await claudeCodeDoctor({ env: { ...env, PATH: '' }, cwd: join(root, 'proj'), known: [], now: 0 })),
+      [
+        ['claude-code', 'warn'],
+        ['hooks:user', 'info'],
+        ['hooks:project', 'info'],
+        ['hooks:local', 'info'],
+        ['routes', 'fail'],
+      ],
+      'no claude on PATH, no hook known to be ours: no route',
+    )
+  },
+)

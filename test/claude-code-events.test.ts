@@ -13,7 +13,10 @@ let clock = 1_000_000
 
 /** An event as the emitter makes it, stamped 1 ms after the previous one. */
 const ev = (name: string, extra: Record<string, unknown> = {}, env: Record<string, string> = ENV): HookEvent => {
-  const e = normalizeEvent({ session_id: 's1', hook_event_name: name, cwd: '/w', ...extra }, { env, stamp: (clock += 1), host: 'h', offset: 10, project: 'w' })
+  const e = normalizeEvent(
+    { session_id: 's1', hook_event_name: name, cwd: '/w', ...extra },
+    { env, stamp: (clock += 1), host: 'h', offset: 10, project: 'w' },
+  )
   if (typeof e === 'string') throw new Error(e)
   return e
 }
@@ -64,7 +67,11 @@ t.test('capInput and capText', async (t) => {
   t.ok((capped as string).startsWith('{"command":"xxx'))
   t.same(capInput({ a: 1 }), { a: 1 }, 'small input as is')
   t.equal(capInput(undefined), null)
-  t.equal(capInput(() => 1), null, 'not JSON at all')
+  t.equal(
+    capInput(() => 1),
+    null,
+    'not JSON at all',
+  )
   t.equal(capInput('short'), 'short')
   t.equal(capText('abc', 10), 'abc')
   t.equal(capText('x'.repeat(20), 15), 'xxx' + TRUNCATION_MARKER)
@@ -90,7 +97,10 @@ t.test('normalizeEvent', async (t) => {
   for (const [p, want] of rejects) t.match(normalizeEvent(p, ctx), want, JSON.stringify(p)?.slice(0, 40) ?? String(p))
   const e = normalizeEvent({ session_id: 'A-z_09', hook_event_name: 'Notification', message: 'hi', notification_type: 'idle_prompt' }, ctx)
   t.match(e, { sessionId: 'A-z_09', message: 'hi', notificationType: 'idle_prompt', tmux: { pane: '%3' }, headless: false })
-  t.match(normalizeEvent({ session_id: 'a', hook_event_name: 'Stop' }, { ...ctx, env: { ...ENV, CLAUDE_CODE_ENTRYPOINT: 'sdk-ts' } }), { headless: true, tmux: null })
+  t.match(normalizeEvent({ session_id: 'a', hook_event_name: 'Stop' }, { ...ctx, env: { ...ENV, CLAUDE_CODE_ENTRYPOINT: 'sdk-ts' } }), {
+    headless: true,
+    tmux: null,
+  })
   t.match(normalizeEvent({ session_id: 'a', hook_event_name: 'StopFailure', error: 'rate_limit' }, ctx), { message: 'rate_limit' })
   t.match(normalizeEvent({ session_id: 'a', hook_event_name: 'Stop', background_tasks: [1, 2] }, ctx), { backgroundTasks: 2 })
   t.match(normalizeEvent({ session_id: 'a', hook_event_name: 'PostToolUseFailure', is_interrupt: 'yes' }, ctx), { isInterrupt: false })
@@ -137,15 +147,46 @@ t.test('stateChangeFor: the state table (docs/design.md §3.1), from no record',
 
 t.test('applyEvent: sequences', async (t) => {
   const cases: [string, HookEvent[], string][] = [
-    ['prompt then stop', [ev('UserPromptSubmit', { prompt_id: 'p' }), ev('Stop', { prompt_id: 'p', last_assistant_message: 'x' })], 'waiting/done'],
-    ['late tool event of an ended turn', [ev('Stop', { prompt_id: 'p' }), ev('PostToolUse', { prompt_id: 'p', tool_name: 'Bash' })], 'waiting/done'],
+    [
+      'prompt then stop',
+      [ev('UserPromptSubmit', { prompt_id: 'p' }), ev('Stop', { prompt_id: 'p', last_assistant_message: 'x' })],
+      'waiting/done',
+    ],
+    [
+      'late tool event of an ended turn',
+      [ev('Stop', { prompt_id: 'p' }), ev('PostToolUse', { prompt_id: 'p', tool_name: 'Bash' })],
+      'waiting/done',
+    ],
     ['tool event of a new prompt', [ev('Stop', { prompt_id: 'p' }), ev('PreToolUse', { prompt_id: 'q', tool_name: 'Bash' })], 'working/-'],
     ['ended stays ended', [ev('SessionEnd'), ev('StopFailure', { error: 'x' })], 'ended/-'],
     ['resume revives', [ev('SessionEnd'), ev('SessionStart', { source: 'resume' })], 'idle/-'],
-    ['compact keeps the wait', [ev('Stop', { prompt_id: 'p', last_assistant_message: 'Go?' }), ev('SessionStart', { source: 'compact', prompt_id: 'c' })], 'waiting/question'],
-    ['idle_prompt after compact', [ev('UserPromptSubmit', { prompt_id: 'p' }), ev('SessionStart', { source: 'compact' }), ev('Notification', { notification_type: 'idle_prompt' })], 'waiting/done'],
-    ['permission_prompt alone uses the last tool', [ev('PreToolUse', { prompt_id: 'p', tool_name: 'AskUserQuestion' }), ev('Notification', { prompt_id: 'p', notification_type: 'permission_prompt' })], 'permission/question'],
-    ['approved permission', [ev('PermissionRequest', { prompt_id: 'p', tool_name: 'Bash' }), ev('PostToolUse', { prompt_id: 'p', tool_name: 'Bash' })], 'working/-'],
+    [
+      'compact keeps the wait',
+      [ev('Stop', { prompt_id: 'p', last_assistant_message: 'Go?' }), ev('SessionStart', { source: 'compact', prompt_id: 'c' })],
+      'waiting/question',
+    ],
+    [
+      'idle_prompt after compact',
+      [
+        ev('UserPromptSubmit', { prompt_id: 'p' }),
+        ev('SessionStart', { source: 'compact' }),
+        ev('Notification', { notification_type: 'idle_prompt' }),
+      ],
+      'waiting/done',
+    ],
+    [
+      'permission_prompt alone uses the last tool',
+      [
+        ev('PreToolUse', { prompt_id: 'p', tool_name: 'AskUserQuestion' }),
+        ev('Notification', { prompt_id: 'p', notification_type: 'permission_prompt' }),
+      ],
+      'permission/question',
+    ],
+    [
+      'approved permission',
+      [ev('PermissionRequest', { prompt_id: 'p', tool_name: 'Bash' }), ev('PostToolUse', { prompt_id: 'p', tool_name: 'Bash' })],
+      'working/-',
+    ],
   ]
   for (const [name, events, want] of cases) t.equal(stateOf(fold(...events)), want, name)
 })
@@ -185,7 +226,11 @@ t.test('applyEvent: since, tool ids and order', async (t) => {
   t.equal(r2.stateStamp, stop2.stamp)
 
   // The fold sorts by stamp, so any arrival order gives the same record.
-  const seq = [ev('UserPromptSubmit', { prompt_id: 'z' }), ev('PreToolUse', { prompt_id: 'z', tool_name: 'Bash', tool_use_id: 'a' }), ev('Stop', { prompt_id: 'z' })]
+  const seq = [
+    ev('UserPromptSubmit', { prompt_id: 'z' }),
+    ev('PreToolUse', { prompt_id: 'z', tool_name: 'Bash', tool_use_id: 'a' }),
+    ev('Stop', { prompt_id: 'z' }),
+  ]
   t.same(foldEvents(null, [...seq].reverse(), hooksFor), foldEvents(null, seq, hooksFor))
   t.equal(foldEvents(null, [], hooksFor), null)
 })
@@ -199,11 +244,33 @@ t.test('applyEvent is pure', async (t) => {
 })
 
 t.test('lastTool is the call in flight in the current prompt', async (t) => {
-  const bash = (id: string, command: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ prompt_id: 'p1', tool_name: 'Bash', tool_input: { command }, tool_use_id: id, ...extra })
-  t.match(fold(ev('UserPromptSubmit', { prompt_id: 'p1' }), ev('PreToolUse', bash('a', 'ls'))).lastTool, { useId: 'a' }, 'started: in flight')
+  const bash = (id: string, command: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    prompt_id: 'p1',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: id,
+    ...extra,
+  })
+  t.match(
+    fold(ev('UserPromptSubmit', { prompt_id: 'p1' }), ev('PreToolUse', bash('a', 'ls'))).lastTool,
+    { useId: 'a' },
+    'started: in flight',
+  )
   t.equal(fold(ev('PreToolUse', bash('a', 'ls')), ev('PostToolUse', bash('a', 'ls'))).lastTool, null, 'ended: none in flight')
-  t.match(fold(ev('PreToolUse', bash('a', 'ls')), ev('PreToolUse', bash('b', 'make')), ev('PostToolUse', bash('a', 'ls'))).lastTool, { useId: 'b' }, 'another call ending leaves it')
-  t.equal(fold(ev('PreToolUse', bash('a', 'ls')), ev('UserPromptSubmit', { prompt_id: 'p2' })).lastTool, null, 'a new prompt: none of its own yet')
+  t.match(
+    fold(ev('PreToolUse', bash('a', 'ls')), ev('PreToolUse', bash('b', 'make')), ev('PostToolUse', bash('a', 'ls'))).lastTool,
+    { useId: 'b' },
+    'another call ending leaves it',
+  )
+  t.equal(
+    fold(ev('PreToolUse', bash('a', 'ls')), ev('UserPromptSubmit', { prompt_id: 'p2' })).lastTool,
+    null,
+    'a new prompt: none of its own yet',
+  )
   const stopped = fold(ev('PreToolUse', bash('a', 'npm test')), ev('PostToolUseFailure', bash('a', 'npm test', { is_interrupt: true })))
-  t.match(stopped, { state: 'waiting', kind: 'interrupted', tool: { name: 'Bash', input: { command: 'npm test' } } }, 'Esc while it ran: the wait keeps the tool')
+  t.match(
+    stopped,
+    { state: 'waiting', kind: 'interrupted', tool: { name: 'Bash', input: { command: 'npm test' } } },
+    'Esc while it ran: the wait keeps the tool',
+  )
 })

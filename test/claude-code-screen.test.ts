@@ -32,7 +32,8 @@ t.test('texts that are not a Claude Code screen', async (t) => {
 })
 
 t.test('captured Claude Code 2.1.332 screens, auto and default mode (a status line above the footer)', async (t) => {
-  const at = (mode: string, name: string): string => readFileSync(new URL(`./fixtures/claude-code-2.1.332/${mode}/screens/${name}`, import.meta.url), 'utf8')
+  const at = (mode: string, name: string): string =>
+    readFileSync(new URL(`./fixtures/claude-code-2.1.332/${mode}/screens/${name}`, import.meta.url), 'utf8')
   const common: [string, string][] = [
     ['01-startup.txt', 'idle'],
     ['02-after-stop.txt', 'idle'],
@@ -53,7 +54,8 @@ t.test('captured Claude Code 2.1.332 screens, auto and default mode (a status li
     ['15-shift-tab-3.txt', 'idle'],
     ['15-shift-tab-4.txt', 'idle'],
   ]
-  for (const mode of ['auto', 'default']) for (const [file, verdict] of common) t.equal(classifyScreen(at(mode, file)), verdict, `${mode}/${file}`)
+  for (const mode of ['auto', 'default'])
+    for (const [file, verdict] of common) t.equal(classifyScreen(at(mode, file)), verdict, `${mode}/${file}`)
   t.equal(classifyScreen(at('auto', '05-approval-dialog.txt')), 'permission', "auto/05: the approval after the can't-check dialog")
   t.match(at('auto', '03-dialog.txt'), /Enter to stay in auto mode/, "the can't-check dialog")
 })

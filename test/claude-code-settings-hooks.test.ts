@@ -2,10 +2,28 @@ import * as fs from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import t from 'tap'
-import { deriveHookEntry, derivePluginHooks, entryForEvent, HOOK_EVENTS, HOOK_TIMEOUT_S, isOurHook, listOurHooks, mergeHooks, settingsFile, unmergeHooks } from '../lib/agents/claude-code/settings-hooks.js'
+import {
+  deriveHookEntry,
+  derivePluginHooks,
+  entryForEvent,
+  HOOK_EVENTS,
+  HOOK_TIMEOUT_S,
+  isOurHook,
+  listOurHooks,
+  mergeHooks,
+  settingsFile,
+  unmergeHooks,
+} from '../lib/agents/claude-code/settings-hooks.js'
 import type { Json, JsonObject } from '../lib/settings/json-value.js'
 import { deriveEmitterCommand, findPackageRoot, isEphemeralPath } from '../lib/settings/package-root.js'
-import { detectIndent, formatSettings, formatSettingsEdit, parseSettings, resolveSettingsTarget, updateSettingsFile } from '../lib/settings/settings-file.js'
+import {
+  detectIndent,
+  formatSettings,
+  formatSettingsEdit,
+  parseSettings,
+  resolveSettingsTarget,
+  updateSettingsFile,
+} from '../lib/settings/settings-file.js'
 
 const NODE = '/usr/local/bin/node'
 const EMITTER = '/usr/local/lib/node_modules/trailboss/dist/hooks/emit.cjs'
@@ -42,12 +60,36 @@ t.test('isOurHook recognises our entries by the exact command they run, nothing 
   const cases: [unknown, boolean, string][] = [
     [ENTRY, true, 'exec form, npm prefix'],
     [PROJECT_ENTRY, true, 'trailboss-emit from PATH'],
-    [{ type: 'command', command: '/home/me/.nvm/versions/node/v20.1.0/bin/node', args: ['/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs'] }, true, 'old nvm path'],
+    [
+      {
+        type: 'command',
+        command: '/home/me/.nvm/versions/node/v20.1.0/bin/node',
+        args: ['/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs'],
+      },
+      true,
+      'old nvm path',
+    ],
     [{ type: 'command', command: 'node', args: ['/home/me/.npm/_npx/ab12/node_modules/trailboss/dist/hooks/emit.cjs'] }, true, 'npx cache'],
-    [{ type: 'command', command: '/usr/bin/node', args: ['/home/me/src/trail-boss/dist/hooks/emit.cjs'] }, false, 'a clone is ours only when known (install checks its package.json)'],
-    [{ type: 'command', command: 'node /home/me/src/trailboss/dist/hooks/emit.cjs' }, false, 'a shell line written by hand: never what install writes'],
-    [{ type: 'command', command: '/usr/local/bin/trailboss-emit' }, false, 'a bin by absolute path: install writes trailboss-emit from PATH'],
-    [{ type: 'command', command: '/home/me/src/trailboss/dist/hooks/emit.cjs', async: true }, false, 'the emitter file as the command: never what install writes'],
+    [
+      { type: 'command', command: '/usr/bin/node', args: ['/home/me/src/trail-boss/dist/hooks/emit.cjs'] },
+      false,
+      'a clone is ours only when known (install checks its package.json)',
+    ],
+    [
+      { type: 'command', command: 'node /home/me/src/trailboss/dist/hooks/emit.cjs' },
+      false,
+      'a shell line written by hand: never what install writes',
+    ],
+    [
+      { type: 'command', command: '/usr/local/bin/trailboss-emit' },
+      false,
+      'a bin by absolute path: install writes trailboss-emit from PATH',
+    ],
+    [
+      { type: 'command', command: '/home/me/src/trailboss/dist/hooks/emit.cjs', async: true },
+      false,
+      'the emitter file as the command: never what install writes',
+    ],
     [{ type: 'command', command: 'echo trailboss-emit' }, false, 'a foreign command naming us'],
     [{ type: 'command', command: 'trailboss-emit; rm -rf x' }, false, 'a longer shell line'],
     [{ type: 'command', command: '/usr/bin/node', args: ['/opt/other-tool/dist/hooks/emit.cjs'] }, false, "another tool's emit.cjs"],
@@ -70,7 +112,12 @@ t.test('mergeHooks adds one group per event and keeps every foreign key and hook
   for (const key of Object.keys(REAL)) if (key !== 'hooks') t.same(merged[key], REAL[key], key)
   t.strictSame(Object.keys(merged), Object.keys(REAL), 'key order kept')
   const hooks = merged.hooks as Record<string, Json[]>
-  for (const event of HOOK_EVENTS) t.same(hooks[event]?.filter((g) => JSON.stringify(g).includes(EMITTER)), [{ hooks: [entryForEvent(ENTRY, event)] }], event)
+  for (const event of HOOK_EVENTS)
+    t.same(
+      hooks[event]?.filter((g) => JSON.stringify(g).includes(EMITTER)),
+      [{ hooks: [entryForEvent(ENTRY, event)] }],
+      event,
+    )
   t.notOk('async' in ((hooks.SessionEnd?.at(-1) as { hooks: JsonObject[] }).hooks[0] ?? {}), 'SessionEnd runs in the foreground')
   t.same(hooks.PreToolUse?.[0], (REAL.hooks as Record<string, Json[]>).PreToolUse?.[0], 'foreign group first, as before')
   t.same(hooks.PreCompact, (REAL.hooks as Record<string, Json[]>).PreCompact, 'an event we do not use is untouched')
@@ -80,7 +127,13 @@ t.test('mergeHooks adds one group per event and keeps every foreign key and hook
 })
 
 t.test('mergeHooks replaces our old entries in place and removes strays', async (t) => {
-  const old = { type: 'command', command: '/old/node', args: ['/old/lib/node_modules/trailboss/dist/hooks/emit.cjs'], async: true, timeout: 10 }
+  const old = {
+    type: 'command',
+    command: '/old/node',
+    args: ['/old/lib/node_modules/trailboss/dist/hooks/emit.cjs'],
+    async: true,
+    timeout: 10,
+  }
   const settings: JsonObject = {
     hooks: {
       Stop: [{ hooks: [old] }, { hooks: [{ type: 'command', command: 'say done' }] }],
@@ -89,8 +142,16 @@ t.test('mergeHooks replaces our old entries in place and removes strays', async 
     },
   }
   const merged = mergeHooks(settings, ENTRY) as { hooks: Record<string, Json[]> }
-  t.same(merged.hooks.Stop, [{ hooks: [ENTRY] }, { hooks: [{ type: 'command', command: 'say done' }] }], 'in place, before the foreign group')
-  t.same(merged.hooks.PreToolUse, [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard' }] }, { hooks: [ENTRY] }], 'stray taken out of a mixed group')
+  t.same(
+    merged.hooks.Stop,
+    [{ hooks: [ENTRY] }, { hooks: [{ type: 'command', command: 'say done' }] }],
+    'in place, before the foreign group',
+  )
+  t.same(
+    merged.hooks.PreToolUse,
+    [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard' }] }, { hooks: [ENTRY] }],
+    'stray taken out of a mixed group',
+  )
   t.notOk('MessageDisplay' in merged.hooks, 'an event we no longer use loses our entry')
   t.equal(listOurHooks(merged).length, HOOK_EVENTS.length)
 })
@@ -105,7 +166,11 @@ t.test('unmergeHooks removes exactly ours', async (t) => {
   t.same(unmergeHooks(mergeHooks({}, ENTRY)), {}, 'hooks that held only ours go with them')
   t.same(unmergeHooks(mergeHooks({ a: 1 }, PROJECT_ENTRY)), { a: 1 })
   const weird: JsonObject = { hooks: { Stop: 'not a list', X: [1, { hooks: 'no' }, { hooks: [PROJECT_ENTRY, 'junk'] }] } }
-  t.same(unmergeHooks(weird), { hooks: { Stop: 'not a list', X: [1, { hooks: 'no' }, { hooks: ['junk'] }] } }, 'odd foreign shapes left alone')
+  t.same(
+    unmergeHooks(weird),
+    { hooks: { Stop: 'not a list', X: [1, { hooks: 'no' }, { hooks: ['junk'] }] } },
+    'odd foreign shapes left alone',
+  )
 })
 
 t.test('parseSettings refuses what is not one JSON object', async (t) => {
@@ -128,12 +193,16 @@ t.test('formatSettings keeps the file’s indentation and final newline', async 
 })
 
 t.test('formatSettingsEdit rewrites only what changed and keeps hand formatting elsewhere', async (t) => {
-  const text = '{\n    "permissions": {"allow": ["Bash(ls)", "Read(x)"]},\n    "env": { "A": "1" },\n    "hooks": {\n        "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]\n    }\n}\n'
+  const text =
+    '{\n    "permissions": {"allow": ["Bash(ls)", "Read(x)"]},\n    "env": { "A": "1" },\n    "hooks": {\n        "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]\n    }\n}\n'
   const before = parseSettings(text, 'f')
   const merged = mergeHooks(before, ENTRY)
   const installed = formatSettingsEdit(text, before, merged)
   t.same(JSON.parse(installed), merged)
-  t.ok(installed.startsWith('{\n    "permissions": {"allow": ["Bash(ls)", "Read(x)"]},\n    "env": { "A": "1" },\n'), 'untouched lines keep their bytes')
+  t.ok(
+    installed.startsWith('{\n    "permissions": {"allow": ["Bash(ls)", "Read(x)"]},\n    "env": { "A": "1" },\n'),
+    'untouched lines keep their bytes',
+  )
   t.match(installed, /\n {8}"SessionStart": \[\n {12}\{/, 'new entries in the file’s four-space indentation')
   // Taking our group back out of a one-line array is an edit jsonc-parser gets wrong; the
   // result is checked, and a full rewrite in the file's indentation takes its place.
@@ -141,7 +210,10 @@ t.test('formatSettingsEdit rewrites only what changed and keeps hand formatting 
   const oneLine = '{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(ls)"]}\n}\n'
   const oneLineMerged = mergeHooks(parseSettings(oneLine, 'f'), ENTRY)
   const oneLineInstalled = formatSettingsEdit(oneLine, parseSettings(oneLine, 'f'), oneLineMerged)
-  t.ok(oneLineInstalled.startsWith('{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(ls)"]},\n  "hooks": {\n'), 'the line before an insertion keeps its layout')
+  t.ok(
+    oneLineInstalled.startsWith('{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(ls)"]},\n  "hooks": {\n'),
+    'the line before an insertion keeps its layout',
+  )
   t.equal(formatSettingsEdit(oneLineInstalled, oneLineMerged, parseSettings(oneLine, 'f')), oneLine)
   const plain = `${JSON.stringify(REAL, null, 2)}\n`
   const plainMerged = mergeHooks(REAL, ENTRY)
@@ -167,7 +239,10 @@ t.test('paths: scopes, package root, npx cache', async (t) => {
   t.equal(settingsFile('local', {}, '/p'), '/p/.claude/settings.local.json')
   const root = findPackageRoot(new URL(import.meta.url).pathname)
   t.ok(root && fs.existsSync(join(root, 'package.json')))
-  const dir = t.testdir({ package: { 'package.json': JSON.stringify({ name: 'trailboss' }), dist: { bin: { chunks: { 'x.js': '' } } } }, 'package.json': JSON.stringify({ name: 'other' }) })
+  const dir = t.testdir({
+    package: { 'package.json': JSON.stringify({ name: 'trailboss' }), dist: { bin: { chunks: { 'x.js': '' } } } },
+    'package.json': JSON.stringify({ name: 'other' }),
+  })
   t.equal(findPackageRoot(join(dir, 'package/dist/bin/chunks/x.js')), join(dir, 'package'), 'a bundled chunk deep in dist/')
   t.equal(findPackageRoot(join(dir, 'elsewhere/x.js')), findPackageRoot(dir), 'a foreign package.json is walked past')
   t.equal(findPackageRoot('/no-such-folder-of-trailboss/x.js'), null, 'no trailboss package above')
@@ -196,8 +271,14 @@ const eventName = fc.oneof(fc.constantFrom(...HOOK_EVENTS, 'PreCompact', 'Messag
 const foreignSettings = fc
   .record(
     {
-      top: fc.dictionary(fc.string().filter((k) => k !== 'hooks'), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }),
-      hooks: fc.option(fc.dictionary(eventName, fc.array(foreignGroup, { minLength: 1, maxLength: 3 }), { minKeys: 1, maxKeys: 6 }), { nil: undefined }),
+      top: fc.dictionary(
+        fc.string().filter((k) => k !== 'hooks'),
+        fc.jsonValue({ maxDepth: 3 }),
+        { maxKeys: 6 },
+      ),
+      hooks: fc.option(fc.dictionary(eventName, fc.array(foreignGroup, { minLength: 1, maxLength: 3 }), { minKeys: 1, maxKeys: 6 }), {
+        nil: undefined,
+      }),
     },
     { requiredKeys: ['top'] },
   )
@@ -214,7 +295,8 @@ t.test('property: random foreign settings survive install + uninstall byte for b
       // Install twice: the same bytes.
       if (formatSettings(mergeHooks(parseSettings(installedText, 'f'), entry), installedText) !== installedText) return false
       // Every foreign key is there, unchanged, apart from hooks.
-      for (const key of Object.keys(settings)) if (key !== 'hooks' && JSON.stringify(installed[key]) !== JSON.stringify(settings[key])) return false
+      for (const key of Object.keys(settings))
+        if (key !== 'hooks' && JSON.stringify(installed[key]) !== JSON.stringify(settings[key])) return false
       // Exactly one entry of ours per event.
       if (listOurHooks(installed).length !== HOOK_EVENTS.length) return false
       // Uninstall: the original bytes.
@@ -304,7 +386,10 @@ t.test('updateSettingsFile refuses an unparseable file and leaves it untouched',
   const dir = t.testdir({ 'settings.json': text })
   const file = join(dir, 'settings.json')
   const before = fs.statSync(file).mtimeMs
-  await t.rejects(updateSettingsFile(file, { TRAILBOSS_HOME: join(dir, 'tb') }, (s) => mergeHooks(s, ENTRY)), /not valid JSON/)
+  await t.rejects(
+    updateSettingsFile(file, { TRAILBOSS_HOME: join(dir, 'tb') }, (s) => mergeHooks(s, ENTRY)),
+    /not valid JSON/,
+  )
   t.equal(fs.readFileSync(file, 'utf8'), text)
   t.equal(fs.statSync(file).mtimeMs, before)
   t.same(fs.readdirSync(dir), ['settings.json'], 'no backup, no lock, no temp file')

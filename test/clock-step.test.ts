@@ -49,7 +49,10 @@ t.test('an event stamped an hour ahead does not freeze its session', async (t) =
 
   // Events that find the lock held are saved as pending events; readers fold them at once.
   const lock = join(root, 'tb', 'sessions', `${SID}.json.lock`)
-  t.equal((await runEmitter(payload('PermissionRequest', { prompt_id: 'p3', tool_name: 'Bash', tool_input: { command: 'make' } }), ahead)).code, 0)
+  t.equal(
+    (await runEmitter(payload('PermissionRequest', { prompt_id: 'p3', tool_name: 'Bash', tool_input: { command: 'make' } }), ahead)).code,
+    0,
+  )
   fs.mkdirSync(lock)
   const later = new Date(Date.now() + HOUR)
   fs.utimesSync(lock, later, later)
@@ -72,7 +75,9 @@ t.test('pending events of one holder-less stretch still tie-break by stamp', asy
   // Started in this order; the second one's stamp is the newer, whichever lands first.
   const [first, second] = await Promise.all([
     runEmitter(payload('UserPromptSubmit', { prompt_id: 'p1' }), env),
-    new Promise((r) => setTimeout(r, 30)).then(() => runEmitter(payload('Stop', { prompt_id: 'p1', last_assistant_message: 'Done?' }), env)),
+    new Promise((r) => setTimeout(r, 30)).then(() =>
+      runEmitter(payload('Stop', { prompt_id: 'p1', last_assistant_message: 'Done?' }), env),
+    ),
   ])
   t.same([first.code, second.code], [0, 0])
   t.equal(await stateOf(env), 'waiting/question', 'the newer stamp decides among pending events')
@@ -111,13 +116,28 @@ setInterval(() => {}, 1e6)
 `,
   )
   const hook = payload('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'make' }, tool_use_id: 'tu1' })
-  const pane = server.newPane(['new-window', '-d'], [process.execPath, agent, EMITTER, env.TRAILBOSS_HOME!, String(-HOUR), hook, `${SCREENS}05-working-spinner.txt`, `${SCREENS}03-permission-dialog.txt`])
+  const pane = server.newPane(
+    ['new-window', '-d'],
+    [
+      process.execPath,
+      agent,
+      EMITTER,
+      env.TRAILBOSS_HOME!,
+      String(-HOUR),
+      hook,
+      `${SCREENS}05-working-spinner.txt`,
+      `${SCREENS}03-permission-dialog.txt`,
+    ],
+  )
   await waitFor(() => /Channelling/.test(server.capture(pane)), 'the working screen')
   await waitFor(() => fs.existsSync(join(root, 'tb', 'sessions', `${SID}.json`)), 'the record')
   // A run while the clock was an hour ahead captures "working" and remembers it, stamped then.
   const ahead = { ...env, NODE_OPTIONS: `--require=${CLOCK_AHEAD}`, TRAILBOSS_TEST_CLOCK_SHIFT_MS: String(HOUR) }
   const r = await runCli(['ls', '--all', '--json'], ahead)
-  t.match((JSON.parse(r.stdout) as JsonView).queue.find((i) => i.sessionId === SID), { state: 'working' })
+  t.match(
+    (JSON.parse(r.stdout) as JsonView).queue.find((i) => i.sessionId === SID),
+    { state: 'working' },
+  )
   // The clock is right again, and the dialog is on screen now.
   server.tmux('send-keys', '-t', pane, 'Enter')
   await waitFor(() => /Do you want to proceed/.test(server.capture(pane)), 'the dialog')
@@ -129,18 +149,44 @@ t.test('spooled events are folded on read with the reader’s clock: a record st
   const env = baseEnv(root, { NO_COLOR: '1' })
   const sid = 'c10c0000-0000-4000-8000-000000000002'
   const codex = (name: string, extra: Record<string, unknown> = {}): string =>
-    JSON.stringify({ session_id: sid, transcript_path: '/nowhere/r.jsonl', cwd: '/tmp', hook_event_name: name, turn_id: 't1', model: 'm', permission_mode: 'default', ...extra })
+    JSON.stringify({
+      session_id: sid,
+      transcript_path: '/nowhere/r.jsonl',
+      cwd: '/tmp',
+      hook_event_name: name,
+      turn_id: 't1',
+      model: 'm',
+      permission_mode: 'default',
+      ...extra,
+    })
   const ahead = { ...env, NODE_OPTIONS: `--require=${CLOCK_AHEAD}`, TRAILBOSS_TEST_CLOCK_SHIFT_MS: String(HOUR) }
-  t.equal((await runEmitterWith(EMITTER, ['--agent', 'codex'], codex('PermissionRequest', { tool_name: 'Bash', tool_input: { command: 'make' } }), ahead)).code, 0)
+  t.equal(
+    (
+      await runEmitterWith(
+        EMITTER,
+        ['--agent', 'codex'],
+        codex('PermissionRequest', { tool_name: 'Bash', tool_input: { command: 'make' } }),
+        ahead,
+      )
+    ).code,
+    0,
+  )
   const rec = JSON.parse(fs.readFileSync(join(root, 'tb', 'sessions', `${sid}.json`), 'utf8')) as { stateStamp: number; state: string }
   t.ok(rec.stateStamp > Date.now() + HOUR / 2 && rec.state === 'permission', 'stamped an hour ahead')
   // The clock is right again: the person answers and the turn ends; spool.sh stores the events,
   // and no fold runs (it is given no node), so only readers fold them.
-  for (const event of [codex('UserPromptSubmit', { prompt: 'go on', turn_id: 't2' }), codex('Stop', { turn_id: 't2', last_assistant_message: 'Built.' })]) {
+  for (const event of [
+    codex('UserPromptSubmit', { prompt: 'go on', turn_id: 't2' }),
+    codex('Stop', { turn_id: 't2', last_assistant_message: 'Built.' }),
+  ]) {
     t.equal(spawnSync('/bin/sh', [SPOOL_SH, 'codex'], { input: event, env: env as NodeJS.ProcessEnv }).status, 0)
   }
   const r = await runCli(['ls', '--all', '--json'], env)
-  t.match((JSON.parse(r.stdout) as JsonView).queue.find((i) => i.sessionId === sid), { state: 'waiting', kind: 'done' }, 'the spooled Stop counts')
+  t.match(
+    (JSON.parse(r.stdout) as JsonView).queue.find((i) => i.sessionId === sid),
+    { state: 'waiting', kind: 'done' },
+    'the spooled Stop counts',
+  )
 })
 
 t.test('a seen mark noted before the clock stepped back starts its stretch again', async (t) => {
@@ -149,7 +195,11 @@ t.test('a seen mark noted before the clock stepped back starts its stretch again
   const ahead = new Map([['s', { since: 10, seenAt: null, activeAt: now + HOUR }]])
   t.same(deriveSeenUpdate([wait], ahead, now).get('s'), { since: 10, seenAt: null, activeAt: now }, 'noted again at now')
   const later = new Map([['s', { since: 10, seenAt: null, activeAt: now }]])
-  t.same(deriveSeenUpdate([wait], later, now + SEEN_AFTER_ACTIVE_MS).get('s')?.seenAt, now + SEEN_AFTER_ACTIVE_MS, 'and seen once in front long enough')
+  t.same(
+    deriveSeenUpdate([wait], later, now + SEEN_AFTER_ACTIVE_MS).get('s')?.seenAt,
+    now + SEEN_AFTER_ACTIVE_MS,
+    'and seen once in front long enough',
+  )
 })
 
 t.test('discovery memos stamped ahead of the clock are looked at again', async (t) => {

@@ -30,8 +30,17 @@ t.test('the code cache is used; refused or missing, the output is the same', asy
   fs.writeFileSync(join(sessions, 'cached00-1.json'), JSON.stringify(applyEvent(null, event('cached00-1', 'Stop'), hooksFor)))
   // A record from a newer version: the compiled validator refuses it, zod (imported through
   // the loader) reads it.
-  fs.writeFileSync(join(sessions, 'newer000-1.json'), JSON.stringify({ ...applyEvent(null, event('newer000-1', 'Stop'), hooksFor), fieldFromANewerVersion: 1 }))
-  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), TRAILBOSS_DEBUG_CODE_CACHE: '1' }
+  fs.writeFileSync(
+    join(sessions, 'newer000-1.json'),
+    JSON.stringify({ ...applyEvent(null, event('newer000-1', 'Stop'), hooksFor), fieldFromANewerVersion: 1 }),
+  )
+  const env = {
+    PATH: process.env.PATH,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+    HOME: home,
+    TRAILBOSS_HOME: join(home, 'tb'),
+    TRAILBOSS_DEBUG_CODE_CACHE: '1',
+  }
   const run = (...args: string[]): Run => {
     const r = spawnSync(process.execPath, [built.cli, ...args], { env, encoding: 'utf8', timeout: 30_000 })
     return { code: r.status, stdout: r.stdout, stderr: r.stderr }
@@ -42,14 +51,24 @@ t.test('the code cache is used; refused or missing, the output is the same', asy
   t.equal(used.stderr, 'trailboss: code cache used\n')
   t.same((JSON.parse(used.stdout) as { queue: { sessionId: string }[] }).queue.map((i) => i.sessionId).sort(), ['cached00-1', 'newer000-1'])
   const version = run('--version')
-  t.same([version.code, version.stdout.trim(), version.stderr], [0, JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version, 'trailboss: code cache used\n'], 'the full CLI, imported from cached code')
+  t.same(
+    [version.code, version.stdout.trim(), version.stderr],
+    [0, JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version, 'trailboss: code cache used\n'],
+    'the full CLI, imported from cached code',
+  )
 
-  const doctorCheck = (): unknown => (JSON.parse(run('doctor', '--json').stdout) as { checks: { id: string; status: string }[] }).checks.find((c) => c.id === 'code-cache')?.status
+  const doctorCheck = (): unknown =>
+    (JSON.parse(run('doctor', '--json').stdout) as { checks: { id: string; status: string }[] }).checks.find((c) => c.id === 'code-cache')
+      ?.status
   t.equal(doctorCheck(), 'ok', 'doctor says the cache is used')
 
   fs.writeFileSync(cache, Buffer.alloc(4096, 7))
   const refused = run('ls', '--json')
-  t.same([refused.code, refused.stdout, refused.stderr], [0, used.stdout, 'trailboss: code cache refused\n'], 'a damaged cache is refused by V8')
+  t.same(
+    [refused.code, refused.stdout, refused.stderr],
+    [0, used.stdout, 'trailboss: code cache refused\n'],
+    'a damaged cache is refused by V8',
+  )
   t.equal(doctorCheck(), 'info', 'doctor says so, and how to make a new one')
 
   fs.rmSync(cache)
@@ -62,14 +81,33 @@ t.test('the emitter starts from its code cache; refused or missing, it records t
   const built = await copyBuilt(t)
   const cache = join(dirname(built.emitter), 'emit.v8')
   const home = tempDir(t)
-  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CODE_ENTRYPOINT: 'cli', TRAILBOSS_DEBUG_CODE_CACHE: '1' }
+  const env = {
+    PATH: process.env.PATH,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+    HOME: home,
+    TRAILBOSS_HOME: join(home, 'tb'),
+    CLAUDE_CODE_ENTRYPOINT: 'cli',
+    TRAILBOSS_DEBUG_CODE_CACHE: '1',
+  }
   const emit = (sessionId: string): Run => {
-    const input = JSON.stringify({ session_id: sessionId, transcript_path: join(home, `${sessionId}.jsonl`), cwd: home, hook_event_name: 'Stop', prompt_id: 'p', last_assistant_message: 'Done.' })
+    const input = JSON.stringify({
+      session_id: sessionId,
+      transcript_path: join(home, `${sessionId}.jsonl`),
+      cwd: home,
+      hook_event_name: 'Stop',
+      prompt_id: 'p',
+      last_assistant_message: 'Done.',
+    })
     const r = spawnSync(process.execPath, [built.emitter], { env, input, encoding: 'utf8', timeout: 30_000 })
     return { code: r.status, stdout: r.stdout, stderr: r.stderr }
   }
   const recorded = (sessionId: string): unknown => {
-    const { sessionId: id, state, kind, message } = JSON.parse(fs.readFileSync(join(home, 'tb', 'sessions', `${sessionId}.json`), 'utf8')) as Record<string, unknown>
+    const {
+      sessionId: id,
+      state,
+      kind,
+      message,
+    } = JSON.parse(fs.readFileSync(join(home, 'tb', 'sessions', `${sessionId}.json`), 'utf8')) as Record<string, unknown>
     return { id, state, kind, message }
   }
   const expect = (sessionId: string): unknown => ({ id: sessionId, state: 'waiting', kind: 'done', message: 'Done.' })

@@ -26,7 +26,13 @@ const lines = text('hooks.jsonl')
 const TMUX_ENV = { TMUX: '/ROOT/sock,8681,0', TMUX_PANE: '%1', HOME: '/ROOT/home', CODEX_HOME: '/ROOT/home/.codex' }
 
 const toEvent = (l: Line, i: number): HookEvent => {
-  const ev = codexHooks.toHookEvent(l.payload, { env: TMUX_ENV, stamp: (l.ts ?? 0) + i / 1000, host: 'h', fileSize: () => 1, projectLabel: () => 'proj' })
+  const ev = codexHooks.toHookEvent(l.payload, {
+    env: TMUX_ENV,
+    stamp: (l.ts ?? 0) + i / 1000,
+    host: 'h',
+    fileSize: () => 1,
+    projectLabel: () => 'proj',
+  })
   if (typeof ev === 'string') throw new Error(ev)
   return ev
 }
@@ -57,9 +63,18 @@ t.test('payloads become events: turn id as prompt id, tool, pane, message', asyn
   t.equal(ev.promptId, perm.payload!.turn_id)
   t.match(ev.tool, { name: 'Bash', input: { command: /^touch / }, useId: null })
   t.same(ev.tmux, { pane: '%1', socket: '/ROOT/sock', serverPid: 8681 })
-  const stop = toEvent(lines.find((l) => l.event === 'Stop')!, 0)
+  const stop = toEvent(
+    lines.find((l) => l.event === 'Stop')!,
+    0,
+  )
   t.equal(stop.message, 'All done here.')
-  t.equal(codexHooks.toHookEvent({ hook_event_name: 'Stop', session_id: '../x' }, { env: {}, stamp: 1, host: 'h', fileSize: () => null, projectLabel: () => null }), 'invalid session_id "../x"')
+  t.equal(
+    codexHooks.toHookEvent(
+      { hook_event_name: 'Stop', session_id: '../x' },
+      { env: {}, stamp: 1, host: 'h', fileSize: () => null, projectLabel: () => null },
+    ),
+    'invalid session_id "../x"',
+  )
 })
 
 t.test('the state after each captured scenario', async (t) => {
@@ -73,7 +88,11 @@ t.test('the state after each captured scenario', async (t) => {
     ['working, then Esc while streaming', first, { state: 'waiting', kind: 'interrupted' }],
     // No hook says so: the rollout check on read does (below).
     ['API error (response.failed): no hook after UserPromptSubmit', first, { state: 'working', kind: null }],
-    ['Plan mode (Shift+Tab), question (request_user_input), answer (Enter)', first, { state: 'waiting', kind: 'done', message: 'Red it is.' }],
+    [
+      'Plan mode (Shift+Tab), question (request_user_input), answer (Enter)',
+      first,
+      { state: 'waiting', kind: 'done', message: 'Red it is.' },
+    ],
     ['question, then Esc in the dialog', first, { state: 'waiting', kind: 'interrupted' }],
     ['/clear: a new session; its SessionStart (source clear) comes with the next prompt', last, { state: 'waiting', kind: 'done' }],
     ['resume (codex resume <id>): SessionStart source resume with the next prompt', last, { state: 'waiting', kind: 'done' }],
@@ -84,7 +103,11 @@ t.test('the state after each captured scenario', async (t) => {
     if (after.has(scenario)) t.match(pick(scenario), want, scenario)
   }
   const quit = after.get('exit (/quit): SessionEnd for every session the process had, the cleared one too')!
-  t.same([...quit.values()].map((r) => r.state), ['ended', 'ended'], '/quit ends both sessions')
+  t.same(
+    [...quit.values()].map((r) => r.state),
+    ['ended', 'ended'],
+    '/quit ends both sessions',
+  )
 })
 
 t.test('a permission wait knows its call: PermissionRequest gets the tool_use_id of its PreToolUse', async (t) => {
@@ -111,22 +134,55 @@ const all: RolloutEntry[] = rollouts.flat()
 t.test('the rollout tells an API error, an abort, an answer and a new prompt', async (t) => {
   type Of<K> = Extract<RolloutEntry, { kind: K }>
   // A check reads from the record's offset: the state event, at the turn's start.
-  const from = (turnId: string): RolloutEntry[] => rollouts.map((r) => r.slice(r.findIndex((e) => e.kind === 'task_started' && e.turnId === turnId))).find((r) => r[0]?.kind === 'task_started' && (r[0] as Of<'task_started'>).turnId === turnId) ?? []
+  const from = (turnId: string): RolloutEntry[] =>
+    rollouts
+      .map((r) => r.slice(r.findIndex((e) => e.kind === 'task_started' && e.turnId === turnId)))
+      .find((r) => r[0]?.kind === 'task_started' && (r[0] as Of<'task_started'>).turnId === turnId) ?? []
   const errors = all.filter((e): e is Of<'task_complete'> => e.kind === 'task_complete' && e.error !== null)
   t.equal(errors.length, 2, 'both captured API errors')
   const err = errors[0]!
-  t.same(deriveRolloutVerdict(from(err.turnId), { turnId: err.turnId, since: 0, state: 'working', pendingCallId: null }), { verdict: 'error', at: err.at, message: 'stream disconnected before completion: mock: scripted failure' })
+  t.same(deriveRolloutVerdict(from(err.turnId), { turnId: err.turnId, since: 0, state: 'working', pendingCallId: null }), {
+    verdict: 'error',
+    at: err.at,
+    message: 'stream disconnected before completion: mock: scripted failure',
+  })
   const aborted = all.find((e): e is Of<'turn_aborted'> => e.kind === 'turn_aborted')!
-  t.match(deriveRolloutVerdict(from(aborted.turnId), { turnId: aborted.turnId, since: 0, state: 'permission', pendingCallId: null }), { verdict: 'interrupted' })
-  t.equal(deriveRolloutVerdict(from(aborted.turnId).slice(0, 1 + from(aborted.turnId).findIndex((e) => e.kind === 'turn_aborted')), { turnId: aborted.turnId, since: 0, state: 'waiting', pendingCallId: null }), null, 'a wait already says so')
+  t.match(deriveRolloutVerdict(from(aborted.turnId), { turnId: aborted.turnId, since: 0, state: 'permission', pendingCallId: null }), {
+    verdict: 'interrupted',
+  })
+  t.equal(
+    deriveRolloutVerdict(from(aborted.turnId).slice(0, 1 + from(aborted.turnId).findIndex((e) => e.kind === 'turn_aborted')), {
+      turnId: aborted.turnId,
+      since: 0,
+      state: 'waiting',
+      pendingCallId: null,
+    }),
+    null,
+    'a wait already says so',
+  )
   const output = all.find((e): e is Of<'tool_output'> => e.kind === 'tool_output')!
-  t.match(deriveRolloutVerdict(all.slice(all.indexOf(output)), { turnId: 'none', since: 0, state: 'permission', pendingCallId: output.callId }), { verdict: 'moved-on', why: 'tool-answered' })
+  t.match(
+    deriveRolloutVerdict(all.slice(all.indexOf(output)), { turnId: 'none', since: 0, state: 'permission', pendingCallId: output.callId }),
+    { verdict: 'moved-on', why: 'tool-answered' },
+  )
   const started = all.filter((e): e is Of<'task_started'> => e.kind === 'task_started')
   const q = { turnId: started[0]!.turnId, since: started[0]!.at, state: 'waiting' as const, pendingCallId: null }
-  t.match(deriveRolloutVerdict(all, q), { verdict: 'moved-on', why: 'new-prompt', at: started[1]!.at }, 'a turn started after the wait began')
-  t.equal(deriveRolloutVerdict(all, { ...q, since: Math.max(...started.map((e) => e.at)) }), null, 'turns before the wait began do not count')
+  t.match(
+    deriveRolloutVerdict(all, q),
+    { verdict: 'moved-on', why: 'new-prompt', at: started[1]!.at },
+    'a turn started after the wait began',
+  )
+  t.equal(
+    deriveRolloutVerdict(all, { ...q, since: Math.max(...started.map((e) => e.at)) }),
+    null,
+    'turns before the wait began do not count',
+  )
   const done = all.find((e): e is Of<'task_complete'> => e.kind === 'task_complete' && e.error === null)!
-  t.equal(deriveRolloutVerdict([done], { turnId: done.turnId, since: 0, state: 'working', pendingCallId: null }), null, 'a clean task_complete is the Stop hook’s to say')
+  t.equal(
+    deriveRolloutVerdict([done], { turnId: done.turnId, since: 0, state: 'working', pendingCallId: null }),
+    null,
+    'a clean task_complete is the Stop hook’s to say',
+  )
   t.same(parseRollout('not json\n{"type":"event_msg"}\n'), [], 'junk is skipped')
 })
 

@@ -5,7 +5,15 @@ import t, { type Test } from 'tap'
 import { captureIo } from './helpers/io.js'
 import { runInstall, runUninstall } from '../lib/commands/install.js'
 import { hookTrustHash } from '../lib/agents/codex/hook-trust.js'
-import { CODEX_INSTALL_EVENTS, deriveCodexCommand, deriveForeignMoves, deriveTrustEntries, isOurCodexHandler, mergeCodexHooks, unmergeCodexHooks } from '../lib/agents/codex/settings-hooks.js'
+import {
+  CODEX_INSTALL_EVENTS,
+  deriveCodexCommand,
+  deriveForeignMoves,
+  deriveTrustEntries,
+  isOurCodexHandler,
+  mergeCodexHooks,
+  unmergeCodexHooks,
+} from '../lib/agents/codex/settings-hooks.js'
 import { applyTrustPlan } from '../lib/agents/codex/trust-config.js'
 import { shellQuote } from '../lib/settings/shell-line.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
@@ -26,7 +34,10 @@ const foreign: JsonObject = {
 
 t.test('the command: /bin/sh, the spool hook, codex, the node; quoted for sh -c', async (t) => {
   t.equal(CMD, `/bin/sh ${SPOOL} codex ${NODE}`)
-  t.equal(deriveCodexCommand("/home/o'neil/my tools/trailboss/dist/hooks/spool.sh", NODE), `/bin/sh '/home/o'\\''neil/my tools/trailboss/dist/hooks/spool.sh' codex /usr/bin/node`)
+  t.equal(
+    deriveCodexCommand("/home/o'neil/my tools/trailboss/dist/hooks/spool.sh", NODE),
+    `/bin/sh '/home/o'\\''neil/my tools/trailboss/dist/hooks/spool.sh' codex /usr/bin/node`,
+  )
   t.equal(shellQuote('$(rm -rf ~)'), `'$(rm -rf ~)'`)
 })
 
@@ -35,8 +46,17 @@ t.test('ours: exactly our command, for our package only', async (t) => {
   const clone = '/home/me/src/tb/dist/hooks/spool.sh'
   t.notOk(isOurCodexHandler({ type: 'command', command: deriveCodexCommand(clone, NODE) }), 'a clone only when known')
   t.ok(isOurCodexHandler({ type: 'command', command: deriveCodexCommand(clone, NODE) }, [clone]))
-  t.ok(isOurCodexHandler({ type: 'command', command: deriveCodexCommand("/o'x/node_modules/trailboss/dist/hooks/spool.sh", NODE) }), 'quoted words')
-  for (const command of [`${CMD} extra`, `/bin/sh ${SPOOL} gemini ${NODE}`, `/bin/sh /x/node_modules/trailboss-slack/dist/hooks/spool.sh codex ${NODE}`, `sh ${SPOOL} codex ${NODE}`, 'audit'])
+  t.ok(
+    isOurCodexHandler({ type: 'command', command: deriveCodexCommand("/o'x/node_modules/trailboss/dist/hooks/spool.sh", NODE) }),
+    'quoted words',
+  )
+  for (const command of [
+    `${CMD} extra`,
+    `/bin/sh ${SPOOL} gemini ${NODE}`,
+    `/bin/sh /x/node_modules/trailboss-slack/dist/hooks/spool.sh codex ${NODE}`,
+    `sh ${SPOOL} codex ${NODE}`,
+    'audit',
+  ])
     t.notOk(isOurCodexHandler({ type: 'command', command }), command)
 })
 
@@ -57,7 +77,10 @@ t.test('trust entries: the key of each handler of ours and the hash Codex comput
   const merged = mergeCodexHooks(foreign, CMD)
   const entries = deriveTrustEntries(merged, HOOKS_FILE)
   t.equal(entries.length, CODEX_INSTALL_EVENTS.length)
-  t.same(entries.find((e) => e.key.includes(':stop:')), { key: `${HOOKS_FILE}:stop:1:0`, hash: hookTrustHash('Stop', { command: CMD, timeout: 5 }) })
+  t.same(
+    entries.find((e) => e.key.includes(':stop:')),
+    { key: `${HOOKS_FILE}:stop:1:0`, hash: hookTrustHash('Stop', { command: CMD, timeout: 5 }) },
+  )
   t.same(entries.find((e) => e.key.includes(':pre_tool_use:'))?.key, `${HOOKS_FILE}:pre_tool_use:1:0`)
   t.same(entries.find((e) => e.key.includes(':session_start:'))?.key, `${HOOKS_FILE}:session_start:0:0`)
 })
@@ -72,7 +95,6 @@ trusted_hash = "sha256:mine"
 x = 1
 `
 
-
 t.test('config.toml: our trust tables added and removed; every other byte kept', async (t) => {
   const merged = mergeCodexHooks(foreign, CMD)
   const entries = deriveTrustEntries(merged, HOOKS_FILE)
@@ -84,13 +106,19 @@ t.test('config.toml: our trust tables added and removed; every other byte kept',
   for (const e of entries) t.equal(trusted.get(e.key), e.hash, e.key)
   t.equal(followTrust(added, merged, merged), added, 'idempotent')
   t.equal(followTrust(added, merged, unmergeCodexHooks(merged)), CONFIG, 'removing ours gives the file back, byte for byte')
-  t.equal(followTrust('', foreign, { hooks: { Stop: (merged.hooks as JsonObject).Stop! } }), `[hooks.state.${JSON.stringify(`${HOOKS_FILE}:stop:1:0`)}]\ntrusted_hash = ${JSON.stringify(entries.find((e) => e.key.endsWith(':stop:1:0'))!.hash)}\n`)
+  t.equal(
+    followTrust('', foreign, { hooks: { Stop: (merged.hooks as JsonObject).Stop! } }),
+    `[hooks.state.${JSON.stringify(`${HOOKS_FILE}:stop:1:0`)}]\ntrusted_hash = ${JSON.stringify(entries.find((e) => e.key.endsWith(':stop:1:0'))!.hash)}\n`,
+  )
   t.equal(followTrust(null, null, foreign), null, 'no file made for no hook of ours')
 })
 
 t.test('config.toml that is not TOML, or whose hooks.state is not a table, is refused untouched', async (t) => {
   const merged = mergeCodexHooks(foreign, CMD)
-  t.throws(() => followTrust('model = "gpt"\nmodel = "o3"\n', foreign, merged), /config\.toml is not valid TOML \(.* at line 2, column \d+\); left it untouched/)
+  t.throws(
+    () => followTrust('model = "gpt"\nmodel = "o3"\n', foreign, merged),
+    /config\.toml is not valid TOML \(.* at line 2, column \d+\); left it untouched/,
+  )
   t.throws(() => followTrust('[hooks\n', foreign, merged), /is not valid TOML/)
   t.throws(() => followTrust('hooks = 1\n', foreign, merged), /its "hooks" is not a table; left it untouched/)
   t.throws(() => followTrust('[[hooks.state]]\nx = 1\n', foreign, merged), /its "hooks.state" is not a table/)
@@ -99,16 +127,39 @@ t.test('config.toml that is not TOML, or whose hooks.state is not a table, is re
 t.test('an edit that cannot be carried out is refused', async (t) => {
   // An array of tables cannot be renamed as a key: the edit stops, nothing to write.
   const text = `[[hooks.state."${HOOKS_FILE}:stop:1:0"]]\ntrusted_hash = "x"\n`
-  t.throws(() => applyTrustPlan(text, { drop: [], moves: [{ from: `${HOOKS_FILE}:stop:1:0`, to: `${HOOKS_FILE}:stop:0:0` }], want: [] }, 'config.toml'), /editing the trust entries would leave config\.toml unreadable/)
+  t.throws(
+    () =>
+      applyTrustPlan(
+        text,
+        { drop: [], moves: [{ from: `${HOOKS_FILE}:stop:1:0`, to: `${HOOKS_FILE}:stop:0:0` }], want: [] },
+        'config.toml',
+      ),
+    /editing the trust entries would leave config\.toml unreadable/,
+  )
 })
 
 t.test('foreign handlers that ours moved: the n-th one before is the n-th one after', async (t) => {
   const theirs = { type: 'command', command: '/opt/after.sh', timeout: 7 }
-  const before: JsonObject = { hooks: { Stop: [{ hooks: [{ type: 'command', command: CMD, timeout: 5 }] }, { hooks: [theirs] }], PreToolUse: [{ matcher: 'Bash', hooks: [theirs] }] } }
+  const before: JsonObject = {
+    hooks: {
+      Stop: [{ hooks: [{ type: 'command', command: CMD, timeout: 5 }] }, { hooks: [theirs] }],
+      PreToolUse: [{ matcher: 'Bash', hooks: [theirs] }],
+    },
+  }
   const after = mergeCodexHooks(before, CMD)
-  t.same(deriveForeignMoves(before, after, HOOKS_FILE), [{ from: `${HOOKS_FILE}:stop:1:0`, to: `${HOOKS_FILE}:stop:0:0`, hashes: [hookTrustHash('Stop', theirs)] }])
-  t.same(deriveForeignMoves(before, unmergeCodexHooks(before), HOOKS_FILE).map((m) => m.to), [`${HOOKS_FILE}:stop:0:0`], 'uninstall moves it too')
-  t.same(deriveForeignMoves(before, { hooks: { Stop: [{ hooks: [{ ...theirs, timeout: 8 }] }] } }, HOOKS_FILE), [], 'a handler that changed is not followed')
+  t.same(deriveForeignMoves(before, after, HOOKS_FILE), [
+    { from: `${HOOKS_FILE}:stop:1:0`, to: `${HOOKS_FILE}:stop:0:0`, hashes: [hookTrustHash('Stop', theirs)] },
+  ])
+  t.same(
+    deriveForeignMoves(before, unmergeCodexHooks(before), HOOKS_FILE).map((m) => m.to),
+    [`${HOOKS_FILE}:stop:0:0`],
+    'uninstall moves it too',
+  )
+  t.same(
+    deriveForeignMoves(before, { hooks: { Stop: [{ hooks: [{ ...theirs, timeout: 8 }] }] } }, HOOKS_FILE),
+    [],
+    'a handler that changed is not followed',
+  )
   t.same(deriveForeignMoves(before, before, HOOKS_FILE), [], 'nothing moved')
 })
 
@@ -120,18 +171,39 @@ t.test('doctor: our hooks, their trust, the command’s files, a stuck spool', a
   const base = { hooksFile: HOOKS_FILE, configFile: '/home/me/.codex/config.toml', known: [], missing: [], spoolAges: [] }
   t.same(deriveCodexChecks({ ...base, hooks: foreign, config: CONFIG }), [], 'nothing said when Codex is not set up')
   const ok = deriveCodexChecks({ ...base, hooks: merged, config: trusted })
-  t.same(ok.map((c) => [c.id, c.status]), [['codex:hooks', 'ok'], ['codex:trust', 'ok']])
+  t.same(
+    ok.map((c) => [c.id, c.status]),
+    [
+      ['codex:hooks', 'ok'],
+      ['codex:trust', 'ok'],
+    ],
+  )
   const untrusted = deriveCodexChecks({ ...base, hooks: merged, config: CONFIG })
   t.match(untrusted[1], { id: 'codex:trust', status: 'fail', fix: 'trailboss install --agent codex' })
   t.equal(untrusted[1]!.details?.length, entries.length)
   const partial = deriveCodexChecks({ ...base, hooks: { hooks: { Stop: (merged.hooks as JsonObject).Stop! } }, config: trusted })
   t.match(partial[0], { id: 'codex:hooks', status: 'warn', summary: /no hook of ours for SessionStart, UserPromptSubmit/ })
-  t.match(deriveCodexChecks({ ...base, hooks: merged, config: trusted, missing: ['/gone/node'] }).at(-1), { id: 'codex:command', status: 'fail' })
-  t.match(deriveCodexChecks({ ...base, hooks: merged, config: trusted, spoolAges: [5_000, 120_000] }).at(-1), { id: 'codex:spool', status: 'warn', summary: /^Codex: 1 event\(s\) waited in the spool over 60 s/ })
+  t.match(deriveCodexChecks({ ...base, hooks: merged, config: trusted, missing: ['/gone/node'] }).at(-1), {
+    id: 'codex:command',
+    status: 'fail',
+  })
+  t.match(deriveCodexChecks({ ...base, hooks: merged, config: trusted, spoolAges: [5_000, 120_000] }).at(-1), {
+    id: 'codex:spool',
+    status: 'warn',
+    summary: /^Codex: 1 event\(s\) waited in the spool over 60 s/,
+  })
   t.match(deriveCodexChecks({ ...base, hooks: 'not valid JSON', config: null }), [{ id: 'codex:hooks', status: 'fail' }])
-  t.match(deriveCodexChecks({ ...base, hooks: merged, config: 'a = 1\na = 2\n' })[1], { id: 'codex:trust', status: 'fail', summary: /^Codex cannot read its config: .*config\.toml is not valid TOML/ })
+  t.match(deriveCodexChecks({ ...base, hooks: merged, config: 'a = 1\na = 2\n' })[1], {
+    id: 'codex:trust',
+    status: 'fail',
+    summary: /^Codex cannot read its config: .*config\.toml is not valid TOML/,
+  })
   const inline = `[hooks.state]\n${entries.map((e) => `'${e.key}' = { trusted_hash = '${e.hash}' } # ours`).join('\n')}\n`
-  t.match(deriveCodexChecks({ ...base, hooks: merged, config: inline })[1], { id: 'codex:trust', status: 'ok' }, 'trust in any TOML spelling counts')
+  t.match(
+    deriveCodexChecks({ ...base, hooks: merged, config: inline })[1],
+    { id: 'codex:trust', status: 'ok' },
+    'trust in any TOML spelling counts',
+  )
 })
 
 // ---- install and uninstall on real files (in-process, this checkout's spool hook) ----
@@ -148,10 +220,19 @@ interface CodexHome {
 const codexHome = (t: Test, files: { 'hooks.json'?: string; 'config.toml'?: string } = {}): CodexHome => {
   const dir = t.testdir({ home: { '.codex': files }, tb: {} })
   const codex = join(dir, 'home', '.codex')
-  return { dir, env: { PATH: process.env.PATH, HOME: join(dir, 'home'), TRAILBOSS_HOME: join(dir, 'tb') }, hooksFile: join(codex, 'hooks.json'), configFile: join(codex, 'config.toml') }
+  return {
+    dir,
+    env: { PATH: process.env.PATH, HOME: join(dir, 'home'), TRAILBOSS_HOME: join(dir, 'tb') },
+    hooksFile: join(codex, 'hooks.json'),
+    configFile: join(codex, 'config.toml'),
+  }
 }
 
-const runCodex = async (h: CodexHome, what: 'install' | 'uninstall', dryRun = false): Promise<{ code: number; out: string; err: string }> => {
+const runCodex = async (
+  h: CodexHome,
+  what: 'install' | 'uninstall',
+  dryRun = false,
+): Promise<{ code: number; out: string; err: string }> => {
   const io = captureIo(h.env, h.dir)
   const code = await (what === 'install' ? runInstall : runUninstall)({ scope: 'user', dryRun, agent: 'codex' }, io)
   return { code, out: io.out(), err: io.err() }
@@ -160,7 +241,8 @@ const runCodex = async (h: CodexHome, what: 'install' | 'uninstall', dryRun = fa
 const readText = (file: string): string | null => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null)
 
 /** The trust entries of ours that the hooks.json on disk needs. */
-const ourEntries = (h: CodexHome): { key: string; hash: string }[] => deriveTrustEntries(JSON.parse(readText(h.hooksFile)!) as JsonObject, h.hooksFile, [SPOOL_HERE])
+const ourEntries = (h: CodexHome): { key: string; hash: string }[] =>
+  deriveTrustEntries(JSON.parse(readText(h.hooksFile)!) as JsonObject, h.hooksFile, [SPOOL_HERE])
 
 type Entries = readonly { key: string; hash: string }[]
 
@@ -169,17 +251,38 @@ type Entries = readonly { key: string; hash: string }[]
  * that must come before the first table.
  */
 const SPELLINGS: Record<string, { top?: true; spell: (entries: Entries) => string }> = {
-  'inline tables under [hooks.state]': { spell: (es) => `[hooks.state]\n${es.map((e) => `${JSON.stringify(e.key)} = { trusted_hash = ${JSON.stringify(e.hash)} }`).join('\n')}\n` },
+  'inline tables under [hooks.state]': {
+    spell: (es) =>
+      `[hooks.state]\n${es.map((e) => `${JSON.stringify(e.key)} = { trusted_hash = ${JSON.stringify(e.hash)} }`).join('\n')}\n`,
+  },
   'single-quoted keys': { spell: (es) => es.map((e) => `[hooks.state.'${e.key}']\ntrusted_hash = "${e.hash}"\n`).join('\n') },
-  'dotted keys under [hooks]': { spell: (es) => `[hooks]\n${es.map((e) => `state.${JSON.stringify(e.key)}.trusted_hash = ${JSON.stringify(e.hash)}`).join('\n')}\n` },
+  'dotted keys under [hooks]': {
+    spell: (es) => `[hooks]\n${es.map((e) => `state.${JSON.stringify(e.key)}.trusted_hash = ${JSON.stringify(e.hash)}`).join('\n')}\n`,
+  },
   'literal strings': { spell: (es) => es.map((e) => `[hooks.state.'${e.key}']\ntrusted_hash = '${e.hash}'\n`).join('\n') },
-  'comments between': { spell: (es) => es.map((e) => `[hooks.state.${JSON.stringify(e.key)}] # set by hand\n# it trusts one hook\ntrusted_hash = ${JSON.stringify(e.hash)} # sha256\n`).join('\n') },
-  'one inline table': { top: true, spell: (es) => `hooks = { state = { ${es.map((e) => `${JSON.stringify(e.key)} = { trusted_hash = ${JSON.stringify(e.hash)} }`).join(', ')} } }\n` },
+  'comments between': {
+    spell: (es) =>
+      es
+        .map(
+          (e) =>
+            `[hooks.state.${JSON.stringify(e.key)}] # set by hand\n# it trusts one hook\ntrusted_hash = ${JSON.stringify(e.hash)} # sha256\n`,
+        )
+        .join('\n'),
+  },
+  'one inline table': {
+    top: true,
+    spell: (es) =>
+      `hooks = { state = { ${es.map((e) => `${JSON.stringify(e.key)} = { trusted_hash = ${JSON.stringify(e.hash)} }`).join(', ')} } }\n`,
+  },
   'a multi-line inline table (TOML 1.1)': {
     top: true,
-    spell: (es) => `hooks = { state = {\n${es.map((e) => `  ${JSON.stringify(e.key)} = { trusted_hash = ${JSON.stringify(e.hash)} }, # one hook\n`).join('')}} }\n`,
+    spell: (es) =>
+      `hooks = { state = {\n${es.map((e) => `  ${JSON.stringify(e.key)} = { trusted_hash = ${JSON.stringify(e.hash)} }, # one hook\n`).join('')}} }\n`,
   },
-  'dotted keys at the top': { top: true, spell: (es) => es.map((e) => `hooks.state.${JSON.stringify(e.key)}.trusted_hash = ${JSON.stringify(e.hash)}`).join('\n') + '\n' },
+  'dotted keys at the top': {
+    top: true,
+    spell: (es) => es.map((e) => `hooks.state.${JSON.stringify(e.key)}.trusted_hash = ${JSON.stringify(e.hash)}`).join('\n') + '\n',
+  },
 }
 
 const PERSON_TOP = 'model = "o3" # mine\n'

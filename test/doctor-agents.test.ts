@@ -17,7 +17,10 @@ const agents = (claude: string | null, codex: string | null, gemini: string | nu
 t.test('checkAgentsInstalled: none is a failure that names them all; any one is enough', async (t) => {
   const none = checkAgentsInstalled(agents(null, null, null))
   t.equal(none.status, 'fail')
-  t.match(none.summary, /no supported agent is installed: none of Claude Code \(claude\), Codex \(codex\), Gemini CLI \(gemini\) is on PATH/)
+  t.match(
+    none.summary,
+    /no supported agent is installed: none of Claude Code \(claude\), Codex \(codex\), Gemini CLI \(gemini\) is on PATH/,
+  )
   t.match(none.fix, /trailboss install --agent <claude-code\|codex\|gemini>/, 'each agent by the id install takes')
   const one = checkAgentsInstalled(agents(null, '/bin/codex', null))
   t.equal(one.status, 'ok')

@@ -56,9 +56,18 @@ t.test('checkHome and checkRecords', async (t) => {
   t.match(checkHome({ ...base, mode: 0o755 }).fix, /chmod 700/)
   t.equal(checkHome({ ...base, ownedByMe: false }).status, 'fail')
   t.equal(checkHome({ ...base, writable: false }).status, 'fail')
-  t.same(checkRecords(3, [], []).map((c) => c.status), ['ok'])
+  t.same(
+    checkRecords(3, [], []).map((c) => c.status),
+    ['ok'],
+  )
   const bad = checkRecords(3, [{ file: '/s/x.json', why: 'not valid JSON' }], ['/s/y.json.corrupt-1'])
-  t.same(bad.map((c) => [c.id, c.status]), [['records', 'fail'], ['records-set-aside', 'warn']])
+  t.same(
+    bad.map((c) => [c.id, c.status]),
+    [
+      ['records', 'fail'],
+      ['records-set-aside', 'warn'],
+    ],
+  )
   t.same(bad[0]?.details, ['/s/x.json: not valid JSON'])
 })
 
@@ -86,7 +95,12 @@ t.test('checkSessions: pane there, gone, unknown; old sessions left out', async 
     [
       sessionRecord({ sessionId: 'alive-000', lastEventAt: now - 5000 }),
       sessionRecord({ sessionId: 'gone-0000', lastEventAt: now - 4000, tmux: { pane: '%9', socket: '/tmp/s', serverPid: 1 } }),
-      sessionRecord({ sessionId: 'ended-000', lastEventAt: now - 3000, state: 'ended', tmux: { pane: '%2', socket: '/tmp/dead', serverPid: 2 } }),
+      sessionRecord({
+        sessionId: 'ended-000',
+        lastEventAt: now - 3000,
+        state: 'ended',
+        tmux: { pane: '%2', socket: '/tmp/dead', serverPid: 2 },
+      }),
       sessionRecord({ sessionId: 'odd-00000', lastEventAt: now - 2000, tmux: { pane: '%3', socket: '/tmp/odd', serverPid: 3 } }),
       sessionRecord({ sessionId: 'headless0', lastEventAt: now - 1000, headless: true, tmux: null }),
       sessionRecord({ sessionId: 'old-00000', lastEventAt: now - RECENT_SESSION_MS - 1 }),
@@ -142,7 +156,8 @@ const cli = (args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> 
 /** The same command line in-process (test/helpers/cli.ts): the report is the command's, not the bundle's. */
 const inProcess = (args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> => runInProcess(args, env, '', cwd)
 
-const emit = async (payload: object, env: NodeJS.ProcessEnv): Promise<number | null> => (await runEmitter(JSON.stringify(payload), env)).code
+const emit = async (payload: object, env: NodeJS.ProcessEnv): Promise<number | null> =>
+  (await runEmitter(JSON.stringify(payload), env)).code
 
 const startTmux = (t: Test): TmuxServer & { pane: string } => {
   const server = startTmuxServer(t, { size: [80, 20] })
@@ -169,7 +184,15 @@ const healthy = async (t: Test) => {
   t.equal(inst.code, 0, inst.stderr)
   const server = startTmux(t)
   const code = await emit(
-    { session_id: 'doctor-session-1', transcript_path: join(dir, 'x.jsonl'), cwd: project, hook_event_name: 'Stop', last_assistant_message: 'Done.', stop_hook_active: false, background_tasks: [] },
+    {
+      session_id: 'doctor-session-1',
+      transcript_path: join(dir, 'x.jsonl'),
+      cwd: project,
+      hook_event_name: 'Stop',
+      last_assistant_message: 'Done.',
+      stop_hook_active: false,
+      background_tasks: [],
+    },
     { ...env, TMUX: `${server.socket},${server.pid},0`, TMUX_PANE: server.pane },
   )
   t.equal(code, 0)
@@ -186,14 +209,24 @@ t.test('doctor on a healthy setup: exit 0, every check ok or info', async (t) =>
   t.equal(report.ok, true)
   // How fast the emitter starts depends on the machine's load, not on the setup.
   const timing = /took \d+ ms to start/
-  t.same(report.checks.filter((c) => (c.status === 'fail' || c.status === 'warn') && !timing.test(c.summary)), [])
+  t.same(
+    report.checks.filter((c) => (c.status === 'fail' || c.status === 'warn') && !timing.test(c.summary)),
+    [],
+  )
   t.equal(statusOf(report, 'node'), 'ok')
-  t.match(report.checks.find((c) => c.id === "emitter:this package's emitter")?.summary, /runs \(.*emit\.cjs, \d+ ms\)|took \d+ ms to start/)
+  t.match(
+    report.checks.find((c) => c.id === "emitter:this package's emitter")?.summary,
+    /runs \(.*emit\.cjs, \d+ ms\)|took \d+ ms to start/,
+  )
   t.equal(statusOf(report, 'hooks:user'), 'ok')
   t.equal(statusOf(report, 'home'), 'ok')
   t.equal(statusOf(report, 'records'), 'ok')
   t.equal(statusOf(report, 'tmux'), 'ok')
-  t.match(report.checks.find((c) => c.id === 'claude-code'), { status: 'ok', summary: new RegExp(`^Claude Code ${NEWEST_TESTED} \\(`) }, 'doctor names the Claude Code it finds')
+  t.match(
+    report.checks.find((c) => c.id === 'claude-code'),
+    { status: 'ok', summary: new RegExp(`^Claude Code ${NEWEST_TESTED} \\(`) },
+    'doctor names the Claude Code it finds',
+  )
   t.equal(statusOf(report, `tmux-server:${server.socket}`), 'ok')
   const session = report.checks.find((c) => c.id === 'session:doctor-session-1')
   t.equal(session?.status, 'ok')
@@ -218,13 +251,20 @@ t.test('doctor on broken setups: exit 1 and the fix for each', async (t) => {
       'a path a Node upgrade broke',
       ({ dir }) => {
         const file = join(dir, 'claude', 'settings.json')
-        const text = fs.readFileSync(file, 'utf8').replaceAll(EMITTER, '/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs')
+        const text = fs
+          .readFileSync(file, 'utf8')
+          .replaceAll(EMITTER, '/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs')
         fs.writeFileSync(file, text)
       },
       'hooks:user',
       /^trailboss install$/,
     ],
-    ['settings that do not parse', ({ dir }) => fs.writeFileSync(join(dir, 'claude', 'settings.json'), '{ // no\n}'), 'hooks:user', /fix .* by hand/],
+    [
+      'settings that do not parse',
+      ({ dir }) => fs.writeFileSync(join(dir, 'claude', 'settings.json'), '{ // no\n}'),
+      'hooks:user',
+      /fix .* by hand/,
+    ],
     [
       'hooks turned off',
       ({ dir }) => {
@@ -234,7 +274,12 @@ t.test('doctor on broken setups: exit 1 and the fix for each', async (t) => {
       'hooks:user',
       /disableAllHooks/,
     ],
-    ['a record that fails the schema', ({ dir }) => fs.writeFileSync(join(dir, 'tb', 'sessions', 'broken-1.json'), '{"v": 1}', { mode: 0o600 }), 'records', /move them away/],
+    [
+      'a record that fails the schema',
+      ({ dir }) => fs.writeFileSync(join(dir, 'tb', 'sessions', 'broken-1.json'), '{"v": 1}', { mode: 0o600 }),
+      'records',
+      /move them away/,
+    ],
     ['tmux not on PATH', ({ env }) => ({ ...env, PATH: '/nonexistent' }), 'tmux', /install tmux/],
     [
       'the plugin enabled without trailboss-emit on PATH',
@@ -280,7 +325,11 @@ t.test('doctor warns, without failing, about double registration, lost panes and
   t.equal(r.code, 0, r.stdout)
   const report = parseReport(r)
   t.equal(statusOf(report, 'plugin'), 'ok')
-  t.match(report.checks.find((c) => c.id === 'emitter:trailboss-emit')?.summary, /trailboss-emit runs|took \d+ ms to start/, 'trailboss-emit from PATH runs')
+  t.match(
+    report.checks.find((c) => c.id === 'emitter:trailboss-emit')?.summary,
+    /trailboss-emit runs|took \d+ ms to start/,
+    'trailboss-emit from PATH runs',
+  )
   t.equal(statusOf(report, 'double-registration'), 'warn')
   t.equal(statusOf(report, 'home'), 'warn')
   t.equal(statusOf(report, `tmux-server:${s.server.socket}`), 'info', 'a server that is gone is no fault')
@@ -319,7 +368,8 @@ t.test('doctor runs the claude on PATH, bounded by a timeout', async (t) => {
     fs.rmSync(join(dir, 'bin', 'claude'))
     fs.writeFileSync(join(dir, 'bin', 'claude'), `#!/bin/sh\n${body}\n`, { mode: 0o755 })
   }
-  const check = async (): Promise<Check | undefined> => parseReport(await cli(['doctor', '--json'], env, project)).checks.find((c) => c.id === 'claude-code')
+  const check = async (): Promise<Check | undefined> =>
+    parseReport(await cli(['doctor', '--json'], env, project)).checks.find((c) => c.id === 'claude-code')
   fake('echo "2.1.100 (Claude Code)"')
   t.match(await check(), { status: 'warn', summary: /older than the oldest supported/ })
   fake('echo "9.0.0 (Claude Code)"')

@@ -27,7 +27,10 @@ const makeHome = (t: Test): Home => {
   fs.mkdirSync(join(root, 'home'))
   const modules = join(root, 'modules.txt')
   const preload = join(root, 'modules.cjs')
-  fs.writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(modules)}, process.moduleLoadList.join('\\n')))\n`)
+  fs.writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(modules)}, process.moduleLoadList.join('\\n')))\n`,
+  )
   const env = baseEnv(root, INTERACTIVE)
   return { root, env, sessions: join(env.TRAILBOSS_HOME!, 'sessions'), log: join(env.TRAILBOSS_HOME!, 'log'), modules, preload }
 }
@@ -35,7 +38,8 @@ const makeHome = (t: Test): Home => {
 const logText = (home: Home): string => (fs.existsSync(home.log) ? fs.readFileSync(home.log, 'utf8') : '')
 const loaded = (home: Home): string[] => fs.readFileSync(home.modules, 'utf8').split('\n')
 /** Node's socket and stream modules, which process.stdin on a pipe or a socket loads. */
-const streamModules = (home: Home): string[] => loaded(home).filter((m) => /^NativeModule (net|stream|internal\/streams\/readable)$/.test(m))
+const streamModules = (home: Home): string[] =>
+  loaded(home).filter((m) => /^NativeModule (net|stream|internal\/streams\/readable)$/.test(m))
 
 interface Exit {
   code: number | null
@@ -60,7 +64,9 @@ const start = (home: Home, stdin: number | 'pipe', feed?: (w: NodeJS.WritableStr
     child.stderr!.on('data', (c: Buffer) => err.push(c))
     child.stdin?.on('error', () => {})
     if (child.stdin && feed) feed(child.stdin)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }))
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }),
+    )
   })
 
 const quiet = (t: Test, r: Exit, what: string): void => {
@@ -148,7 +154,11 @@ t.test('a regular file on stdin, and /dev/null', async (t) => {
   fs.closeSync(nul)
   t.match(logText(home), /stdin is not JSON \(0 bytes\)/, 'an empty stdin is said in the log')
   t.same(streamModules(home), [])
-  t.same(listTree(home.sessions).filter((p) => !p.startsWith('.')), ['file1.json'], 'nothing recorded for /dev/null')
+  t.same(
+    listTree(home.sessions).filter((p) => !p.startsWith('.')),
+    ['file1.json'],
+    'nothing recorded for /dev/null',
+  )
 })
 
 t.test('stdin never closed: a FIFO, a socket and a terminal each end at the stdin deadline, logged', async (t) => {
@@ -163,8 +173,13 @@ t.test('stdin never closed: a FIFO, a socket and a terminal each end at the stdi
   if (hasScript) {
     runs.push(
       new Promise((resolve) => {
-        const cmd = `env ${command(ttyHome).map((a) => `'${a}'`).join(' ')}`
-        const child = spawn('script', ['-qec', cmd, '/dev/null'], { env: ttyHome.env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] })
+        const cmd = `env ${command(ttyHome)
+          .map((a) => `'${a}'`)
+          .join(' ')}`
+        const child = spawn('script', ['-qec', cmd, '/dev/null'], {
+          env: ttyHome.env as NodeJS.ProcessEnv,
+          stdio: ['pipe', 'pipe', 'pipe'],
+        })
         child.on('close', (code, signal) => resolve({ code, signal, stdout: '', stderr: '' }))
       }),
     )

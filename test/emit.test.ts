@@ -34,7 +34,6 @@ import { hooksFor } from '../lib/agents/hook-registry.js'
 
 t.setTimeout(600_000) // a bound for hangs; a loaded 2-core machine needs minutes
 
-
 const INTERACTIVE = { TMUX: '/tmp/tmux-1000/default,800,0', TMUX_PANE: '%7', CLAUDE_CODE_ENTRYPOINT: 'cli' }
 
 interface Home {
@@ -92,23 +91,36 @@ const replay = async (t: Test, file: string, checks: Record<number, Check>): Pro
     }
   }
   t.same(logLines(home), [], 'real payloads log nothing')
-  t.notOk(fs.readdirSync(home.sessions).some((n) => n.endsWith('.pending') || n.endsWith('.lock')), 'no pending events or locks left')
+  t.notOk(
+    fs.readdirSync(home.sessions).some((n) => n.endsWith('.pending') || n.endsWith('.lock')),
+    'no pending events or locks left',
+  )
 }
 
-const is = (i: number, state: string, kind: string | null, more?: (t: Test, r: SessionRecord) => void): Check => (t, at) => {
-  const r = at(i)
-  t.ok(r, `record after step ${i}`)
-  if (!r) return
-  t.equal(r.state, state, `step ${i}: state ${state}`)
-  t.equal(r.kind, kind, `step ${i}: kind ${String(kind)}`)
-  more?.(t, r)
-}
-const keepsSince = (i: number, of: number, state: string, kind: string | null): Check => (t, at) => {
-  is(i, state, kind)(t, at, at)
-  t.equal(at(i)?.since, at(of)?.since, `step ${i} keeps the since of step ${of}`)
-}
-const newSince = (i: number, of: number): Check => (t, at) => t.not(at(i)?.since, at(of)?.since, `step ${i} starts a new since`)
-const all = (...checks: Check[]): Check => (t, at, sid) => checks.forEach((c) => c(t, at, sid))
+const is =
+  (i: number, state: string, kind: string | null, more?: (t: Test, r: SessionRecord) => void): Check =>
+  (t, at) => {
+    const r = at(i)
+    t.ok(r, `record after step ${i}`)
+    if (!r) return
+    t.equal(r.state, state, `step ${i}: state ${state}`)
+    t.equal(r.kind, kind, `step ${i}: kind ${String(kind)}`)
+    more?.(t, r)
+  }
+const keepsSince =
+  (i: number, of: number, state: string, kind: string | null): Check =>
+  (t, at) => {
+    is(i, state, kind)(t, at, at)
+    t.equal(at(i)?.since, at(of)?.since, `step ${i} keeps the since of step ${of}`)
+  }
+const newSince =
+  (i: number, of: number): Check =>
+  (t, at) =>
+    t.not(at(i)?.since, at(of)?.since, `step ${i} starts a new since`)
+const all =
+  (...checks: Check[]): Check =>
+  (t, at, sid) =>
+    checks.forEach((c) => c(t, at, sid))
 
 t.test('replay: interactive, /clear, resume, subagent, AskUserQuestion, /compact, headless', (t) =>
   replay(t, 'events.jsonl', {
@@ -225,7 +237,10 @@ t.test('replay: API errors, headless and interactive', (t) =>
 
 t.test('a headless run started from a pane claims no pane', async (t) => {
   const home = makeHome(tempDir(t))
-  const r = await emit(home, payload('headless1', 'SessionStart', { source: 'startup' }), { ...INTERACTIVE, CLAUDE_CODE_ENTRYPOINT: 'sdk-cli' })
+  const r = await emit(home, payload('headless1', 'SessionStart', { source: 'startup' }), {
+    ...INTERACTIVE,
+    CLAUDE_CODE_ENTRYPOINT: 'sdk-cli',
+  })
   quiet(t, r, 'sdk-cli')
   const rec = readSession(home.sessions, 'headless1').view
   t.equal(rec?.headless, true)
@@ -273,7 +288,10 @@ t.test('bad input: exit 0, silent, nothing written but one log line', async (t) 
     ['hook_event_name an object', JSON.stringify({ ...ok, hook_event_name: { a: 1 } })],
     ['no hook_event_name', JSON.stringify({ session_id: 'abc' })],
     ['over 16 MB', big],
-    ['invalid UTF-8 in the session id', Buffer.concat([Buffer.from('{"session_id":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('b","hook_event_name":"Stop"}')])],
+    [
+      'invalid UTF-8 in the session id',
+      Buffer.concat([Buffer.from('{"session_id":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('b","hook_event_name":"Stop"}')]),
+    ],
     ['session_id ../../x', JSON.stringify({ ...ok, session_id: '../../x' })],
     ['session_id with a slash', JSON.stringify({ ...ok, session_id: 'a/b' })],
     ['session_id with a dot', JSON.stringify({ ...ok, session_id: 'a.json' })],
@@ -356,12 +374,17 @@ t.test('payload over 16 MB: drained, logged, only what the environment gives is 
   t.equal(rec?.lastEvent, 'PayloadTooLarge')
   t.equal(rec?.tmux?.pane, '%7', 'the pane mapping stays fresh')
   t.match(logLines(home).join('\n'), /over 16777216/)
-  t.same(listTree(home.sessions).filter((p) => !p.startsWith('.tmp')), ['bigsess.json'])
+  t.same(
+    listTree(home.sessions).filter((p) => !p.startsWith('.tmp')),
+    ['bigsess.json'],
+  )
 })
 
 t.test('a payload just under 16 MB is parsed', async (t) => {
   const home = makeHome(tempDir(t))
-  const body = JSON.stringify(payload('near', 'PostToolUse', { tool_name: 'Read', tool_input: { file_path: '/x' }, tool_response: 'z'.repeat(15 * 1024 * 1024) }))
+  const body = JSON.stringify(
+    payload('near', 'PostToolUse', { tool_name: 'Read', tool_input: { file_path: '/x' }, tool_response: 'z'.repeat(15 * 1024 * 1024) }),
+  )
   const r = await runEmitter(body, { ...home.env, ...INTERACTIVE })
   quiet(t, r, '15 MB')
   const rec = readSession(home.sessions, 'near').view
@@ -419,7 +442,11 @@ const realistic = (sid: string, i: number): Record<string, unknown> => {
     case 2:
       return payload(sid, 'PermissionRequest', { prompt_id: prompt, ...tool })
     case 3:
-      return payload(sid, 'Notification', { prompt_id: prompt, notification_type: 'permission_prompt', message: 'Claude needs your permission' })
+      return payload(sid, 'Notification', {
+        prompt_id: prompt,
+        notification_type: 'permission_prompt',
+        message: 'Claude needs your permission',
+      })
     case 4:
       return payload(sid, 'PostToolUse', { prompt_id: prompt, ...tool, tool_use_id: `tu-${i - 3}` })
     default:
@@ -505,7 +532,11 @@ t.test('racing emitters of one session: nothing lost, one valid file, the newest
   }
   const names = fs.readdirSync(home.sessions).filter((n) => n !== '.tmp')
   t.ok(names.includes(`${sid}.json`), 'one record file')
-  t.same(names.filter((n) => n !== `${sid}.json` && n !== `${sid}.pending`), [], `nothing else, no lock left: ${names.join(' ')}`)
+  t.same(
+    names.filter((n) => n !== `${sid}.json` && n !== `${sid}.pending`),
+    [],
+    `nothing else, no lock left: ${names.join(' ')}`,
+  )
   t.same(fs.readdirSync(join(home.sessions, '.tmp')), [], 'no temp file left')
 })
 
@@ -524,19 +555,27 @@ const normalizeForTest = (p: Record<string, unknown>, stamp: number): HookEvent 
 t.test('two sessions at once never touch each other’s files', async (t) => {
   const home = makeHome(tempDir(t))
   const N = 24
-  const tasks = Array.from({ length: N * 2 }, (_, i) => () =>
-    emit(home, realistic(i % 2 ? 'sess-b' : 'sess-a', Math.floor(i / 2)), { ...INTERACTIVE, TMUX_PANE: i % 2 ? '%2' : '%1' }),
+  const tasks = Array.from(
+    { length: N * 2 },
+    (_, i) => () =>
+      emit(home, realistic(i % 2 ? 'sess-b' : 'sess-a', Math.floor(i / 2)), { ...INTERACTIVE, TMUX_PANE: i % 2 ? '%2' : '%1' }),
   )
   const results = await pool(tasks, IN_FLIGHT)
   results.forEach((r, i) => quiet(t, r, `event ${i}`))
-  for (const [sid, pane] of [['sess-a', '%1'], ['sess-b', '%2']] as const) {
+  for (const [sid, pane] of [
+    ['sess-a', '%1'],
+    ['sess-b', '%2'],
+  ] as const) {
     const s = readSession(home.sessions, sid)
     t.equal(s.applied, N, `${sid}: all events`)
     t.equal(s.view?.tmux?.pane, pane, `${sid}: its own pane only`)
     for (const p of s.pending) t.equal(p.event.sessionId, sid, `${sid}: only its own pending events`)
   }
   const names = fs.readdirSync(home.sessions).filter((n) => n !== '.tmp')
-  t.ok(names.every((n) => n.startsWith('sess-a.') || n.startsWith('sess-b.')), `only the two sessions’ files: ${names.join(' ')}`)
+  t.ok(
+    names.every((n) => n.startsWith('sess-a.') || n.startsWith('sess-b.')),
+    `only the two sessions’ files: ${names.join(' ')}`,
+  )
 })
 
 t.test('a lock left by a dead emitter delays nothing and loses nothing', async (t) => {
@@ -550,10 +589,24 @@ t.test('a lock left by a dead emitter delays nothing and loses nothing', async (
   const sent = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop']
   for (const [i, name] of sent.entries()) {
     // The holder died just now: its lock is not stale yet (the mtime is ahead, see holdLock).
-    const r = await emit(home, payload(sid, name, { prompt_id: 'p1', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'tu1', last_assistant_message: 'Done?' }), INTERACTIVE)
+    const r = await emit(
+      home,
+      payload(sid, name, {
+        prompt_id: 'p1',
+        tool_name: 'Bash',
+        tool_input: { command: 'ls' },
+        tool_use_id: 'tu1',
+        last_assistant_message: 'Done?',
+      }),
+      INTERACTIVE,
+    )
     quiet(t, r, name)
     // It gave up on the lock after its budget, not at its deadline, and did not wait it out.
-    t.match(logLines(home).at(-1), new RegExp(`lock of ${sid} busy; saved ${name} as a pending event`), `${name}: saved after the lock budget`)
+    t.match(
+      logLines(home).at(-1),
+      new RegExp(`lock of ${sid} busy; saved ${name} as a pending event`),
+      `${name}: saved after the lock budget`,
+    )
     const s = readSession(home.sessions, sid)
     t.equal(s.file?.events, 1, `${name}: the file waits for a lock holder`)
     t.equal(s.applied, i + 2, `${name}: visible to readers at once`)
@@ -562,7 +615,11 @@ t.test('a lock left by a dead emitter delays nothing and loses nothing', async (
   // Once the lock is older than the stale time, the next emitter takes it over and folds.
   const stale = new Date(Date.now() - LOCK_STALE_MS - 1000)
   fs.utimesSync(lock, stale, stale)
-  quiet(t, await emit(home, payload(sid, 'Notification', { prompt_id: 'p1', notification_type: 'idle_prompt' }), INTERACTIVE), 'after stale')
+  quiet(
+    t,
+    await emit(home, payload(sid, 'Notification', { prompt_id: 'p1', notification_type: 'idle_prompt' }), INTERACTIVE),
+    'after stale',
+  )
   const s = readSession(home.sessions, sid)
   t.equal(s.pending.length, 0, 'pending events folded')
   t.equal(s.file?.events, sent.length + 2, 'none lost')
@@ -577,7 +634,13 @@ t.test('a lock left by a dead emitter delays nothing and loses nothing', async (
 const seedPending = (home: Home, sid: string, count: number): void => {
   fs.mkdirSync(join(home.sessions, `${sid}.pending`), { recursive: true, mode: 0o700 })
   for (let i = 0; i < count; i++) {
-    const ev = normalizeEvent(payload(sid, 'PostToolUse', { tool_name: 'Read', tool_input: { i } }), { env: {}, stamp: Date.now() - 10_000 + i / 1000, host: 'h', offset: null, project: null })
+    const ev = normalizeEvent(payload(sid, 'PostToolUse', { tool_name: 'Read', tool_input: { i } }), {
+      env: {},
+      stamp: Date.now() - 10_000 + i / 1000,
+      host: 'h',
+      offset: null,
+      project: null,
+    })
     if (typeof ev === 'string') throw new Error(ev)
     writePendingEvent(home.sessions, ev)
   }
@@ -595,7 +658,11 @@ t.test('an emitter SIGKILLed while holding the lock blocks nothing and loses not
   let tries = 0
   for (; tries < 10 && !killedWithLock; tries++) {
     let pid = 0
-    const done = runEmitter(JSON.stringify(payload(sid, 'PreToolUse', { tool_name: 'Bash', tool_input: {}, tool_use_id: `k${tries}` })), { ...home.env, ...INTERACTIVE }, { onSpawn: (p) => (pid = p) })
+    const done = runEmitter(
+      JSON.stringify(payload(sid, 'PreToolUse', { tool_name: 'Bash', tool_input: {}, tool_use_id: `k${tries}` })),
+      { ...home.env, ...INTERACTIVE },
+      { onSpawn: (p) => (pid = p) },
+    )
     const seen = await waitFor(() => fs.existsSync(lock), 3000, 1)
     if (seen) process.kill(pid, 'SIGKILL')
     const r = await done
@@ -658,7 +725,10 @@ t.test('a fresh TRAILBOSS_HOME is created private, under a umask of 0', async (t
   // the run, so the umask the emitter runs under is read as it exits.
   const seen = join(root, 'umask-at-exit')
   const script = `process.umask(0); process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(seen)}, process.umask().toString(8))); require(${JSON.stringify(EMITTER)})`
-  const out = execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(payload('umask1', 'Stop')), env: home.env as NodeJS.ProcessEnv })
+  const out = execFileSync(process.execPath, ['-e', script], {
+    input: JSON.stringify(payload('umask1', 'Stop')),
+    env: home.env as NodeJS.ProcessEnv,
+  })
   t.equal(out.toString(), '')
   const mode = (p: string): string => (fs.statSync(p).mode & 0o777).toString(8)
   t.equal(mode(home.tb), '700')
@@ -687,24 +757,53 @@ t.test('the built emitter bundles nothing heavy', async (t) => {
   for (const pkg of HEAVY) t.notOk(text.includes(MARKERS[pkg]!), `${pkg} is not in the bundle`)
   const requires = [...text.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1]!)
   t.ok(requires.length > 0, 'the scan sees require calls')
-  t.same(requires.filter((m) => !isBuiltin(m)), [], 'it requires nothing but node builtins at run time')
-  t.notOk(requires.some((m) => m === 'assert' || m === 'node:assert'), 'not node:assert (signal-exit gets hooks/assert-equal.ts)')
+  t.same(
+    requires.filter((m) => !isBuiltin(m)),
+    [],
+    'it requires nothing but node builtins at run time',
+  )
+  t.notOk(
+    requires.some((m) => m === 'assert' || m === 'node:assert'),
+    'not node:assert (signal-exit gets hooks/assert-equal.ts)',
+  )
   const loader = fs.readFileSync(BUILT_EMITTER, 'utf8')
   const loaderRequires = [...loader.matchAll(/\brequire\(["']([^"']+)["']\)/g)].map((m) => m[1]!)
   t.ok(loaderRequires.includes('node:vm'), 'the loader compiles the bundle itself')
-  t.same(loaderRequires.filter((m) => !isBuiltin(m)), [], 'its loader requires nothing but node builtins')
+  t.same(
+    loaderRequires.filter((m) => !isBuiltin(m)),
+    [],
+    'its loader requires nothing but node builtins',
+  )
 })
 
 t.test('the source import graph of hooks/emit.ts reaches nothing heavy', async (t) => {
   const entry = fileURLToPath(new URL('../hooks/emit.ts', import.meta.url))
-  const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, metafile: true, logLevel: 'silent' })
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
   const inputs = Object.keys(result.metafile.inputs)
-  t.ok(inputs.some((p) => p.includes('lib/record/write.ts')), 'the graph was walked')
+  t.ok(
+    inputs.some((p) => p.includes('lib/record/write.ts')),
+    'the graph was walked',
+  )
   for (const pkg of HEAVY) {
-    t.notOk(inputs.some((p) => p.includes(`node_modules/${pkg}/`)), `${pkg} is not reached`)
+    t.notOk(
+      inputs.some((p) => p.includes(`node_modules/${pkg}/`)),
+      `${pkg} is not reached`,
+    )
   }
   const ours = inputs.filter((p) => !p.includes('node_modules/')).sort()
   t.comment(`emitter graph: ${ours.join(' ')}`)
-  for (const heavy of ['lib/record/schema.ts', 'lib/record/read.ts', 'lib/cli/main.ts', 'lib/queue/derive.ts', 'lib/agents/index.ts']) t.notOk(ours.includes(heavy), `${heavy} (readers, zod, the CLI's agent adapters) is not reached`)
-  t.ok(ours.every((p) => p.startsWith('lib/') || p === 'hooks/emit.ts'), 'only library modules of ours')
+  for (const heavy of ['lib/record/schema.ts', 'lib/record/read.ts', 'lib/cli/main.ts', 'lib/queue/derive.ts', 'lib/agents/index.ts'])
+    t.notOk(ours.includes(heavy), `${heavy} (readers, zod, the CLI's agent adapters) is not reached`)
+  t.ok(
+    ours.every((p) => p.startsWith('lib/') || p === 'hooks/emit.ts'),
+    'only library modules of ours',
+  )
 })

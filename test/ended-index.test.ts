@@ -37,7 +37,8 @@ const openLab = (t: Test): { lab: Lab; pane: string; dir: string } => {
 }
 
 /** The session ids in `trailboss ls --json`, in queue order. */
-const queueIds = async (lab: Lab): Promise<string[]> => (JSON.parse((await runInProcess(['ls', '--json'], lab.env)).stdout) as LsJson).queue.map((i) => i.sessionId)
+const queueIds = async (lab: Lab): Promise<string[]> =>
+  (JSON.parse((await runInProcess(['ls', '--json'], lab.env)).stdout) as LsJson).queue.map((i) => i.sessionId)
 
 t.test('the real emitter marks a session when it ends and unmarks it when it comes back', async (t) => {
   const { lab, pane, dir } = openLab(t)
@@ -56,7 +57,11 @@ t.test('the real emitter marks a session when it ends and unmarks it when it com
   t.notOk(marked(), '--resume keeps the id, and the mark goes')
   await lab.emit(id, 'Stop', { prompt_id: 'p2', last_assistant_message: 'Back. Next?' }, { pane })
   const ls = JSON.parse((await runInProcess(['ls', '--json'], lab.env)).stdout) as LsJson
-  t.same(ls.queue.map((i) => [i.sessionId, i.state]), [[id, 'waiting']], 'the resumed session waits in the queue')
+  t.same(
+    ls.queue.map((i) => [i.sessionId, i.state]),
+    [[id, 'waiting']],
+    'the resumed session waits in the queue',
+  )
   await lab.emit(id, 'SessionEnd', { reason: 'exit' }, { pane })
   t.ok(marked(), 'and ends again')
 })
@@ -80,7 +85,10 @@ t.test('ls does not open marked records; ls --all does', async (t) => {
   fs.writeFileSync(recordFile(dir, 'marked00-1'), '{"v":1,')
   const ls = await runInProcess(['ls', '--json'], lab.env)
   t.equal(ls.stderr, '', 'the marked record was not opened')
-  t.same((JSON.parse(ls.stdout) as LsJson).queue.map((i) => i.sessionId), ['waiting0-1'])
+  t.same(
+    (JSON.parse(ls.stdout) as LsJson).queue.map((i) => i.sessionId),
+    ['waiting0-1'],
+  )
   const all = await runInProcess(['ls', '--json', '--all'], lab.env)
   t.match(all.stderr, /skipped .*marked00-1\.json: not valid JSON/)
   const keys = (JSON.parse(ls.stdout) as { queue: { key: string }[] }).queue.map((i) => i.key)
@@ -98,7 +106,11 @@ t.test('something else where the index belongs: nothing fails, nothing is delete
   await lab.emit('foreign0-2', 'SessionEnd', { reason: 'other' }, { pane })
   const ls = await runInProcess(['ls', '--json'], lab.env)
   t.equal(ls.code, 0, ls.stderr)
-  t.same((JSON.parse(ls.stdout) as LsJson).queue.map((i) => i.sessionId), ['foreign0-1'], 'the ended session is read and left out')
+  t.same(
+    (JSON.parse(ls.stdout) as LsJson).queue.map((i) => i.sessionId),
+    ['foreign0-1'],
+    'the ended session is read and left out',
+  )
   t.equal(fs.readFileSync(endedIndexDir(dir), 'utf8'), 'not ours')
   t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /could not mark foreign0-2 ended in the index/)
 })
@@ -121,7 +133,9 @@ t.test('doctor fails a mark on a live session and gives the safe fix', async (t)
   fs.mkdirSync(endedIndexDir(dir), { recursive: true })
   fs.writeFileSync(join(endedIndexDir(dir), 'hidden00-1'), '')
   t.same(await queueIds(lab), [], 'the reader trusts the index')
-  const doctor = JSON.parse((await runInProcess(['doctor', '--json'], lab.env)).stdout) as { checks: { id: string; status: string; fix: string | null }[] }
+  const doctor = JSON.parse((await runInProcess(['doctor', '--json'], lab.env)).stdout) as {
+    checks: { id: string; status: string; fix: string | null }[]
+  }
   const check = doctor.checks.find((c) => c.id === 'ended-index')
   t.equal(check?.status, 'fail')
   t.match(check?.fix, `rm ${join(endedIndexDir(dir), 'hidden00-1')}`)
@@ -142,7 +156,17 @@ t.test('random sequences: a mark only ever names an ended record, and the light 
   const ids = ['s1', 's2', 's3']
   const step = fc.record({
     id: fc.constantFrom(...ids),
-    op: fc.constantFrom('SessionStart', 'UserPromptSubmit', 'Stop', 'PermissionRequest', 'SessionEnd', 'SessionEnd', 'pending', 'remove', 'stale-mark'),
+    op: fc.constantFrom(
+      'SessionStart',
+      'UserPromptSubmit',
+      'Stop',
+      'PermissionRequest',
+      'SessionEnd',
+      'SessionEnd',
+      'pending',
+      'remove',
+      'stale-mark',
+    ),
     late: fc.boolean(),
   })
   let runs = 0
@@ -159,7 +183,8 @@ t.test('random sequences: a mark only ever names an ended record, and the light 
           stamp += 1
           // A late event (stamped before the last one) must not move the state, nor the index.
           const at = s.late ? stamp - 500 : stamp
-          if (s.op === 'remove') fs.rmSync(recordFile(dir, s.id), { force: true }) // gc or a person
+          if (s.op === 'remove')
+            fs.rmSync(recordFile(dir, s.id), { force: true }) // gc or a person
           else if (s.op === 'stale-mark') {
             if (!fs.existsSync(recordFile(dir, s.id))) {
               fs.mkdirSync(endedIndexDir(dir), { recursive: true })
@@ -169,11 +194,13 @@ t.test('random sequences: a mark only ever names an ended record, and the light 
           else await recordEvent(dir, event(s.id, s.op, at, s.op === 'SessionStart' ? { source: 'resume' } : {}), { agents: hooksFor })
           for (const id of readEndedMarks(dir)) {
             const text = fs.existsSync(recordFile(dir, id)) ? fs.readFileSync(recordFile(dir, id), 'utf8') : null
-            if (text !== null && (JSON.parse(text) as { state: string }).state !== 'ended') throw new Error(`${id} is marked but its record says ${text}`)
+            if (text !== null && (JSON.parse(text) as { state: string }).state !== 'ended')
+              throw new Error(`${id} is marked but its record says ${text}`)
           }
           const light = partition(await readStore(env, sessionsDir(env), { agents: hooksFor, skipEnded: true }))
           const full = partition(await readStore(env, sessionsDir(env), { agents: hooksFor }))
-          if (JSON.stringify(light) !== JSON.stringify(full)) throw new Error(`light read ${JSON.stringify(light)} != full read ${JSON.stringify(full)}`)
+          if (JSON.stringify(light) !== JSON.stringify(full))
+            throw new Error(`light read ${JSON.stringify(light)} != full read ${JSON.stringify(full)}`)
         }
       } finally {
         fs.rmSync(home, { recursive: true, force: true })

@@ -7,9 +7,14 @@ import { parseFast } from '../lib/cli/fast-args.js'
 
 const viaYargs = async (args: string[], table: Record<string, OptionSpec>): Promise<Record<string, unknown> | null> => {
   try {
-    const parsed = await yargs(args).options(toYargsOptions(table)).strict().exitProcess(false).fail((msg, err) => {
-      throw err ?? new Error(msg)
-    }).parseAsync()
+    const parsed = await yargs(args)
+      .options(toYargsOptions(table))
+      .strict()
+      .exitProcess(false)
+      .fail((msg, err) => {
+        throw err ?? new Error(msg)
+      })
+      .parseAsync()
     const out: Record<string, unknown> = {}
     for (const name of Object.keys(table)) out[name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())] = parsed[name]
     return out
@@ -19,11 +24,35 @@ const viaYargs = async (args: string[], table: Record<string, OptionSpec>): Prom
 }
 
 const token = fc.constantFrom(
-  '--all', '-a', '--plain', '--json', '--kind', 'permission', 'question', 'nope', '--project', 'web', '--older-than', '10m',
-  '--sort', 'kind', 'pane', '--exit-status', '--format', '{count}', '--tmux', '--bogus', 'stray', '--kind=done', '--sort=age',
+  '--all',
+  '-a',
+  '--plain',
+  '--json',
+  '--kind',
+  'permission',
+  'question',
+  'nope',
+  '--project',
+  'web',
+  '--older-than',
+  '10m',
+  '--sort',
+  'kind',
+  'pane',
+  '--exit-status',
+  '--format',
+  '{count}',
+  '--tmux',
+  '--bogus',
+  'stray',
+  '--kind=done',
+  '--sort=age',
 )
 
-for (const [name, table] of [['ls', LS_OPTIONS], ['status', STATUS_OPTIONS]] as const) {
+for (const [name, table] of [
+  ['ls', LS_OPTIONS],
+  ['status', STATUS_OPTIONS],
+] as const) {
   t.test(`${name}: whatever the fast path accepts, yargs reads the same`, async (t) => {
     let accepted = 0
     await fc.assert(
@@ -46,6 +75,14 @@ t.test('what the fast path leaves to yargs', async (t) => {
   t.equal(parseFast(['stray'], LS_OPTIONS), null)
   t.equal(parseFast(['--no-all'], LS_OPTIONS), null)
   t.same(parseFast(['-a', '--kind', 'done', '--kind', 'error'], LS_OPTIONS), {
-    all: true, plain: false, json: false, kind: ['done', 'error'], project: undefined, olderThan: undefined, sort: 'age', exitStatus: false, follow: false,
+    all: true,
+    plain: false,
+    json: false,
+    kind: ['done', 'error'],
+    project: undefined,
+    olderThan: undefined,
+    sort: 'age',
+    exitStatus: false,
+    follow: false,
   })
 })

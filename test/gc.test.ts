@@ -40,12 +40,22 @@ t.test('gc retires ended and gone sessions, and only those', async (t) => {
   t.same(fs.readdirSync(join(dir, '.ended')), ['ended000-1'], 'the mark of a record that is there stays')
   const r = await runInProcess(['gc', '--older-than', '0s'], lab.env)
   t.match(r.stdout, /removed ended000/)
-  t.same(fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort(), ['waiting0-1.json'])
+  t.same(
+    fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort(),
+    ['waiting0-1.json'],
+  )
   t.same(fs.readdirSync(join(dir, '.tmp')), [])
   t.same(fs.readdirSync(join(dir, '.ended')), [], 'a retired session loses its mark')
   t.match(fs.readFileSync(join(String(lab.env.TRAILBOSS_HOME), 'log'), 'utf8'), /gc\[\d+\] removed session ended000-1/)
   const ls = JSON.parse((await runInProcess(['ls', '--json'], lab.env)).stdout) as { queue: { sessionId: string }[] }
-  t.same(ls.queue.map((i) => i.sessionId), ['waiting0-1'], 'the wait is untouched')
+  t.same(
+    ls.queue.map((i) => i.sessionId),
+    ['waiting0-1'],
+    'the wait is untouched',
+  )
 })
 
 t.test('gc runs under umask 077, so the lock folders it makes are private', async (t) => {

@@ -100,7 +100,8 @@ t.test('SessionEnd three times is one end', async (t) => {
   const ends = captured.filter((c) => c.event === 'SessionEnd' && c.payload.reason === 'exit').map(toEvent)
   t.equal(ends.length, 3)
   let rec: SessionRecord | null = null
-  for (const c of captured.filter((c) => c.payload.session_id === ends[0]!.sessionId && c.ts < ends[0]!.stamp)) rec = applyEvent(rec, toEvent(c), hooksFor)
+  for (const c of captured.filter((c) => c.payload.session_id === ends[0]!.sessionId && c.ts < ends[0]!.stamp))
+    rec = applyEvent(rec, toEvent(c), hooksFor)
   const first = applyEvent(rec, ends[0]!, hooksFor)
   const third = applyEvent(applyEvent(first, ends[1]!, hooksFor), ends[2]!, hooksFor)
   t.equal(third.state, 'ended')
@@ -111,7 +112,11 @@ t.test('SessionEnd three times is one end', async (t) => {
 t.test('state rules', async (t) => {
   const base = toEvent(captured.find((c) => c.event === 'BeforeAgent')!)
   const ev = (name: string, extra: Partial<HookEvent> = {}): HookEvent => ({ ...base, name, ...extra })
-  t.same(stateChangeFor(null, ev('BeforeTool', { tool: { name: 'ask_user', input: { q: 'x' }, useId: null } })), { state: 'permission', kind: 'question', tool: { name: 'ask_user', input: { q: 'x' }, useId: null } })
+  t.same(stateChangeFor(null, ev('BeforeTool', { tool: { name: 'ask_user', input: { q: 'x' }, useId: null } })), {
+    state: 'permission',
+    kind: 'question',
+    tool: { name: 'ask_user', input: { q: 'x' }, useId: null },
+  })
   t.equal(stateChangeFor(null, ev('Notification', { notificationType: 'Other' })), null)
   t.equal(stateChangeFor(null, ev('PreCompress')), null)
   t.equal(stateChangeFor(null, ev('BeforeModel')), null)

@@ -108,14 +108,20 @@ t.test('hooks turned off in the settings', async (t) => {
 t.test('doctor: nothing when Gemini CLI is not set up; what is wrong when it is', async (t) => {
   const file = '/home/u/.gemini/settings.json'
   const there = (p: string) => p === '/usr/bin/node' || p === EMITTER
-  const checks = (settings: JsonObject | null, exists = there, error: string | null = null) => deriveGeminiChecks(file, { settings, error }, [], exists)
+  const checks = (settings: JsonObject | null, exists = there, error: string | null = null) =>
+    deriveGeminiChecks(file, { settings, error }, [], exists)
   t.same(checks(null), [], 'no settings file')
   t.same(checks({ general: {} }), [], 'settings without our hooks')
   const merged = mergeGeminiHooks({}, entry)
   t.match(checks(merged), [{ status: 'ok', summary: /hooks for 7 events/ }])
-  t.match(checks({ hooks: { SessionStart: [{ hooks: [entry] }] } }), [{ status: 'warn', summary: /no hook of ours for BeforeAgent, BeforeTool/ }])
+  t.match(checks({ hooks: { SessionStart: [{ hooks: [entry] }] } }), [
+    { status: 'warn', summary: /no hook of ours for BeforeAgent, BeforeTool/ },
+  ])
   t.match(checks({ ...merged, hooksConfig: { enabled: false } }), [{ status: 'warn', summary: /runs no hooks/ }])
-  t.match(checks(merged, (p) => p === '/usr/bin/node'), [{ status: 'fail', summary: /emit\.cjs, which is not there/ }])
+  t.match(
+    checks(merged, (p) => p === '/usr/bin/node'),
+    [{ status: 'fail', summary: /emit\.cjs, which is not there/ }],
+  )
   t.match(checks(null, there, 'EACCES'), [{ status: 'warn', summary: /cannot read/ }])
 })
 
@@ -127,18 +133,30 @@ t.test('install moves an earlier install’s Node hooks to the spool hook; docto
   const file = join(home, '.gemini', 'settings.json')
   const foreign = { BeforeTool: [{ hooks: [{ type: 'command', name: 'mine', command: 'echo hi' }] }] }
   // What an install of the earlier version wrote: the Node emitter of this very package.
-  const before = mergeGeminiHooks({ hooks: structuredClone(foreign) }, deriveGeminiHookEntry({ command: process.execPath, args: [BUILT_EMITTER, '--agent', 'gemini'] }))
+  const before = mergeGeminiHooks(
+    { hooks: structuredClone(foreign) },
+    deriveGeminiHookEntry({ command: process.execPath, args: [BUILT_EMITTER, '--agent', 'gemini'] }),
+  )
   fs.mkdirSync(dirname(file), { recursive: true })
   fs.writeFileSync(file, JSON.stringify(before, null, 2))
-  t.match(geminiDoctor({ env, cwd: '/', known: [BUILT_EMITTER], now: Date.now() }), [{ status: 'ok', summary: /hooks for 7 events/ }], 'doctor knows the Node form')
+  t.match(
+    geminiDoctor({ env, cwd: '/', known: [BUILT_EMITTER], now: Date.now() }),
+    [{ status: 'ok', summary: /hooks for 7 events/ }],
+    'doctor knows the Node form',
+  )
   const inst = await runCli(['install', '--agent', 'gemini'], env)
   t.equal(inst.code, 0, inst.stderr)
   const after = JSON.parse(fs.readFileSync(file, 'utf8')) as JsonObject
   const ours = listOurGeminiHooks(after, [BUILT_EMITTER, spool])
   t.same(ours.map((o) => o.event).sort(), [...GEMINI_HOOK_EVENTS].sort(), 'one hook of ours per event, the old one replaced')
-  for (const o of ours) t.match(splitShellWords(String(o.hook.command)), ['/bin/sh', spool, 'gemini', /(^|\/)node$/], `${o.event} runs the spool hook`)
+  for (const o of ours)
+    t.match(splitShellWords(String(o.hook.command)), ['/bin/sh', spool, 'gemini', /(^|\/)node$/], `${o.event} runs the spool hook`)
   t.match(after, { hooks: { BeforeTool: [{ hooks: [{ name: 'mine' }] }] } }, 'the foreign hook kept in place')
-  t.match(geminiDoctor({ env, cwd: '/', known: [BUILT_EMITTER], now: Date.now() }), [{ status: 'ok', summary: /hooks for 7 events/ }], 'doctor knows the spool form')
+  t.match(
+    geminiDoctor({ env, cwd: '/', known: [BUILT_EMITTER], now: Date.now() }),
+    [{ status: 'ok', summary: /hooks for 7 events/ }],
+    'doctor knows the spool form',
+  )
   const un = await runCli(['uninstall', '--agent', 'gemini'], env)
   t.equal(un.code, 0, un.stderr)
   t.same(JSON.parse(fs.readFileSync(file, 'utf8')), { hooks: foreign }, 'uninstall takes out exactly ours')
@@ -152,5 +170,9 @@ t.test('doctor: Gemini CLI events stuck in the spool', async (t) => {
   const merged = mergeGeminiHooks({}, entry)
   const checks = deriveGeminiChecks('/home/u/.gemini/settings.json', { settings: merged, error: null }, [], () => true, [5_000, 120_000])
   t.match(checks, [{ id: 'gemini:spool', status: 'warn', summary: /1 event\(s\) waited in the spool over 60 s/ }])
-  t.match(deriveGeminiChecks('/f', { settings: merged, error: null }, [], () => true, [5_000]), [{ status: 'ok' }], 'a young one is just being folded')
+  t.match(
+    deriveGeminiChecks('/f', { settings: merged, error: null }, [], () => true, [5_000]),
+    [{ status: 'ok' }],
+    'a young one is just being folded',
+  )
 })

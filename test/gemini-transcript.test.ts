@@ -3,7 +3,15 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 import t from 'tap'
 import { deriveGeminiConversation } from '../lib/agents/gemini/conversation.js'
-import { CANCELLED_TEXT, deriveChatVerdict, isTypedPrompt, liveRecords, parseChatLines, readChatTail, type ChatLine } from '../lib/agents/gemini/transcript.js'
+import {
+  CANCELLED_TEXT,
+  deriveChatVerdict,
+  isTypedPrompt,
+  liveRecords,
+  parseChatLines,
+  readChatTail,
+  type ChatLine,
+} from '../lib/agents/gemini/transcript.js'
 import { gemini } from '../lib/agents/gemini/index.js'
 import { sessionRecord } from './helpers/session-record.js'
 import { findChatFile, isReadableChatPath, parseProjectShortName, pickChatFile } from '../lib/agents/gemini/paths.js'
@@ -24,10 +32,15 @@ const upTo = (text: string, marker: string, nth = 1): ChatLine[] => {
 }
 
 t.test('parseChatLines keeps records and history rewrites, never parses $set lines', async (t) => {
-  const lines = parseChatLines('{"sessionId":"x"}\n{"$set":{"lastUpdated":"t"}}\n{"$set":{"messages":[]}}\n{"id":"a","type":"user","content":[{"text":"hi"}]}\nnot json\n{"id":"b","ty', true)
+  const lines = parseChatLines(
+    '{"sessionId":"x"}\n{"$set":{"lastUpdated":"t"}}\n{"$set":{"messages":[]}}\n{"id":"a","type":"user","content":[{"text":"hi"}]}\nnot json\n{"id":"b","ty',
+    true,
+  )
   t.same(lines, [{ history: true }, { record: { id: 'a', type: 'user', content: [{ text: 'hi' }] } }])
   // A read that began mid-file drops its first (partial) line.
-  t.same(parseChatLines('pe":"user"}\n{"id":"c","type":"info","content":"x"}\n', false), [{ record: { id: 'c', type: 'info', content: 'x' } }])
+  t.same(parseChatLines('pe":"user"}\n{"id":"c","type":"info","content":"x"}\n', false), [
+    { record: { id: 'c', type: 'info', content: 'x' } },
+  ])
 })
 
 t.test('typed prompts: not the context block, not a tool result', async (t) => {
@@ -68,7 +81,10 @@ t.test('verdicts at each captured state (session A)', async (t) => {
   t.equal(deriveChatVerdict(pending, { state: 'permission', since: dialogAt }, 0), null)
   // Approved: the tool's result comes after the dialog opened.
   const approved = upTo(text, '"type":"user","content":[{"functionResponse"', 1)
-  t.match(deriveChatVerdict(approved, { state: 'permission', since: at('2026-12-01T11:09:44.000Z') }, 0), { verdict: 'moved-on', why: 'tool-answered' })
+  t.match(deriveChatVerdict(approved, { state: 'permission', since: at('2026-12-01T11:09:44.000Z') }, 0), {
+    verdict: 'moved-on',
+    why: 'tool-answered',
+  })
   // Denied with Esc: no hook; the chat says cancelled, and the rewrite after it is not a new prompt.
   t.match(deriveChatVerdict(upTo(text, CANCELLED_TEXT, 2), { state: 'permission', since: dialogAt }, 0), { verdict: 'interrupted' })
   const afterRewrite = upTo(text, '"EDIT please"').slice(0, -1)
@@ -117,7 +133,10 @@ t.test('paths: the chat file by projects.json when transcript_path is of no use'
   t.equal(parseProjectShortName(readFileSync(new URL('projects.json', FIXTURES), 'utf8'), '/home/dev/gprobe/work/proj'), 'proj')
   t.equal(parseProjectShortName('{"projects":{"/w":"../x"}}', '/w'), null)
   t.equal(parseProjectShortName('not json', '/w'), null)
-  t.equal(pickChatFile(['session-2026-12-01T11-05-db2d2853.jsonl', 'session-2026-12-01T11-09-db2d2853.jsonl', 'x.jsonl'], 'db2d2853-27d8'), 'session-2026-12-01T11-09-db2d2853.jsonl')
+  t.equal(
+    pickChatFile(['session-2026-12-01T11-05-db2d2853.jsonl', 'session-2026-12-01T11-09-db2d2853.jsonl', 'x.jsonl'], 'db2d2853-27d8'),
+    'session-2026-12-01T11-09-db2d2853.jsonl',
+  )
   const home = t.testdir({})
   const chats = join(home, '.gemini', 'tmp', 'proj', 'chats')
   mkdirSync(chats, { recursive: true })
@@ -127,9 +146,18 @@ t.test('paths: the chat file by projects.json when transcript_path is of no use'
   t.equal(findChatFile({ HOME: home }, '/w/proj', `${id}-0000`), join(chats, chatNames[0]!))
   t.equal(findChatFile({ HOME: home }, '/w/other', `${id}-0000`), null)
   // What watch watches: the payload's path where it is a chat file, else the one found the same way.
-  const rec = (transcriptPath: string | null, cwd: string) => sessionRecord({ agent: 'gemini', sessionId: `${id}-0000`, cwd, transcriptPath })
-  t.equal(gemini.watchedFile(rec(join(chats, 'other.jsonl'), '/w/other'), { HOME: home }), join(chats, 'other.jsonl'), 'a readable transcript_path as it is')
-  t.equal(gemini.watchedFile(rec('/etc/x.jsonl', '/w/proj'), { HOME: home }), join(chats, chatNames[0]!), 'else the chat file of its project')
+  const rec = (transcriptPath: string | null, cwd: string) =>
+    sessionRecord({ agent: 'gemini', sessionId: `${id}-0000`, cwd, transcriptPath })
+  t.equal(
+    gemini.watchedFile(rec(join(chats, 'other.jsonl'), '/w/other'), { HOME: home }),
+    join(chats, 'other.jsonl'),
+    'a readable transcript_path as it is',
+  )
+  t.equal(
+    gemini.watchedFile(rec('/etc/x.jsonl', '/w/proj'), { HOME: home }),
+    join(chats, chatNames[0]!),
+    'else the chat file of its project',
+  )
   t.equal(gemini.watchedFile(rec(null, '/w/other'), { HOME: home }), null)
 
   // projects.json as a FIFO: refused at once. A blocking read would wait for this writer and
@@ -137,7 +165,9 @@ t.test('paths: the chat file by projects.json when transcript_path is of no use'
   const projects = join(home, '.gemini', 'projects.json')
   rmSync(projects)
   execFileSync('mkfifo', ['-m', '600', projects])
-  const writer = spawn('sh', ['-c', `sleep 1; printf '%s' '${JSON.stringify({ projects: { '/w/proj': 'proj' } })}' > '${projects}'`], { stdio: 'ignore' })
+  const writer = spawn('sh', ['-c', `sleep 1; printf '%s' '${JSON.stringify({ projects: { '/w/proj': 'proj' } })}' > '${projects}'`], {
+    stdio: 'ignore',
+  })
   t.teardown(() => writer.kill('SIGKILL'))
   t.equal(findChatFile({ HOME: home }, '/w/proj', `${id}-0000`), null, 'a FIFO in place of projects.json is not read')
 })

@@ -69,13 +69,19 @@ t.test('planGo chooses the client (docs/design.md §5)', async (t) => {
 })
 
 t.test('byActivity breaks ties by the newer client', async (t) => {
-  t.same([client('a', '%1', 5, 1), client('b', '%1', 5, 2), client('c', '%1', 6, 0)].sort(byActivity).map((c) => c.name), ['c', 'b', 'a'])
+  t.same(
+    [client('a', '%1', 5, 1), client('b', '%1', 5, 2), client('c', '%1', 6, 0)].sort(byActivity).map((c) => c.name),
+    ['c', 'b', 'a'],
+  )
 })
 
 t.test('formatCommand quotes for a POSIX shell', async (t) => {
   t.equal(formatCommand(['tmux', '-S', '/tmp/a b/s', 'attach-session', '-t', '%1']), "tmux -S '/tmp/a b/s' attach-session -t %1")
   t.equal(formatCommand(["it's"]), `'it'\\''s'`)
-  t.equal(formatStep({ socket: '/s', mode: 'tmux', args: ['switch-client', '-c', 'client-1', '-t', '%2'] }), 'tmux -S /s switch-client -c client-1 -t %2')
+  t.equal(
+    formatStep({ socket: '/s', mode: 'tmux', args: ['switch-client', '-c', 'client-1', '-t', '%2'] }),
+    'tmux -S /s switch-client -c client-1 -t %2',
+  )
 })
 
 t.test('against a real tmux server', async (t) => {
@@ -98,21 +104,31 @@ t.test('against a real tmux server', async (t) => {
   t.same(await readPane(`${server.dir}/nothing`, p3, execTmux), { state: 'no-server' })
 
   // switch-client with a pane target: another session, a window that is not current, a pane that is not active
-  const plan = planGo({ pane: p3, socket: server.socket }, { callerSocket: server.socket, callerPane: p1, terminal: false, targetClients: clients })
+  const plan = planGo(
+    { pane: p3, socket: server.socket },
+    { callerSocket: server.socket, callerPane: p1, terminal: false, targetClients: clients },
+  )
   t.ok(plan.ok)
   if (!plan.ok) return
   t.equal(await runPlan(plan.steps), 0)
   t.same(server.clientViews(), [`beta ${p3}`])
-  const back = planGo({ pane: p1, socket: server.socket }, { callerSocket: server.socket, callerPane: null, terminal: false, targetClients: clients })
+  const back = planGo(
+    { pane: p1, socket: server.socket },
+    { callerSocket: server.socket, callerPane: null, terminal: false, targetClients: clients },
+  )
   t.equal(back.ok && (await runPlan(back.steps)), 0)
   t.same(server.clientViews(), [`alpha ${p1}`])
 
-  await t.rejects(runPlan([{ socket: server.socket, mode: 'tmux', args: ['switch-client', '-c', 'client-1', '-t', '%999'] }]), /tmux switch-client failed: can't find/)
+  await t.rejects(
+    runPlan([{ socket: server.socket, mode: 'tmux', args: ['switch-client', '-c', 'client-1', '-t', '%999'] }]),
+    /tmux switch-client failed: can't find/,
+  )
 
   server.tmux('set-option', '-t', 'alpha', 'remain-on-exit', 'on')
   const dying = newPane(server, ['split-window', '-t', 'alpha'], ['true'])
   const deadline = Date.now() + 5000
-  while ((await readPane(server.socket, dying, execTmux)).state !== 'dead' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  while ((await readPane(server.socket, dying, execTmux)).state !== 'dead' && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50))
   t.same(await readPane(server.socket, dying, execTmux), { state: 'dead' }, 'remain-on-exit keeps a dead pane')
 })
 

@@ -11,7 +11,16 @@ import { pickDefault, runGo } from '../lib/commands/go.js'
 import { describeItem } from '../lib/navigate/describe-item.js'
 import { loadQueue } from '../lib/queue/load.js'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
-import { attachControlClient, attachTerminalClient, cleanEnv, newPane, startKeyBindingLab, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
+import {
+  attachControlClient,
+  attachTerminalClient,
+  cleanEnv,
+  newPane,
+  startKeyBindingLab,
+  startServer,
+  waitFor,
+  type TestServer,
+} from './helpers/navigate-tmux.js'
 
 t.setTimeout(150_000)
 const { cli: CLI } = await copyBuilt(t)
@@ -19,7 +28,13 @@ const { cli: CLI } = await copyBuilt(t)
 const SHELL = ['bash', '--norc', '--noprofile']
 
 /** Types a `trailboss` command into the shell pane and waits for it to finish. */
-const typeInPane = async (server: TestServer, pane: string, dir: string, home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+const typeInPane = async (
+  server: TestServer,
+  pane: string,
+  dir: string,
+  home: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> => {
   const tag = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
   const out = join(dir, `out.${tag}`)
   const err = join(dir, `err.${tag}`)
@@ -65,7 +80,14 @@ t.test('go moves the client, across sessions, windows and servers', async (t) =>
   await emit({ home, cwd, sessionId: ids.b2, server: a, pane: b2 })
   await emit({ home, cwd, sessionId: ids.a2, server: a, pane: a2 })
   await emit({ home, cwd, sessionId: ids.doomed, server: a, pane: doomed })
-  await emit({ home, cwd, sessionId: ids.a1, server: a, pane: a1, event: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'npm test' } } })
+  await emit({
+    home,
+    cwd,
+    sessionId: ids.a1,
+    server: a,
+    pane: a1,
+    event: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'npm test' } },
+  })
   await emit({ home, cwd, sessionId: ids.g1, server: b, pane: g1 })
   await emit({ home, cwd, sessionId: ids.b1, server: a, pane: b1 })
 
@@ -148,7 +170,10 @@ t.test('go moves the client, across sessions, windows and servers', async (t) =>
 
   await t.test('outside tmux: the terminal attaches to that server with the pane selected', async (t) => {
     const cmd = `'${process.execPath}' '${CLI}' go ${key(ids.g1)}`
-    const child = spawn('script', ['-qefc', cmd, '/dev/null'], { env: cleanEnv({ TRAILBOSS_HOME: home, TERM: 'xterm' }), stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn('script', ['-qefc', cmd, '/dev/null'], {
+      env: cleanEnv({ TRAILBOSS_HOME: home, TERM: 'xterm' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let output = ''
     child.stdout.on('data', (d: Buffer) => (output += d.toString()))
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
@@ -160,7 +185,7 @@ t.test('go moves the client, across sessions, windows and servers', async (t) =>
     t.match(b.tmux('list-clients', '-F', '#{client_control_mode} #{client_tty}'), /^0 \/dev\/pts\//, 'a terminal client, not control mode')
     b.tmux('detach-client', '-s', 'gamma')
     t.equal(await exited, 0, `tmux attach's exit code passes through: ${output}`)
-    t.match(output, `· proj · ${g1} (question`, "it said where it went")
+    t.match(output, `· proj · ${g1} (question`, 'it said where it went')
   })
 
   await t.test('a session outside tmux: where it runs and how to resume it', async (t) => {
@@ -183,7 +208,11 @@ t.test('go moves the client, across sessions, windows and servers', async (t) =>
   await t.test('tmux missing from PATH', async (t) => {
     const empty = join(dir, 'empty-bin')
     mkdirSync(empty)
-    const r = spawnSync(process.execPath, [CLI, 'go', key(ids.a1)], { env: cleanEnv({ TRAILBOSS_HOME: home, PATH: empty }), encoding: 'utf8', timeout: 20_000 })
+    const r = spawnSync(process.execPath, [CLI, 'go', key(ids.a1)], {
+      env: cleanEnv({ TRAILBOSS_HOME: home, PATH: empty }),
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
     t.equal(r.status, 1)
     t.match(r.stderr, /trailboss: tmux is not installed or not on PATH — /)
   })
@@ -235,7 +264,10 @@ t.test('the README key bindings, pressed in a real terminal client', async (t) =
     t.equal(server.tmux('display-message', '-p', '-t', caller, '#{pane_in_mode}').trim(), '0', 'no view mode with "returned 1"')
   })
 
-  for (const [name, keys] of [['the popup', '\u001bp'], ['the popup naming its client', '\u001bo']] as const) {
+  for (const [name, keys] of [
+    ['the popup', '\u001bp'],
+    ['the popup naming its client', '\u001bo'],
+  ] as const) {
     await t.test(`${name}, with nothing waiting: no empty fzf, the message line says so`, async (t) => {
       term.clear()
       term.write(keys)

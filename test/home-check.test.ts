@@ -16,14 +16,18 @@ t.test('a home of our own, or one still to be made, may be used', async (t) => {
   t.same(deriveHomeProblem({ TRAILBOSS_HOME: join(dir, 'tb') }), { folder: join(dir, 'tb', 'sessions'), why: 'is not a folder' })
 })
 
-t.test('a home or sessions folder of another user may not', { skip: isRoot ? false : 'needs root to make a folder of another user' }, async (t) => {
-  const dir = tempDir(t)
-  const tb = join(dir, 'tb')
-  fs.mkdirSync(join(tb, 'sessions'), { recursive: true })
-  fs.chownSync(join(tb, 'sessions'), 4242, 4242)
-  t.match(deriveHomeProblem({ TRAILBOSS_HOME: tb }), { folder: join(tb, 'sessions'), why: /^belongs to another user \(uid 4242/ })
-  fs.chownSync(tb, 4242, 4242)
-  t.match(deriveHomeProblem({ TRAILBOSS_HOME: tb }), { folder: tb, why: /^belongs to another user/ })
-  fs.symlinkSync(tb, join(dir, 'link'))
-  t.match(deriveHomeProblem({ TRAILBOSS_HOME: join(dir, 'link') }), { why: /belongs to another user/ }, 'also through a link')
-})
+t.test(
+  'a home or sessions folder of another user may not',
+  { skip: isRoot ? false : 'needs root to make a folder of another user' },
+  async (t) => {
+    const dir = tempDir(t)
+    const tb = join(dir, 'tb')
+    fs.mkdirSync(join(tb, 'sessions'), { recursive: true })
+    fs.chownSync(join(tb, 'sessions'), 4242, 4242)
+    t.match(deriveHomeProblem({ TRAILBOSS_HOME: tb }), { folder: join(tb, 'sessions'), why: /^belongs to another user \(uid 4242/ })
+    fs.chownSync(tb, 4242, 4242)
+    t.match(deriveHomeProblem({ TRAILBOSS_HOME: tb }), { folder: tb, why: /^belongs to another user/ })
+    fs.symlinkSync(tb, join(dir, 'link'))
+    t.match(deriveHomeProblem({ TRAILBOSS_HOME: join(dir, 'link') }), { why: /belongs to another user/ }, 'also through a link')
+  },
+)

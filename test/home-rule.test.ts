@@ -88,12 +88,25 @@ const treeOf = (root: string): string[] =>
     .sort()
 
 const SID = 'home0000-0000-4000-8000-000000000001'
-const envOf = (root: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: join(root, 'home'), TRAILBOSS_HOME: join(root, 'tb'), TMUX_TMPDIR: join(root, 'home') })
+const envOf = (root: string): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: join(root, 'home'),
+  TRAILBOSS_HOME: join(root, 'tb'),
+  TMUX_TMPDIR: join(root, 'home'),
+})
 
 /** What each of the three makes of the home: accepted (it writes, or doctor does not fail) or not. */
 const SUBJECTS: Record<string, (root: string) => Promise<boolean>> = {
   'hooks/spool.sh': async (root) => {
-    const payload = JSON.stringify({ session_id: SID, transcript_path: '/nowhere/r.jsonl', cwd: '/tmp', hook_event_name: 'UserPromptSubmit', turn_id: 't1', model: 'm', permission_mode: 'default' })
+    const payload = JSON.stringify({
+      session_id: SID,
+      transcript_path: '/nowhere/r.jsonl',
+      cwd: '/tmp',
+      hook_event_name: 'UserPromptSubmit',
+      turn_id: 't1',
+      model: 'm',
+      permission_mode: 'default',
+    })
     const r = spawnSync('/bin/sh', [SPOOL_SH, 'codex'], { input: payload, env: envOf(root) })
     if (r.status !== 0) throw new Error(`spool.sh exited ${r.status}`)
     try {
@@ -103,7 +116,14 @@ const SUBJECTS: Record<string, (root: string) => Promise<boolean>> = {
     }
   },
   'the Node emitter': async (root) => {
-    const payload = JSON.stringify({ session_id: SID, transcript_path: '/nowhere/t.jsonl', cwd: '/tmp', hook_event_name: 'UserPromptSubmit', prompt_id: 'p1', prompt: 'go' })
+    const payload = JSON.stringify({
+      session_id: SID,
+      transcript_path: '/nowhere/t.jsonl',
+      cwd: '/tmp',
+      hook_event_name: 'UserPromptSubmit',
+      prompt_id: 'p1',
+      prompt: 'go',
+    })
     const r = await runEmitter(payload, envOf(root) as Record<string, string>)
     if (r.code !== 0) throw new Error(`the emitter exited ${r.code}`)
     return fs.existsSync(join(root, 'tb', 'sessions', `${SID}.json`))
@@ -123,7 +143,8 @@ for (const c of CASES) {
       const before = treeOf(root)
       t.equal(await run(root), c.accepted, `${subject}: ${c.accepted ? 'accepted' : 'refused'}`)
       if (!c.accepted) t.same(treeOf(root), before, `${subject}: nothing written or changed`)
-      if (c.accepted && subject === 'the Node emitter') t.equal(fs.statSync(join(root, 'tb')).mode & 0o777, 0o700, `${subject}: the home is private now`)
+      if (c.accepted && subject === 'the Node emitter')
+        t.equal(fs.statSync(join(root, 'tb')).mode & 0o777, 0o700, `${subject}: the home is private now`)
     }
   })
 }

@@ -39,12 +39,32 @@ const facts = (over: Partial<HooklessFacts>): HooklessFacts => ({
 
 t.test("doctor tells each agent's truth, with whole labels", async (t) => {
   const [codex] = checkHookless([facts({})])
-  t.match(codex?.fix, /trailboss install --agent codex, then restart the session \(quit it, then codex resume 01a23147-\S+ in its folder\): Codex reads its hooks only when a session starts/)
+  t.match(
+    codex?.fix,
+    /trailboss install --agent codex, then restart the session \(quit it, then codex resume 01a23147-\S+ in its folder\): Codex reads its hooks only when a session starts/,
+  )
   t.notMatch(codex?.fix, /next event|--settings/, 'no "next event", no Claude Code flag for Codex')
-  const [gemini] = checkHookless([facts({ agent: 'gemini', label: 'Gemini CLI', resume: null, ownSettings: 'GEMINI_CLI_HOME=<that folder> trailboss install --agent gemini' })])
+  const [gemini] = checkHookless([
+    facts({
+      agent: 'gemini',
+      label: 'Gemini CLI',
+      resume: null,
+      ownSettings: 'GEMINI_CLI_HOME=<that folder> trailboss install --agent gemini',
+    }),
+  ])
   t.match(gemini?.fix, /restart the session: Gemini CLI reads its hooks only when a session starts/)
   t.notMatch(gemini?.fix, /next event|--settings/)
-  const [claude] = checkHookless([facts({ agent: 'claude-code', label: 'Claude Code', sessionId: 'claude-code-pid-4242', hooksReadAt: 'next-event', resume: null, install: installCommandFor('claude-code'), ownSettings: 'a session run with --settings of its own needs our hooks in those settings' })])
+  const [claude] = checkHookless([
+    facts({
+      agent: 'claude-code',
+      label: 'Claude Code',
+      sessionId: 'claude-code-pid-4242',
+      hooksReadAt: 'next-event',
+      resume: null,
+      install: installCommandFor('claude-code'),
+      ownSettings: 'a session run with --settings of its own needs our hooks in those settings',
+    }),
+  ])
   t.match(claude?.summary, /^Claude Code early claude-code-pid-4242 in pane %1 /, 'the whole name, not `claude-c`')
   t.match(claude?.fix, /^trailboss install \(a running session picks the hooks up at its next event\); a session run with --settings/)
 })
@@ -71,7 +91,13 @@ t.test('pure: the ask of a hook-less wait, the question rule, a wait that contin
 })
 
 t.test('show and the table: the hint is Trail Boss’s, apart from the agent’s words', async (t) => {
-  const item = queueItem({ inferred: true, hint: NO_HOOKS_HINT, ask: { tool: 'Bash', input: { command: 'touch /x' }, message: null }, state: 'permission', kind: 'permission' })
+  const item = queueItem({
+    inferred: true,
+    hint: NO_HOOKS_HINT,
+    ask: { tool: 'Bash', input: { command: 'touch /x' }, message: null },
+    state: 'permission',
+    kind: 'permission',
+  })
   const text = formatShow(item, null, null, 0)
   t.match(text, /Trail Boss's hint \(not from the agent\):\n {2}no hooks: trailboss install/)
   t.notMatch(text, /Notice:\n {2}no hooks/, 'never shown as the agent’s notice')
@@ -82,7 +108,12 @@ t.test('show and the table: the hint is Trail Boss’s, apart from the agent’s
 })
 
 t.test('a prompt line from before the wait began is not the person coming back (Claude Code)', async (t) => {
-  const line = (promptId: string, at: string): TranscriptEntry => ({ type: 'user', promptId, timestamp: at, message: { role: 'user', content: 'x' } })
+  const line = (promptId: string, at: string): TranscriptEntry => ({
+    type: 'user',
+    promptId,
+    timestamp: at,
+    message: { role: 'user', content: 'x' },
+  })
   const wait = { promptId: 'p2', pendingToolUseId: null, permission: false, since: Date.parse('2026-12-02T10:00:05Z') }
   t.equal(deriveTranscriptVerdict([line('p1', '2026-12-02T10:00:00Z')], wait, 0), null)
   t.match(deriveTranscriptVerdict([line('p3', '2026-12-02T10:00:09Z')], wait, 0), { verdict: 'moved-on', why: 'new-prompt' })
@@ -108,14 +139,18 @@ const lab = (t: Parameters<typeof tempDir>[0]): Lab => {
 
 const userLine = (promptId: string, at: number, text: string): string =>
   `${JSON.stringify({ type: 'user', promptId, timestamp: new Date(at).toISOString(), message: { role: 'user', content: text } })}\n`
-const replyLine = (at: number, text: string): string => `${JSON.stringify({ type: 'assistant', timestamp: new Date(at).toISOString(), message: { role: 'assistant', content: [{ type: 'text', text }] } })}\n`
+const replyLine = (at: number, text: string): string =>
+  `${JSON.stringify({ type: 'assistant', timestamp: new Date(at).toISOString(), message: { role: 'assistant', content: [{ type: 'text', text }] } })}\n`
 
 /** A Claude Code stand-in in a pane, in Claude Code's registry, with a transcript of one finished turn. */
 const claudeSession = (l: Lab, id: string, status: string, since: number, last: string): { transcript: string; pane: string } => {
   if (!existsSync(join(l.bin, 'claude'))) copyFileSync('/bin/sleep', join(l.bin, 'claude'))
   const pane = l.server.newPane(['new-window', '-d', '-c', l.project], [join(l.bin, 'claude'), '1000'])
   const pid = Number(l.server.tmux('display-message', '-p', '-t', pane, '#{pane_pid}').trim())
-  writeFileSync(join(l.env.HOME!, '.claude', 'sessions', `${pid}.json`), JSON.stringify({ pid, sessionId: id, cwd: l.project, kind: 'interactive', status, statusUpdatedAt: since }))
+  writeFileSync(
+    join(l.env.HOME!, '.claude', 'sessions', `${pid}.json`),
+    JSON.stringify({ pid, sessionId: id, cwd: l.project, kind: 'interactive', status, statusUpdatedAt: since }),
+  )
   const dir = join(l.env.HOME!, '.claude', 'projects', projectFolderName(l.project))
   mkdirSync(dir, { recursive: true })
   const transcript = join(dir, `${id}.jsonl`)
@@ -124,7 +159,10 @@ const claudeSession = (l: Lab, id: string, status: string, since: number, last: 
 }
 
 const emit = async (l: Lab, pane: string, id: string, transcript: string, name: string, extra: Record<string, unknown>): Promise<void> => {
-  const r = await runEmitter(JSON.stringify(payload(id, name, { cwd: l.project, transcript_path: transcript, ...extra })), { ...l.env, TMUX_PANE: pane })
+  const r = await runEmitter(JSON.stringify(payload(id, name, { cwd: l.project, transcript_path: transcript, ...extra })), {
+    ...l.env,
+    TMUX_PANE: pane,
+  })
   if (r.code !== 0) throw new Error(`emitter: ${r.stderr}`)
 }
 
@@ -136,10 +174,18 @@ t.test('a session started before install keeps its age and kind when its first h
   const since = Date.now() - 120_000
   const s = claudeSession(l, id, 'idle', since, QUESTION)
   const before = (await load(l)).items.find((i) => i.sessionId === id)
-  t.match(before, { state: 'waiting', kind: 'question', since, inferred: true, hint: NO_HOOKS_HINT }, 'a finished turn that ends in ? is a question, as with hooks')
+  t.match(
+    before,
+    { state: 'waiting', kind: 'question', since, inferred: true, hint: NO_HOOKS_HINT },
+    'a finished turn that ends in ? is a question, as with hooks',
+  )
   t.equal(before?.ask.message, QUESTION, 'the agent’s words, not the hint')
   // install, then Claude Code's next event: idle_prompt, which only repeats the wait.
-  await emit(l, s.pane, id, s.transcript, 'Notification', { notification_type: 'idle_prompt', prompt_id: 'p1', message: 'Claude is waiting for your input' })
+  await emit(l, s.pane, id, s.transcript, 'Notification', {
+    notification_type: 'idle_prompt',
+    prompt_id: 'p1',
+    message: 'Claude is waiting for your input',
+  })
   const after = (await load(l)).items.find((i) => i.sessionId === id)
   t.match(after, { state: 'waiting', kind: 'question', since, inferred: false, hint: null }, 'the same wait: its age and kind')
   t.equal((await load(l)).items.find((i) => i.sessionId === id)?.since, since, 'and on the next read')
@@ -147,7 +193,10 @@ t.test('a session started before install keeps its age and kind when its first h
   // A turn ran between the last look and the first hook: the Stop's wait is new.
   const other = 'bbbbbbbb-1111-4222-8333-444444444444'
   const o = claudeSession(l, other, 'idle', since, 'All done here.')
-  t.match((await load(l)).items.find((i) => i.sessionId === other), { kind: 'done', since })
+  t.match(
+    (await load(l)).items.find((i) => i.sessionId === other),
+    { kind: 'done', since },
+  )
   appendFileSync(o.transcript, userLine('p2', Date.now() - 2000, 'again') + replyLine(Date.now() - 1000, 'All done again.'))
   await emit(l, o.pane, other, o.transcript, 'Stop', { prompt_id: 'p2', last_assistant_message: 'All done again.' })
   const next = (await load(l)).items.find((i) => i.sessionId === other)
@@ -159,7 +208,10 @@ t.test('a first hook that lands mid-turn goes straight to the hooked verdict', a
   const id = 'cccccccc-1111-4222-8333-444444444444'
   const since = Date.now() - 60_000
   const s = claudeSession(l, id, 'busy', since, 'All done here.')
-  t.match((await load(l)).items.find((i) => i.sessionId === id), { state: 'working', inferred: true })
+  t.match(
+    (await load(l)).items.find((i) => i.sessionId === id),
+    { state: 'working', inferred: true },
+  )
   // Hooks installed mid-turn; the turn's Stop is the first event, and the emitter could take
   // no offset (the transcript could not be stat'ed then): the record's offset is null, so the
   // check reads the transcript whole, the earlier turn's prompt too.
@@ -177,7 +229,8 @@ t.test('a dialog in a hook-less pane that shows work reaches ls within a second'
   const l = lab(t)
   const screen = join(l.root, 'screen.txt')
   const working = '• Working (3s • esc to interrupt)\n\n› Ask Codex to do anything\n\n  ? for shortcuts\n'
-  const dialog = 'Would you like to run the following command?\n\n  $ touch /x\n\n› 1. Yes, proceed (y)\n  3. No, and tell Codex what to do differently (esc)\n\n  Press enter to confirm or esc to cancel\n'
+  const dialog =
+    'Would you like to run the following command?\n\n  $ touch /x\n\n› 1. Yes, proceed (y)\n  3. No, and tell Codex what to do differently (esc)\n\n  Press enter to confirm or esc to cancel\n'
   writeFileSync(screen, working)
   // Node running `…/bin/codex`: what a process table shows for the npm launcher.
   const codex = join(l.bin, 'codex')
@@ -195,7 +248,11 @@ t.test('a dialog in a hook-less pane that shows work reaches ls within a second'
   t.match(await byPane(t0), { agent: 'codex', state: 'working', inferred: true })
   writeFileSync(screen, dialog)
   await waitScreen(/Would you like/)
-  t.match(await byPane(t0 + 1_000), { state: 'permission', kind: 'permission', hint: NO_HOOKS_HINT }, 'seen on the first read a second after the last look')
+  t.match(
+    await byPane(t0 + 1_000),
+    { state: 'permission', kind: 'permission', hint: NO_HOOKS_HINT },
+    'seen on the first read a second after the last look',
+  )
   // What one look costs: one tmux run for the pane.
   const runs = 20
   const start = performance.now()

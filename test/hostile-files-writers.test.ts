@@ -55,7 +55,14 @@ t.test('the emitter with a FIFO as its log stays within its deadline', async (t)
 
 t.test('settings files and the log as FIFOs: install, uninstall and doctor finish', async (t) => {
   const home = tempDir(t)
-  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude'), NO_COLOR: '1' }
+  const env = {
+    PATH: process.env.PATH,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+    HOME: home,
+    TRAILBOSS_HOME: join(home, 'tb'),
+    CLAUDE_CONFIG_DIR: join(home, 'claude'),
+    NO_COLOR: '1',
+  }
   fs.mkdirSync(join(home, 'claude'), { recursive: true })
   fs.mkdirSync(join(home, 'tb'), { mode: 0o700 })
   mkfifo(join(home, 'claude', 'settings.json'))

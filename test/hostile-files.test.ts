@@ -31,7 +31,15 @@ t.test('a FIFO named like a record: every reading command finishes and skips it'
   t.match(skippedOf(ls), [{ file: /fifo0000-1\.json$/, why: /FIFO/ }], 'ls --json reports it skipped, with why')
   t.match(ls.stdout, /waiting1-aa/, 'the other sessions are there')
   // All at once: each is bounded on its own.
-  const runs = [['ls'], ['ls', '--plain'], ['status'], ['show', 'waiting1'], ['gc', '--dry-run'], ['notify', '--exec', 'cat', '--dry-run'], ['doctor']]
+  const runs = [
+    ['ls'],
+    ['ls', '--plain'],
+    ['status'],
+    ['show', 'waiting1'],
+    ['gc', '--dry-run'],
+    ['notify', '--exec', 'cat', '--dry-run'],
+    ['doctor'],
+  ]
   const results = await Promise.all(runs.map((args) => cliBounded(args, lab.env)))
   runs.forEach((args, i) => {
     const r = results[i] as BoundedResult
@@ -95,8 +103,16 @@ t.test('a record that is a symlink to /dev/zero, and a 2 GB sparse record: skipp
   finished(t, ls, 'ls --json')
   t.equal(ls.code, 0, ls.stderr)
   const skipped = skippedOf(ls)
-  t.match(skipped.find((s) => s.file.endsWith('zero0000-1.json')), { why: /symlink/ }, 'the link is not followed')
-  t.match(skipped.find((s) => s.file.endsWith('sparse00-1.json')), { why: /larger than/ }, 'the big file is not read')
+  t.match(
+    skipped.find((s) => s.file.endsWith('zero0000-1.json')),
+    { why: /symlink/ },
+    'the link is not followed',
+  )
+  t.match(
+    skipped.find((s) => s.file.endsWith('sparse00-1.json')),
+    { why: /larger than/ },
+    'the big file is not read',
+  )
   const status = await cliBounded(['status'], lab.env)
   finished(t, status, 'status')
   t.equal(status.code, 0, status.stderr)

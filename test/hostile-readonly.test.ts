@@ -16,19 +16,23 @@ fs.writeFileSync(READ_ONLY_RUNNER, 'mount --bind "$1" "$1" && mount -o remount,r
 
 const canUnshare = spawnSync('unshare', ['-rm', 'sh', READ_ONLY_RUNNER, '/tmp', 'true']).status === 0
 
-t.test('notify on a read-only TRAILBOSS_HOME fails at once with one clear line', { skip: canUnshare ? false : 'unshare -rm (user namespaces) is not available here' }, async (t) => {
-  const lab = startLab(tempDir(t))
-  t.teardown(lab.close)
-  const pane = lab.newPane()
-  lab.appendTranscript('waiting1-aa', { type: 'user', promptId: 'p1', message: { role: 'user', content: 'hi' } })
-  await lab.emit('waiting1-aa', 'Stop', { prompt_id: 'p1', last_assistant_message: 'done' }, { pane })
-  const tb = String(lab.env.TRAILBOSS_HOME)
-  const r = await runBounded('unshare', [ '-rm', 'sh', READ_ONLY_RUNNER, tb, process.execPath, CLI, 'notify', '--exec', 'cat'], lab.env)
-  t.notOk(r.hung, r.hung ? `notify hung (killed after ${Math.round(r.ms)} ms)` : 'notify finishes')
-  t.not(r.code, 97, 'the read-only mount was made')
-  t.equal(r.code, 1, 'notify fails')
-  const lines = r.stderr.trim().split('\n')
-  t.equal(lines.length, 1, `one line: ${r.stderr}`)
-  t.match(r.stderr, /read-only/, 'saying why')
-  t.notMatch(r.stdout, /waiting1-aa/, 'and nothing was told that cannot be remembered')
-})
+t.test(
+  'notify on a read-only TRAILBOSS_HOME fails at once with one clear line',
+  { skip: canUnshare ? false : 'unshare -rm (user namespaces) is not available here' },
+  async (t) => {
+    const lab = startLab(tempDir(t))
+    t.teardown(lab.close)
+    const pane = lab.newPane()
+    lab.appendTranscript('waiting1-aa', { type: 'user', promptId: 'p1', message: { role: 'user', content: 'hi' } })
+    await lab.emit('waiting1-aa', 'Stop', { prompt_id: 'p1', last_assistant_message: 'done' }, { pane })
+    const tb = String(lab.env.TRAILBOSS_HOME)
+    const r = await runBounded('unshare', ['-rm', 'sh', READ_ONLY_RUNNER, tb, process.execPath, CLI, 'notify', '--exec', 'cat'], lab.env)
+    t.notOk(r.hung, r.hung ? `notify hung (killed after ${Math.round(r.ms)} ms)` : 'notify finishes')
+    t.not(r.code, 97, 'the read-only mount was made')
+    t.equal(r.code, 1, 'notify fails')
+    const lines = r.stderr.trim().split('\n')
+    t.equal(lines.length, 1, `one line: ${r.stderr}`)
+    t.match(r.stderr, /read-only/, 'saying why')
+    t.notMatch(r.stdout, /waiting1-aa/, 'and nothing was told that cannot be remembered')
+  },
+)

@@ -42,7 +42,8 @@ t.test('duplicate keys: the file is refused, untouched', async (t) => {
   const home = tempDir(t)
   const file = join(home, 'claude', 'settings.json')
   fs.mkdirSync(join(home, 'claude'))
-  const text = '{\n  "hooks": {\n    "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]\n  },\n  "model": "opus",\n  "hooks": {}\n}\n'
+  const text =
+    '{\n  "hooks": {\n    "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]\n  },\n  "model": "opus",\n  "hooks": {}\n}\n'
   fs.writeFileSync(file, text)
   for (const args of [['install'], ['uninstall'], ['install', '--dry-run']]) {
     const r = await cliBounded(args, homeEnv(home))
@@ -99,7 +100,9 @@ const scalar: fc.Arbitrary<Doc> = fc.oneof(
   fc.constantFrom('true', 'false', 'null').map((text) => ({ kind: 'raw' as const, text })),
   fc.string({ unit: 'grapheme', maxLength: 12 }).map((s) => ({ kind: 'raw' as const, text: JSON.stringify(s) })),
 )
-const key = fc.oneof(fc.constantFrom('model', 'env', 'permissions', 'statusLine', 'x', 'ünï', '日本', 'a b'), fc.string({ maxLength: 8 })).filter((k) => k !== 'hooks')
+const key = fc
+  .oneof(fc.constantFrom('model', 'env', 'permissions', 'statusLine', 'x', 'ünï', '日本', 'a b'), fc.string({ maxLength: 8 }))
+  .filter((k) => k !== 'hooks')
 const value: fc.Arbitrary<Doc> = fc.letrec<{ v: Doc }>((tie) => ({
   v: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -112,11 +115,20 @@ const value: fc.Arbitrary<Doc> = fc.letrec<{ v: Doc }>((tie) => ({
 const str = (s: string): Doc => ({ kind: 'raw', text: JSON.stringify(s) })
 const hookDoc = (h: Record<string, unknown>): Doc => ({
   kind: 'obj',
-  entries: Object.entries(h).map(([k, v]) => [k, Array.isArray(v) ? { kind: 'arr', items: v.map((x) => str(String(x))) } : typeof v === 'number' ? { kind: 'raw', text: String(v) } : str(String(v))]),
+  entries: Object.entries(h).map(([k, v]) => [
+    k,
+    Array.isArray(v)
+      ? { kind: 'arr', items: v.map((x) => str(String(x))) }
+      : typeof v === 'number'
+        ? { kind: 'raw', text: String(v) }
+        : str(String(v)),
+  ]),
 })
 const foreignHook = fc.oneof(
   fc.constantFrom(...LOOKALIKES).map(hookDoc),
-  fc.record({ type: fc.constant('command'), command: fc.constantFrom('say done', '/usr/bin/guard.sh', 'node /opt/x/index.js') }).map(hookDoc),
+  fc
+    .record({ type: fc.constant('command'), command: fc.constantFrom('say done', '/usr/bin/guard.sh', 'node /opt/x/index.js') })
+    .map(hookDoc),
 )
 // Events of both agents, ours among them; an empty list and an empty hooks object are shapes too.
 const hooksDoc: fc.Arbitrary<Doc> = fc
@@ -129,11 +141,21 @@ const hooksDoc: fc.Arbitrary<Doc> = fc
   )
   .map((events) => ({
     kind: 'obj',
-    entries: events.map(([e, groups]) => [e, { kind: 'arr', items: groups.map((hooks) => ({ kind: 'obj', entries: [['hooks', { kind: 'arr', items: hooks }]] })) }] as [string, Doc]),
+    entries: events.map(
+      ([e, groups]) =>
+        [e, { kind: 'arr', items: groups.map((hooks) => ({ kind: 'obj', entries: [['hooks', { kind: 'arr', items: hooks }]] })) }] as [
+          string,
+          Doc,
+        ],
+    ),
   }))
 
 const settingsDoc = fc
-  .record({ top: fc.uniqueArray(fc.tuple(key, value), { maxLength: 5, selector: ([k]) => k }), hooks: fc.option(hooksDoc, { nil: undefined }), at: fc.nat() })
+  .record({
+    top: fc.uniqueArray(fc.tuple(key, value), { maxLength: 5, selector: ([k]) => k }),
+    hooks: fc.option(hooksDoc, { nil: undefined }),
+    at: fc.nat(),
+  })
   .map(({ top, hooks, at }): Doc => {
     const entries = [...top]
     if (hooks) entries.splice(at % (entries.length + 1), 0, ['hooks', hooks])
@@ -159,8 +181,13 @@ const render = (doc: Doc, l: Layout, depth = 0): string => {
   const pad = l.indent.repeat(depth + 1)
   const end = l.indent.repeat(depth)
   if (doc.kind === 'raw') return doc.text
-  if (doc.kind === 'arr') return doc.items.length === 0 ? '[]' : `[${l.eol}${doc.items.map((d) => pad + render(d, l, depth + 1)).join(`,${l.eol}`)}${l.eol}${end}]`
-  return doc.entries.length === 0 ? '{}' : `{${l.eol}${doc.entries.map(([k, d]) => `${pad}${JSON.stringify(k)}:${l.colon}${render(d, l, depth + 1)}`).join(`,${l.eol}`)}${l.eol}${end}}`
+  if (doc.kind === 'arr')
+    return doc.items.length === 0
+      ? '[]'
+      : `[${l.eol}${doc.items.map((d) => pad + render(d, l, depth + 1)).join(`,${l.eol}`)}${l.eol}${end}]`
+  return doc.entries.length === 0
+    ? '{}'
+    : `{${l.eol}${doc.entries.map(([k, d]) => `${pad}${JSON.stringify(k)}:${l.colon}${render(d, l, depth + 1)}`).join(`,${l.eol}`)}${l.eol}${end}}`
 }
 
 const COMMAND = deriveEmitterCommand('user', NODE, EMITTER)
@@ -168,7 +195,11 @@ const COMMAND = deriveEmitterCommand('user', NODE, EMITTER)
 const TARGETS = [
   { agent: 'claude-code, user scope', target: claudeCodeSetup.install, command: COMMAND },
   { agent: 'claude-code, project scope', target: claudeCodeSetup.install, command: deriveEmitterCommand('project', NODE, EMITTER) },
-  { agent: 'gemini', target: geminiSetup.install, command: { command: COMMAND.command, args: [...(COMMAND.args ?? []), '--agent', 'gemini'] } },
+  {
+    agent: 'gemini',
+    target: geminiSetup.install,
+    command: { command: COMMAND.command, args: [...(COMMAND.args ?? []), '--agent', 'gemini'] },
+  },
 ]
 
 t.test('property: install → uninstall gives back the original bytes of generated files', async (t) => {
@@ -176,27 +207,33 @@ t.test('property: install → uninstall gives back the original bytes of generat
   const env = { TRAILBOSS_HOME: join(dir, 'tb') }
   let n = 0
   await fc.assert(
-    fc.asyncProperty(settingsDoc, layout, fc.constantFrom(...TARGETS.map((c) => c.agent)), fc.constantFrom(0o600, 0o644, 0o640), async (doc, l, agent, mode) => {
-      const { target, command } = TARGETS.find((c) => c.agent === agent) ?? TARGETS[0]!
-      const file = join(dir, `settings-${n++}.json`)
-      const text = render(doc, l) + (l.finalEol ? l.eol : '')
-      fs.writeFileSync(file, text)
-      fs.chmodSync(file, mode)
-      // What install notes before its first merge, and uninstall gives back (settings/install-note.ts).
-      let keep: EmptyHooks | null = null
-      await updateSettingsFile(file, env, (s) => {
-        keep = deriveEmptyHooks(s)
-        return target.merge(s, command, [])
-      })
-      const installed = fs.readFileSync(file, 'utf8')
-      if (text.includes('\r\n') && /[^\r]\n/.test(installed)) throw new Error(`an LF line in a CRLF file:\n${JSON.stringify(installed)}`)
-      if ((fs.statSync(file).mode & 0o777) !== mode) throw new Error('mode changed on install')
-      await updateSettingsFile(file, env, (s) => target.unmerge(s, [], keep))
-      const back = fs.readFileSync(file, 'utf8')
-      if (back !== text) throw new Error(`bytes differ:\n${JSON.stringify(text)}\n${JSON.stringify(installed)}\n${JSON.stringify(back)}`)
-      if ((fs.statSync(file).mode & 0o777) !== mode) throw new Error('mode changed on uninstall')
-      fs.rmSync(file)
-    }),
+    fc.asyncProperty(
+      settingsDoc,
+      layout,
+      fc.constantFrom(...TARGETS.map((c) => c.agent)),
+      fc.constantFrom(0o600, 0o644, 0o640),
+      async (doc, l, agent, mode) => {
+        const { target, command } = TARGETS.find((c) => c.agent === agent) ?? TARGETS[0]!
+        const file = join(dir, `settings-${n++}.json`)
+        const text = render(doc, l) + (l.finalEol ? l.eol : '')
+        fs.writeFileSync(file, text)
+        fs.chmodSync(file, mode)
+        // What install notes before its first merge, and uninstall gives back (settings/install-note.ts).
+        let keep: EmptyHooks | null = null
+        await updateSettingsFile(file, env, (s) => {
+          keep = deriveEmptyHooks(s)
+          return target.merge(s, command, [])
+        })
+        const installed = fs.readFileSync(file, 'utf8')
+        if (text.includes('\r\n') && /[^\r]\n/.test(installed)) throw new Error(`an LF line in a CRLF file:\n${JSON.stringify(installed)}`)
+        if ((fs.statSync(file).mode & 0o777) !== mode) throw new Error('mode changed on install')
+        await updateSettingsFile(file, env, (s) => target.unmerge(s, [], keep))
+        const back = fs.readFileSync(file, 'utf8')
+        if (back !== text) throw new Error(`bytes differ:\n${JSON.stringify(text)}\n${JSON.stringify(installed)}\n${JSON.stringify(back)}`)
+        if ((fs.statSync(file).mode & 0o777) !== mode) throw new Error('mode changed on uninstall')
+        fs.rmSync(file)
+      },
+    ),
     { numRuns: 300 },
   )
   t.pass('300 generated files')
@@ -208,8 +245,16 @@ t.test('empty hooks and empty event lists come back through the CLI (Claude Code
   const env = { ...homeEnv(home), GEMINI_CLI_HOME: home }
   const cases = [
     { args: [], file: join(home, 'claude', 'settings.json'), text: '{\n  "model": "opus",\n  "hooks": {}\n}\n' },
-    { args: [], file: join(home, 'claude', 'settings.json'), text: '{\n  "hooks": {\n    "Stop": [],\n    "PreCompact": [{"hooks": [{"type": "command", "command": "say done"}]}]\n  },\n  "x": 1\n}\n' },
-    { args: ['--agent', 'gemini'], file: join(home, '.gemini', 'settings.json'), text: '{\n  "hooks": {\n    "BeforeTool": [],\n    "AfterAgent": []\n  }\n}\n' },
+    {
+      args: [],
+      file: join(home, 'claude', 'settings.json'),
+      text: '{\n  "hooks": {\n    "Stop": [],\n    "PreCompact": [{"hooks": [{"type": "command", "command": "say done"}]}]\n  },\n  "x": 1\n}\n',
+    },
+    {
+      args: ['--agent', 'gemini'],
+      file: join(home, '.gemini', 'settings.json'),
+      text: '{\n  "hooks": {\n    "BeforeTool": [],\n    "AfterAgent": []\n  }\n}\n',
+    },
     { args: ['--agent', 'gemini'], file: join(home, '.gemini', 'settings.json'), text: '{"hooks": {}}' },
   ]
   for (const c of cases) {

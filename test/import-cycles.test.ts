@@ -71,9 +71,27 @@ export const findCycles = (graph: ReadonlyMap<string, readonly string[]>): strin
 }
 
 t.test('the cycle finder finds cycles', async (t) => {
-  t.same(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']])
+  t.same(
+    findCycles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['c']],
+        ['c', ['a']],
+        ['d', ['a']],
+      ]),
+    ),
+    [['a', 'b', 'c']],
+  )
   t.same(findCycles(new Map([['a', ['a']]])), [['a']])
-  t.same(findCycles(new Map([['a', ['b']], ['b', []]])), [])
+  t.same(
+    findCycles(
+      new Map([
+        ['a', ['b']],
+        ['b', []],
+      ]),
+    ),
+    [],
+  )
 })
 
 t.test('lib/ has no import cycle', async (t) => {
@@ -115,7 +133,10 @@ export const layerOf = (layers: readonly Layer[], file: string): number => {
 }
 
 /** Every import that runs up the order, as `from (layer) -> to (layer)` lines; and files no layer holds. */
-export const findUpwardImports = (layers: readonly Layer[], graph: ReadonlyMap<string, readonly string[]>): { upward: string[]; unplaced: string[] } => {
+export const findUpwardImports = (
+  layers: readonly Layer[],
+  graph: ReadonlyMap<string, readonly string[]>,
+): { upward: string[]; unplaced: string[] } => {
   const upward: string[] = []
   const unplaced = new Set<string>()
   for (const [from, deps] of graph) {
@@ -134,7 +155,10 @@ const DESIGN = fs.readFileSync(join(ROOT, 'docs/design.md'), 'utf8')
 
 t.test('the layer rule finds an import that runs up, and a file no layer holds', async (t) => {
   const layers = parseLayers('<!-- layers -->\n```text\nlow   lib/a.ts lib/low/\nhigh  lib/high/\n```\n')
-  t.same(layers.map((l) => l.name), ['low', 'high'])
+  t.same(
+    layers.map((l) => l.name),
+    ['low', 'high'],
+  )
   const graph = new Map([
     ['lib/a.ts', ['lib/low/b.ts']],
     ['lib/low/b.ts', ['lib/high/c.ts']],
@@ -159,6 +183,10 @@ t.test('every import in lib/ runs down the layers of docs/design.md §9', async 
 t.test('no command imports another: what commands share lives below them (lib/navigate/)', async (t) => {
   const commands = listSources(join(LIB, 'commands')).map((f) => relative(ROOT, f))
   t.ok(commands.length > 10, `read ${commands.length} commands`)
-  const across = commands.flatMap((f) => importsOf(join(ROOT, f)).filter((to) => to.startsWith('lib/commands/')).map((to) => `${f} -> ${to}`))
+  const across = commands.flatMap((f) =>
+    importsOf(join(ROOT, f))
+      .filter((to) => to.startsWith('lib/commands/'))
+      .map((to) => `${f} -> ${to}`),
+  )
   t.same(across, [], 'each command imports only from lower layers')
 })

@@ -10,7 +10,8 @@ import { baseEnv, tempDir } from './helpers/emitter.js'
 t.test('the guard passes only on exactly 1', async (t) => {
   t.equal(ALLOW_INPUT_ENV, 'TRAILBOSS_ALLOW_SEND')
   t.ok(inputAllowed({ TRAILBOSS_ALLOW_SEND: '1' }))
-  for (const v of [undefined, '', '0', 'yes', 'true', ' 1']) t.notOk(inputAllowed({ TRAILBOSS_ALLOW_SEND: v }), `not with ${JSON.stringify(v)}`)
+  for (const v of [undefined, '', '0', 'yes', 'true', ' 1'])
+    t.notOk(inputAllowed({ TRAILBOSS_ALLOW_SEND: v }), `not with ${JSON.stringify(v)}`)
   t.doesNotThrow(() => requireInputAllowed({ TRAILBOSS_ALLOW_SEND: '1' }, 'send'))
   t.throws(() => requireInputAllowed({}, 'send'), TrailbossError)
 })
@@ -20,7 +21,10 @@ t.test('send without the opt-in says how to turn it on, not "Unknown arguments"'
   const r = await runCli(['send', '1', 'yes'], baseEnv(home))
   t.equal(r.code, 1, r.stderr)
   t.notMatch(r.stderr, /unknown/i)
-  t.equal(r.stderr, "trailboss: `send` is off — set TRAILBOSS_ALLOW_SEND=1 to let Trail Boss type your text into agent panes (e.g. export TRAILBOSS_ALLOW_SEND=1 in your shell's startup file)\n")
+  t.equal(
+    r.stderr,
+    "trailboss: `send` is off — set TRAILBOSS_ALLOW_SEND=1 to let Trail Boss type your text into agent panes (e.g. export TRAILBOSS_ALLOW_SEND=1 in your shell's startup file)\n",
+  )
   t.equal(r.stdout, '')
   // Its help is reachable too, and names the opt-in.
   const help = await runCli(['send', '--help'], baseEnv(home))
@@ -33,7 +37,10 @@ t.test('ok and no without the opt-in: one line that names the command once, and 
   for (const command of ['ok', 'no']) {
     const r = await runCli([command, '1'], baseEnv(home))
     t.equal(r.code, 1, r.stderr)
-    t.equal(r.stderr, `trailboss: \`${command}\` is off — set TRAILBOSS_ALLOW_SEND=1 to let Trail Boss press keys in agent panes (e.g. export TRAILBOSS_ALLOW_SEND=1 in your shell's startup file)\n`)
+    t.equal(
+      r.stderr,
+      `trailboss: \`${command}\` is off — set TRAILBOSS_ALLOW_SEND=1 to let Trail Boss press keys in agent panes (e.g. export TRAILBOSS_ALLOW_SEND=1 in your shell's startup file)\n`,
+    )
     t.notMatch(r.stderr, /trailboss: trailboss/, 'not "trailboss: trailboss ok"')
   }
 })

@@ -48,7 +48,13 @@ const cli = (args: string[], env: Record<string, string | undefined>, cwd = ROOT
 
 const setup = (t: Test, settings: string | null = REAL_TEXT) => {
   const dir = t.testdir({ claude: settings === null ? {} : { 'settings.json': settings }, tb: {}, project: {} })
-  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), TRAILBOSS_HOME: join(dir, 'tb') }
+  const env = {
+    PATH: process.env.PATH,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+    HOME: join(dir, 'home'),
+    CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+    TRAILBOSS_HOME: join(dir, 'tb'),
+  }
   return { dir, env, file: join(dir, 'claude', 'settings.json'), project: join(dir, 'project') }
 }
 
@@ -69,7 +75,11 @@ t.test('install merges our hooks and keeps every foreign key and hook exactly', 
   t.same(ours.map((o) => o.event).sort(), [...HOOK_EVENTS].sort(), 'one entry per event')
   // Async everywhere but SessionEnd, whose async hook would read an empty stdin.
   for (const { event, hook } of ours) {
-    t.same(hook, { type: 'command', command: hook.command, args: [EMITTER], ...(event === 'SessionEnd' ? {} : { async: true }), timeout: 10 }, event)
+    t.same(
+      hook,
+      { type: 'command', command: hook.command, args: [EMITTER], ...(event === 'SessionEnd' ? {} : { async: true }), timeout: 10 },
+      event,
+    )
   }
   t.ok(fs.existsSync(ours[0]?.hook.command as string), 'the Node binary path exists')
   t.same(unmergeHooks(after, KNOWN), REAL, 'only ours were added')
@@ -144,7 +154,11 @@ t.test('project and local scope write into the current project', async (t) => {
   t.equal(await runInstall({ scope: 'project', dryRun: false }, captureIo(env, project)), 0)
   const shared = read(join(project, '.claude', 'settings.json'))
   for (const { event, hook } of listOurHooks(shared, KNOWN)) {
-    t.same(hook, { type: 'command', command: 'trailboss-emit', ...(event === 'SessionEnd' ? {} : { async: true }), timeout: 10 }, 'shared: from PATH')
+    t.same(
+      hook,
+      { type: 'command', command: 'trailboss-emit', ...(event === 'SessionEnd' ? {} : { async: true }), timeout: 10 },
+      'shared: from PATH',
+    )
   }
   t.equal(listOurHooks(shared, KNOWN).length, HOOK_EVENTS.length)
   t.equal(await runInstall({ scope: 'local', dryRun: false }, captureIo(env, project)), 0)
@@ -171,20 +185,37 @@ t.test('install warns when the plugin registers the same hooks', async (t) => {
 })
 
 t.test('install replaces entries whose paths a Node upgrade broke, in place', async (t) => {
-  const stale = { type: 'command', command: '/home/me/.nvm/versions/node/v20.1.0/bin/node', args: ['/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs'], async: true, timeout: 10 }
+  const stale = {
+    type: 'command',
+    command: '/home/me/.nvm/versions/node/v20.1.0/bin/node',
+    args: ['/home/me/.nvm/versions/node/v20.1.0/lib/node_modules/trailboss/dist/hooks/emit.cjs'],
+    async: true,
+    timeout: 10,
+  }
   const settings = { hooks: { Stop: [{ hooks: [stale] }, { hooks: [{ type: 'command', command: 'say done' }] }] } }
   const { env, file, dir } = setup(t, JSON.stringify(settings, null, 2))
   t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0)
   const after = read(file) as { hooks: Record<string, JsonObject[]> }
-  t.same(after.hooks.Stop?.[0]?.hooks, [{ type: 'command', command: (after.hooks.Stop?.[0]?.hooks as JsonObject[])[0]?.command, args: [EMITTER], async: true, timeout: 10 }])
+  t.same(after.hooks.Stop?.[0]?.hooks, [
+    { type: 'command', command: (after.hooks.Stop?.[0]?.hooks as JsonObject[])[0]?.command, args: [EMITTER], async: true, timeout: 10 },
+  ])
   t.same(after.hooks.Stop?.[1], { hooks: [{ type: 'command', command: 'say done' }] })
   t.notOk(fs.readFileSync(file, 'utf8').includes('v20.1.0'), 'the broken path is gone')
   t.notOk(fs.readFileSync(file, 'utf8').endsWith('\n'), 'the file keeps its missing final newline')
 })
 
 t.test('install writes through a symlinked settings file and creates a missing one', async (t) => {
-  const dir = t.testdir({ dotfiles: { 'claude-settings.json': REAL_TEXT }, claude: { 'settings.json': t.fixture('symlink', '../dotfiles/claude-settings.json') }, fresh: {} })
-  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, CLAUDE_CONFIG_DIR: join(dir, 'claude'), TRAILBOSS_HOME: join(dir, 'tb') }
+  const dir = t.testdir({
+    dotfiles: { 'claude-settings.json': REAL_TEXT },
+    claude: { 'settings.json': t.fixture('symlink', '../dotfiles/claude-settings.json') },
+    fresh: {},
+  })
+  const env = {
+    PATH: process.env.PATH,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+    CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+    TRAILBOSS_HOME: join(dir, 'tb'),
+  }
   const io = captureIo(env, dir)
   t.equal(await runInstall({ scope: 'user', dryRun: false }, io), 0)
   t.ok(fs.lstatSync(join(dir, 'claude', 'settings.json')).isSymbolicLink(), 'still a symlink')
@@ -240,7 +271,14 @@ t.test('the plugin: manifests in step with the package', async (t) => {
   t.equal(market.plugins[0].source, './plugin')
   t.equal(market.plugins[0].version, pkg.version)
   // Claude Code runs `npm ci` in a plugin folder that holds a package.json: keep it lean.
-  t.same(fs.readdirSync(PLUGIN).filter((n) => n !== 'node_modules').sort(), ['.claude-plugin', 'hooks', 'tests', 'tsconfig.json'], 'the plugin folder holds the manifest, the hooks, the mod\'s tests and its tsconfig (no package.json)')
+  t.same(
+    fs
+      .readdirSync(PLUGIN)
+      .filter((n) => n !== 'node_modules')
+      .sort(),
+    ['.claude-plugin', 'hooks', 'tests', 'tsconfig.json'],
+    "the plugin folder holds the manifest, the hooks, the mod's tests and its tsconfig (no package.json)",
+  )
 })
 
 const claude = (args: string[], home: string): Promise<Run> =>
@@ -257,57 +295,75 @@ const claude = (args: string[], home: string): Promise<Run> =>
     child.on('close', (code) => resolve({ code, stdout, stderr }))
   })
 
-t.test('the real Claude Code CLI (2.1.197) validates the plugin and our hook entries', { skip: fs.existsSync(CLAUDE) ? false : 'test/e2e has no Claude Code installed (npm ci in test/e2e)' }, async (t) => {
-  t.setTimeout(180_000)
-  const { env, file, dir } = setup(t)
-  const home = join(dir, 'home')
-  fs.mkdirSync(home)
-  const version = await claude(['--version'], home)
-  t.match(version.stdout, /^2\.1\.197 /, 'the pinned version')
-  const plugin = await claude(['plugin', 'validate', '--strict', join(PLUGIN, '.claude-plugin', 'plugin.json')], home)
-  t.equal(plugin.code, 0, plugin.stdout + plugin.stderr)
-  t.match(plugin.stdout, /Validation passed/)
-  const market = await claude(['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'marketplace.json')], home)
-  t.equal(market.code, 0, market.stdout + market.stderr)
-  // The validator checks a plugin's hooks.json against Claude Code's hook schema: feed it the
-  // entries install writes (exec form with args) to know the schema accepts them.
-  await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir))
-  const probe = join(dir, 'probe')
-  fs.mkdirSync(join(probe, '.claude-plugin'), { recursive: true })
-  fs.mkdirSync(join(probe, 'hooks'))
-  fs.writeFileSync(join(probe, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'probe', version: '0.0.1', description: 'probe', author: { name: 'probe' } }))
-  fs.writeFileSync(join(probe, 'hooks', 'hooks.json'), JSON.stringify({ hooks: read(file).hooks }))
-  const ok = await claude(['plugin', 'validate', join(probe, '.claude-plugin', 'plugin.json')], home)
-  t.equal(ok.code, 0, ok.stdout + ok.stderr)
-  // And it can fail: a wrong type for `args` is rejected.
-  fs.writeFileSync(join(probe, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x', args: 'y' }] }] } }))
-  const bad = await claude(['plugin', 'validate', join(probe, '.claude-plugin', 'plugin.json')], home)
-  t.equal(bad.code, 1)
-  t.match(bad.stdout + bad.stderr, /args/)
-})
+t.test(
+  'the real Claude Code CLI (2.1.197) validates the plugin and our hook entries',
+  { skip: fs.existsSync(CLAUDE) ? false : 'test/e2e has no Claude Code installed (npm ci in test/e2e)' },
+  async (t) => {
+    t.setTimeout(180_000)
+    const { env, file, dir } = setup(t)
+    const home = join(dir, 'home')
+    fs.mkdirSync(home)
+    const version = await claude(['--version'], home)
+    t.match(version.stdout, /^2\.1\.197 /, 'the pinned version')
+    const plugin = await claude(['plugin', 'validate', '--strict', join(PLUGIN, '.claude-plugin', 'plugin.json')], home)
+    t.equal(plugin.code, 0, plugin.stdout + plugin.stderr)
+    t.match(plugin.stdout, /Validation passed/)
+    const market = await claude(['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'marketplace.json')], home)
+    t.equal(market.code, 0, market.stdout + market.stderr)
+    // The validator checks a plugin's hooks.json against Claude Code's hook schema: feed it the
+    // entries install writes (exec form with args) to know the schema accepts them.
+    await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir))
+    const probe = join(dir, 'probe')
+    fs.mkdirSync(join(probe, '.claude-plugin'), { recursive: true })
+    fs.mkdirSync(join(probe, 'hooks'))
+    fs.writeFileSync(
+      join(probe, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'probe', version: '0.0.1', description: 'probe', author: { name: 'probe' } }),
+    )
+    fs.writeFileSync(join(probe, 'hooks', 'hooks.json'), JSON.stringify({ hooks: read(file).hooks }))
+    const ok = await claude(['plugin', 'validate', join(probe, '.claude-plugin', 'plugin.json')], home)
+    t.equal(ok.code, 0, ok.stdout + ok.stderr)
+    // And it can fail: a wrong type for `args` is rejected.
+    fs.writeFileSync(
+      join(probe, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x', args: 'y' }] }] } }),
+    )
+    const bad = await claude(['plugin', 'validate', join(probe, '.claude-plugin', 'plugin.json')], home)
+    t.equal(bad.code, 1)
+    t.match(bad.stdout + bad.stderr, /args/)
+  },
+)
 
-t.test('the real Claude Code CLI installs the plugin from a local marketplace and sees every hook', { skip: fs.existsSync(CLAUDE) ? false : 'no Claude Code in test/e2e' }, async (t) => {
-  t.setTimeout(180_000)
-  const dir = t.testdir({ home: {} })
-  const home = join(dir, 'home')
-  // The repository as a marketplace: its manifest, and the plugin folder it points at.
-  const clone = join(dir, 'clone')
-  fs.cpSync(join(ROOT, '.claude-plugin'), join(clone, '.claude-plugin'), { recursive: true })
-  fs.cpSync(PLUGIN, join(clone, 'plugin'), { recursive: true })
-  fs.writeFileSync(join(clone, 'package.json'), '{"name": "trailboss", "devDependencies": {"left-pad": "1.3.0"}}')
-  const add = await claude(['plugin', 'marketplace', 'add', clone], home)
-  t.equal(add.code, 0, add.stdout + add.stderr)
-  const inst = await claude(['plugin', 'install', 'trailboss@trailboss'], home)
-  t.equal(inst.code, 0, inst.stdout + inst.stderr)
-  const details = await claude(['plugin', 'details', 'trailboss@trailboss'], home)
-  t.match(details.stdout, new RegExp(`Hooks \\(${HOOK_EVENTS.length}\\)`))
-  for (const event of HOOK_EVENTS) t.match(details.stdout, event)
-  const cached = join(home, '.claude', 'plugins', 'cache', 'trailboss', 'trailboss')
-  const [version] = fs.readdirSync(cached)
-  t.same(fs.readdirSync(join(cached, version as string)).sort(), ['.claude-plugin', 'hooks', 'tests', 'tsconfig.json'], 'only the plugin folder is copied: no npm install of the package')
-  const settings = read(join(home, '.claude', 'settings.json'))
-  t.same(settings.enabledPlugins, { 'trailboss@trailboss': true }, 'what doctor looks for')
-})
+t.test(
+  'the real Claude Code CLI installs the plugin from a local marketplace and sees every hook',
+  { skip: fs.existsSync(CLAUDE) ? false : 'no Claude Code in test/e2e' },
+  async (t) => {
+    t.setTimeout(180_000)
+    const dir = t.testdir({ home: {} })
+    const home = join(dir, 'home')
+    // The repository as a marketplace: its manifest, and the plugin folder it points at.
+    const clone = join(dir, 'clone')
+    fs.cpSync(join(ROOT, '.claude-plugin'), join(clone, '.claude-plugin'), { recursive: true })
+    fs.cpSync(PLUGIN, join(clone, 'plugin'), { recursive: true })
+    fs.writeFileSync(join(clone, 'package.json'), '{"name": "trailboss", "devDependencies": {"left-pad": "1.3.0"}}')
+    const add = await claude(['plugin', 'marketplace', 'add', clone], home)
+    t.equal(add.code, 0, add.stdout + add.stderr)
+    const inst = await claude(['plugin', 'install', 'trailboss@trailboss'], home)
+    t.equal(inst.code, 0, inst.stdout + inst.stderr)
+    const details = await claude(['plugin', 'details', 'trailboss@trailboss'], home)
+    t.match(details.stdout, new RegExp(`Hooks \\(${HOOK_EVENTS.length}\\)`))
+    for (const event of HOOK_EVENTS) t.match(details.stdout, event)
+    const cached = join(home, '.claude', 'plugins', 'cache', 'trailboss', 'trailboss')
+    const [version] = fs.readdirSync(cached)
+    t.same(
+      fs.readdirSync(join(cached, version as string)).sort(),
+      ['.claude-plugin', 'hooks', 'tests', 'tsconfig.json'],
+      'only the plugin folder is copied: no npm install of the package',
+    )
+    const settings = read(join(home, '.claude', 'settings.json'))
+    t.same(settings.enabledPlugins, { 'trailboss@trailboss': true }, 'what doctor looks for')
+  },
+)
 
 /** Every path under `dir`, with a file's bytes: the home as a test compares it. */
 const snapshot = (dir: string): Record<string, string | null> => {
@@ -348,7 +404,7 @@ t.test('a file install created stays when something else was put in it; one that
   const home = join(dir, 'home')
   const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(dir, 'tb') }
   t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0)
-  t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0, 'a second install keeps the first one\'s note')
+  t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(env, dir)), 0, "a second install keeps the first one's note")
   // Claude Code writes its own keys into the file install created.
   const file = join(home, '.claude', 'settings.json')
   fs.writeFileSync(file, `${JSON.stringify({ ...read(file), model: 'opus' }, null, 2)}\n`)
@@ -360,7 +416,11 @@ t.test('a file install created stays when something else was put in it; one that
     const e = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: join(d, 'home'), TRAILBOSS_HOME: join(d, 'tb') }
     t.equal(await runInstall({ scope: 'user', dryRun: false }, captureIo(e, d)), 0)
     t.equal(await runUninstall({ scope: 'user', dryRun: false }, captureIo(e, d)), 0)
-    t.equal(fs.readFileSync(join(d, 'home', '.claude', 'settings.json'), 'utf8'), before, `a file that held ${JSON.stringify(before)} keeps it`)
+    t.equal(
+      fs.readFileSync(join(d, 'home', '.claude', 'settings.json'), 'utf8'),
+      before,
+      `a file that held ${JSON.stringify(before)} keeps it`,
+    )
   }
 })
 
@@ -375,7 +435,7 @@ t.test("Codex: a config.toml of the person's stays byte for byte; the hooks.json
   t.same(snapshot(home), { '/.codex': null, '/.codex/config.toml': toml })
 })
 
-t.test('--statusline is the agent\'s: one that shows no status line refuses it, naming those that do, and writes nothing', async (t) => {
+t.test("--statusline is the agent's: one that shows no status line refuses it, naming those that do, and writes nothing", async (t) => {
   const { dir, env } = setup(t)
   const io = captureIo({ ...env, GEMINI_CLI_HOME: join(dir, 'home') }, dir)
   t.equal(await runInstall({ scope: 'user', dryRun: false, agent: 'gemini', statusline: true }, io), 2)

@@ -67,7 +67,13 @@ t.test('`trailboss ls --json | head -c 1`: exit 0, nothing on stderr', async (t)
   fs.mkdirSync(sessions, { recursive: true })
   // Enough skipped files that the JSON is far larger than a pipe's buffer.
   for (let i = 0; i < 2000; i++) fs.writeFileSync(join(sessions, `broken-${String(i).padStart(4, '0')}.json`), '{')
-  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude') }
+  const env = {
+    PATH: process.env.PATH,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+    HOME: home,
+    TRAILBOSS_HOME: join(home, 'tb'),
+    CLAUDE_CONFIG_DIR: join(home, 'claude'),
+  }
   const whole = await runCli(['ls', '--json'], env)
   t.ok(whole.stdout.length > 200_000, `the output is ${whole.stdout.length} bytes`)
   const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
@@ -111,7 +117,13 @@ t.test('an orphaned CLI whose non-blocking socket stays full ends', { timeout: 9
   fs.mkdirSync(sessions, { recursive: true })
   // Far more JSON than a Unix socket buffers (about 200 KB on Linux).
   for (let i = 0; i < 6000; i++) fs.writeFileSync(join(sessions, `broken-${String(i).padStart(4, '0')}.json`), '{')
-  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TRAILBOSS_HOME: join(home, 'tb'), CLAUDE_CONFIG_DIR: join(home, 'claude') }
+  const env = {
+    PATH: process.env.PATH,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+    HOME: home,
+    TRAILBOSS_HOME: join(home, 'tb'),
+    CLAUDE_CONFIG_DIR: join(home, 'claude'),
+  }
 
   // The reader: accepts the connection, takes a first chunk, then no more.
   const held: Socket[] = []

@@ -24,12 +24,21 @@ const roundTrip = (t: Test, text: string, add: Record<string, unknown>, want: st
 }
 
 t.test('editJsonText appends in the file’s layout and removes exactly what it added', async (t) => {
-  roundTrip(t, '{\r\n\t"n": 1.0,\r\n\t"m": 1e3\r\n}\r\n', { x: [1] }, '{\r\n\t"n": 1.0,\r\n\t"m": 1e3,\r\n\t"x": [\r\n\t\t1\r\n\t]\r\n}\r\n')
+  roundTrip(
+    t,
+    '{\r\n\t"n": 1.0,\r\n\t"m": 1e3\r\n}\r\n',
+    { x: [1] },
+    '{\r\n\t"n": 1.0,\r\n\t"m": 1e3,\r\n\t"x": [\r\n\t\t1\r\n\t]\r\n}\r\n',
+  )
   roundTrip(t, '{\n  "a":1\n}', { b: { c: true } }, '{\n  "a":1,\n  "b":{\n    "c": true\n  }\n}')
   roundTrip(t, '{}', { b: 1 }, '{\n  "b": 1\n}')
   roundTrip(t, '{ "a": 1 }', { b: [2] }, '{ "a": 1, "b": [2] }')
   const before = { l: [1, 2] }
-  t.equal(editJsonText('{\n  "l": [\n    1,\n    2\n  ]\n}', before, { l: [0, 1, 2] }), '{\n  "l": [\n    0,\n    1,\n    2\n  ]\n}', 'an insertion before the first element')
+  t.equal(
+    editJsonText('{\n  "l": [\n    1,\n    2\n  ]\n}', before, { l: [0, 1, 2] }),
+    '{\n  "l": [\n    0,\n    1,\n    2\n  ]\n}',
+    'an insertion before the first element',
+  )
   t.equal(editJsonText('{\n  "l": [\n    1,\n    2\n  ]\n}', before, { l: [2] }), '{\n  "l": [\n    2\n  ]\n}', 'the first element removed')
   t.equal(editJsonText('{"a": 1}', { a: 1 }, { a: 2 }), '{"a": 2}', 'a changed value')
 })

@@ -6,7 +6,11 @@ const RAW = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/
 
 t.test('formatJson: C1, DEL and U+2028/9 escaped as JSON.stringify escapes C0', async (t) => {
   t.equal(formatJson({ a: '\u009b31m\u0085\x7f\u2028\u2029\x1b\n' }), '{"a":"\\u009b31m\\u0085\\u007f\\u2028\\u2029\\u001b\\n"}')
-  t.equal(formatJson({ a: ['é', '日本', '👩🏽‍💻', '\u00a0'] }, 2), JSON.stringify({ a: ['é', '日本', '👩🏽‍💻', '\u00a0'] }, null, 2), 'printable text as it is')
+  t.equal(
+    formatJson({ a: ['é', '日本', '👩🏽‍💻', '\u00a0'] }, 2),
+    JSON.stringify({ a: ['é', '日本', '👩🏽‍💻', '\u00a0'] }, null, 2),
+    'printable text as it is',
+  )
 })
 
 t.test('formatJson: any value reads back the same, with nothing raw in its text', async (t) => {

@@ -29,7 +29,10 @@ const isAlive = (pid: number): boolean => {
 }
 
 const follow = (env: Record<string, string | undefined>) => {
-  const child = spawn(process.execPath, [CLI, 'ls', '--json', '--follow'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, 'ls', '--json', '--follow'], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const lines: string[] = []
   let buf = ''
   let stderr = ''
@@ -45,7 +48,8 @@ const follow = (env: Record<string, string | undefined>) => {
   return { child, lines, stderr: () => stderr, exited }
 }
 
-const keysOf = (line: string | undefined): string[] => (line ? (JSON.parse(line) as { queue: { sessionId: string }[] }).queue.map((i) => i.sessionId) : [])
+const keysOf = (line: string | undefined): string[] =>
+  line ? (JSON.parse(line) as { queue: { sessionId: string }[] }).queue.map((i) => i.sessionId) : []
 
 t.test('the queue at start, then a line each time it changes, and none while it does not', async (t) => {
   const env = baseEnv(tempDir(t))
@@ -80,7 +84,11 @@ t.test('it ends when its reader goes, and when its parent is killed', async (t) 
   // A parent killed outright: the follower, now another process's child, notices within its check.
   const pidFile = `${env.TRAILBOSS_HOME}.pid`
   const outFile = `${env.TRAILBOSS_HOME}.out`
-  const sh = spawn('/bin/sh', ['-c', `"$0" "$1" ls --json --follow > "$3" & echo $! > "$2"; wait`, process.execPath, CLI, pidFile, outFile], { env: env as NodeJS.ProcessEnv, stdio: 'ignore' })
+  const sh = spawn(
+    '/bin/sh',
+    ['-c', `"$0" "$1" ls --json --follow > "$3" & echo $! > "$2"; wait`, process.execPath, CLI, pidFile, outFile],
+    { env: env as NodeJS.ProcessEnv, stdio: 'ignore' },
+  )
   const started = (f: string): boolean => fs.existsSync(f) && fs.readFileSync(f, 'utf8').trim() !== ''
   t.ok(await waitFor(() => started(pidFile) && started(outFile), 20_000), 'the follower started under sh')
   const pid = Number(fs.readFileSync(pidFile, 'utf8').trim())
@@ -94,7 +102,10 @@ t.test('it ends when its reader goes, and when its parent is killed', async (t) 
 
 /** One `ls --json --until-change <digest> [extra…]` run: its output and exit code once it ends. */
 const untilChange = (env: Record<string, string | undefined>, digest: string, extra: string[] = []) => {
-  const child = spawn(process.execPath, [CLI, 'ls', '--json', '--until-change', digest, ...extra], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, 'ls', '--json', '--until-change', digest, ...extra], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
@@ -119,7 +130,12 @@ const lsJson = async (env: Record<string, string | undefined>): Promise<Doc> => 
 }
 
 t.test('listingDigest: 16 hex digits that change with any part of the document, the same for the same content', async (t) => {
-  const doc = { version: 1, queue: Array.from({ length: 40 }, (_, i) => ({ n: i + 1, key: `k${i}`, ask: { message: `wait ${i} ✓` } })), tmux: 'ok', skipped: [] }
+  const doc = {
+    version: 1,
+    queue: Array.from({ length: 40 }, (_, i) => ({ n: i + 1, key: `k${i}`, ask: { message: `wait ${i} ✓` } })),
+    tmux: 'ok',
+    skipped: [],
+  }
   const d = listingDigest(doc)
   t.match(d, /^[0-9a-f]{16}$/)
   t.equal(listingDigest(JSON.parse(JSON.stringify(doc)) as object), d, 'the same content, another object: the same digest')
@@ -142,7 +158,7 @@ t.test('ls --json carries a digest of the queue: the same queue, the same digest
   t.equal((await lsJson(env)).digest, a.digest, 'read again: the same digest')
   const f = follow(env)
   t.teardown(() => void f.child.kill('SIGKILL'))
-  t.ok(await waitFor(() => f.lines.length === 1, 20_000), 'the follower\'s first line')
+  t.ok(await waitFor(() => f.lines.length === 1, 20_000), "the follower's first line")
   t.equal((JSON.parse(f.lines[0] ?? '{}') as Doc).digest, a.digest, 'the one-line document has the same digest')
   await runEmitter(JSON.stringify(payload('s-two', 'Stop', { last_assistant_message: 'Which one?' })), env)
   t.ok(await waitFor(() => f.lines.length === 2, 20_000), 'a new wait')
@@ -214,20 +230,23 @@ t.test('ls --json --until-change --read-at: a write after that moment, before th
   t.same(JSON.parse(u.stdout()), await lsJson(env), 'the changed queue')
 })
 
-t.test('ls --json --until-change --read-at: a write while it waits wakes it; one that leaves the queue as it was does not end it', async (t) => {
-  const env = baseEnv(tempDir(t))
-  await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
-  const before = await lsJson(env)
-  const u = untilChange(env, before.digest, ['--read-at', String(Date.now())])
-  t.teardown(() => void u.child.kill('SIGKILL'))
-  // A session that starts working: its record is written, the queue stays as it was.
-  await runEmitter(JSON.stringify(payload('s-three', 'UserPromptSubmit', { prompt: 'go on' })), env)
-  await runEmitter(JSON.stringify(payload('s-three', 'Stop', { last_assistant_message: 'Ready?' })), env)
-  t.equal(await u.exited, 0, u.stderr())
-  const after = JSON.parse(u.stdout()) as Doc
-  t.same(after.queue.map((i) => i.sessionId).sort(), ['s-one', 's-three'], 'the changed queue, in one document')
-  t.same(after, await lsJson(env), 'what ls --json prints now')
-})
+t.test(
+  'ls --json --until-change --read-at: a write while it waits wakes it; one that leaves the queue as it was does not end it',
+  async (t) => {
+    const env = baseEnv(tempDir(t))
+    await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
+    const before = await lsJson(env)
+    const u = untilChange(env, before.digest, ['--read-at', String(Date.now())])
+    t.teardown(() => void u.child.kill('SIGKILL'))
+    // A session that starts working: its record is written, the queue stays as it was.
+    await runEmitter(JSON.stringify(payload('s-three', 'UserPromptSubmit', { prompt: 'go on' })), env)
+    await runEmitter(JSON.stringify(payload('s-three', 'Stop', { last_assistant_message: 'Ready?' })), env)
+    t.equal(await u.exited, 0, u.stderr())
+    const after = JSON.parse(u.stdout()) as Doc
+    t.same(after.queue.map((i) => i.sessionId).sort(), ['s-one', 's-three'], 'the changed queue, in one document')
+    t.same(after, await lsJson(env), 'what ls --json prints now')
+  },
+)
 
 t.test('ls --json --until-change --read-at: a seen mark (ack from another shell) wakes it within 2 s', async (t) => {
   const env = baseEnv(tempDir(t))
@@ -240,9 +259,16 @@ t.test('ls --json --until-change --read-at: a seen mark (ack from another shell)
   const ack = spawn(process.execPath, [CLI, 'ack', '1'], { env: env as NodeJS.ProcessEnv, stdio: 'ignore' })
   const acked = await new Promise<number>((resolve) => ack.on('exit', () => resolve(Date.now())))
   const answered = await Promise.race([u.exited.then(() => Date.now()), new Promise<null>((r) => setTimeout(() => r(null), 5000))])
-  t.ok(answered !== null && answered - acked <= 2000, `answered ${answered === null ? 'not within 5 s' : `${answered - acked} ms`} after the ack`)
+  t.ok(
+    answered !== null && answered - acked <= 2000,
+    `answered ${answered === null ? 'not within 5 s' : `${answered - acked} ms`} after the ack`,
+  )
   const after = JSON.parse(u.stdout() || '{"queue":[]}') as { queue: { sessionId: string; seen: boolean }[] }
-  t.same(after.queue.map((i) => [i.sessionId, i.seen]), [['s-one', true]], 'the wait, seen')
+  t.same(
+    after.queue.map((i) => [i.sessionId, i.seen]),
+    [['s-one', true]],
+    'the wait, seen',
+  )
 })
 
 t.test('ls --json --until-change --read-at: a wait with nothing written ends when its parent is killed', async (t) => {
@@ -250,10 +276,22 @@ t.test('ls --json --until-change --read-at: a wait with nothing written ends whe
   await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
   const before = await lsJson(env)
   const pidFile = `${env.TRAILBOSS_HOME}.pid`
-  const sh = spawn('/bin/sh', ['-c', `"$0" "$1" ls --json --until-change "$3" --read-at "$4" & echo $! > "$2"; wait`, process.execPath, CLI, pidFile, before.digest, String(Date.now())], {
-    env: env as NodeJS.ProcessEnv,
-    stdio: 'ignore',
-  })
+  const sh = spawn(
+    '/bin/sh',
+    [
+      '-c',
+      `"$0" "$1" ls --json --until-change "$3" --read-at "$4" & echo $! > "$2"; wait`,
+      process.execPath,
+      CLI,
+      pidFile,
+      before.digest,
+      String(Date.now()),
+    ],
+    {
+      env: env as NodeJS.ProcessEnv,
+      stdio: 'ignore',
+    },
+  )
   t.ok(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 20_000), 'the wait started under sh')
   const pid = Number(fs.readFileSync(pidFile, 'utf8').trim())
   t.teardown(() => {
@@ -274,7 +312,10 @@ t.test('ls --json --until-change --read-at: a wait with nothing written ends whe
 
 t.test('--read-at goes with --until-change, as ms since the epoch', async (t) => {
   const env = baseEnv(tempDir(t))
-  for (const args of [['ls', '--json', '--read-at', '1'], ['ls', '--json', '--until-change', 'abc', '--read-at', 'soon']]) {
+  for (const args of [
+    ['ls', '--json', '--read-at', '1'],
+    ['ls', '--json', '--until-change', 'abc', '--read-at', 'soon'],
+  ]) {
     const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] })
     let err = ''
     child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')))
@@ -286,7 +327,11 @@ t.test('--read-at goes with --until-change, as ms since the epoch', async (t) =>
 
 t.test('--until-change goes with --json only', async (t) => {
   const env = baseEnv(tempDir(t))
-  for (const args of [['ls', '--until-change', 'abc'], ['ls', '--json', '--follow', '--until-change', 'abc'], ['ls', '--json', '--exit-status', '--until-change', 'abc']]) {
+  for (const args of [
+    ['ls', '--until-change', 'abc'],
+    ['ls', '--json', '--follow', '--until-change', 'abc'],
+    ['ls', '--json', '--exit-status', '--until-change', 'abc'],
+  ]) {
     const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] })
     let err = ''
     child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')))

@@ -43,8 +43,18 @@ t.test('the queue, checked on read', async (t) => {
   await lab.emit('aaaaaaaa-1', 'Stop', { prompt_id: 'pa', last_assistant_message: 'Done.\nShall I go on?' }, { pane: pA })
   // B: a permission dialog for a Bash command.
   lab.appendTranscript('bbbbbbbb-1', line.prompt('pb', 'touch it'), line.toolUse('tu-b', 'Bash', { command: 'touch x' }))
-  await lab.emit('bbbbbbbb-1', 'PreToolUse', { prompt_id: 'pb', tool_name: 'Bash', tool_input: { command: 'touch x' }, tool_use_id: 'tu-b' }, { pane: pB })
-  await lab.emit('bbbbbbbb-1', 'PermissionRequest', { prompt_id: 'pb', tool_name: 'Bash', tool_input: { command: 'touch x' } }, { pane: pB })
+  await lab.emit(
+    'bbbbbbbb-1',
+    'PreToolUse',
+    { prompt_id: 'pb', tool_name: 'Bash', tool_input: { command: 'touch x' }, tool_use_id: 'tu-b' },
+    { pane: pB },
+  )
+  await lab.emit(
+    'bbbbbbbb-1',
+    'PermissionRequest',
+    { prompt_id: 'pb', tool_name: 'Bash', tool_input: { command: 'touch x' } },
+    { pane: pB },
+  )
   // C: working.
   await lab.emit('cccccccc-1', 'UserPromptSubmit', { prompt_id: 'pc', prompt: 'work' }, { pane: pC })
   // D: waits in a pane that does not exist: gone.
@@ -57,7 +67,12 @@ t.test('the queue, checked on read', async (t) => {
   lab.appendTranscript('ffffffff-1', line.system(), line.prompt('pf2', 'two'))
   // G: a permission the person denied (no hook fires; the transcript has the error and the interrupt).
   lab.appendTranscript('gggggggg-1', line.prompt('pg', 'rm it'), line.toolUse('tu-g', 'Bash', { command: 'rm y' }))
-  await lab.emit('gggggggg-1', 'PreToolUse', { prompt_id: 'pg', tool_name: 'Bash', tool_input: { command: 'rm y' }, tool_use_id: 'tu-g' }, { pane: pG })
+  await lab.emit(
+    'gggggggg-1',
+    'PreToolUse',
+    { prompt_id: 'pg', tool_name: 'Bash', tool_input: { command: 'rm y' }, tool_use_id: 'tu-g' },
+    { pane: pG },
+  )
   await lab.emit('gggggggg-1', 'PermissionRequest', { prompt_id: 'pg', tool_name: 'Bash', tool_input: { command: 'rm y' } }, { pane: pG })
   lab.appendTranscript('gggggggg-1', line.toolResult('pg', 'tu-g', true), line.interrupt('pg'))
 
@@ -84,29 +99,49 @@ t.test('the queue, checked on read', async (t) => {
   t.same(b?.ask, { tool: 'Bash', input: { command: 'touch x' }, message: null })
   t.equal(b?.tmux?.pane, pB)
   t.equal(b?.tmux?.alive, true)
-  t.same((b?.tmux as { place?: unknown } | undefined)?.place, {
-    session: 'lab',
-    window: Number(lab.tmux('display-message', '-p', '-t', pB, '#{window_index}').trim()),
-    windowName: lab.tmux('display-message', '-p', '-t', pB, '#{window_name}').trim(),
-  }, '--json: where the pane sits, as tmux names it')
+  t.same(
+    (b?.tmux as { place?: unknown } | undefined)?.place,
+    {
+      session: 'lab',
+      window: Number(lab.tmux('display-message', '-p', '-t', pB, '#{window_index}').trim()),
+      windowName: lab.tmux('display-message', '-p', '-t', pB, '#{window_name}').trim(),
+    },
+    '--json: where the pane sits, as tmux names it',
+  )
   t.equal((byId(all.queue, 'dddddddd-1')?.tmux as { place?: unknown } | undefined)?.place, null, 'a gone pane has no place')
   t.equal(byId(all.queue, 'aaaaaaaa-1')?.ask.message, 'Done.\nShall I go on?')
   t.equal(byId(all.queue, 'aaaaaaaa-1')?.key, 'aaaaaaaa', 'keys are 8 characters when unique')
 
   // Without --all: only the waits.
   const waits = await lsJson(lab)
-  t.same(waits.queue.map((i) => i.n), [1, 2, 3])
+  t.same(
+    waits.queue.map((i) => i.n),
+    [1, 2, 3],
+  )
 
   // Filters keep each item's number.
   const perms = await lsJson(lab, '--kind', 'permission')
-  t.same(perms.queue.map((i) => [i.n, i.sessionId]), [[2, 'bbbbbbbb-1']])
+  t.same(
+    perms.queue.map((i) => [i.n, i.sessionId]),
+    [[2, 'bbbbbbbb-1']],
+  )
   const none = await lsJson(lab, '--older-than', '1h')
   t.same(none.queue, [])
 
   // --plain: key first, tab-separated, no header.
   const plain = await runInProcess(['ls', '--plain'], lab.env)
-  const rows = plain.stdout.trim().split('\n').map((l) => l.split('\t'))
-  t.same(rows.map((r) => [r[0], r[1], r[3]]), [['aaaaaaaa', '1', 'question'], ['bbbbbbbb', '2', 'permission'], ['gggggggg', '3', 'interrupted']])
+  const rows = plain.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'))
+  t.same(
+    rows.map((r) => [r[0], r[1], r[3]]),
+    [
+      ['aaaaaaaa', '1', 'question'],
+      ['bbbbbbbb', '2', 'permission'],
+      ['gggggggg', '3', 'interrupted'],
+    ],
+  )
   t.match(rows[1]?.[6], /^Bash: touch x$/)
   t.notMatch(plain.stdout, /\u001b\[/, 'no colour')
 
@@ -115,14 +150,23 @@ t.test('the queue, checked on read', async (t) => {
   t.match(table.stdout, /^#\s+AGE\s+KIND\s+AGENT\s+PROJECT\s+WHERE\s+ASK\n/)
   // The place as tmux names it (session lab, the pane's window), read from the one list-panes.
   const windowOf = lab.tmux('display-message', '-p', '-t', pB, '#{window_index} (#{window_name})').trim()
-  t.match(table.stdout, new RegExp(`\\n2\\s+\\d+s\\s+permission\\s+claude\\s+bbbb\\s+lab:${windowOf.replace(/[()]/g, '\\$&')}\\s+Bash: touch x\\n`))
+  t.match(
+    table.stdout,
+    new RegExp(`\\n2\\s+\\d+s\\s+permission\\s+claude\\s+bbbb\\s+lab:${windowOf.replace(/[()]/g, '\\$&')}\\s+Bash: touch x\\n`),
+  )
   t.equal(rows[1]?.[7], 'claude', '--plain: the agent after the old fields')
   t.equal(rows[1]?.[8], `lab:${windowOf}`, '--plain: then the place')
 
   // --agent keeps the numbers, like every filter; an unknown agent is a usage error.
-  t.same((await lsJson(lab, '--agent', 'claude-code')).queue.map((i) => i.n), [1, 2, 3])
+  t.same(
+    (await lsJson(lab, '--agent', 'claude-code')).queue.map((i) => i.n),
+    [1, 2, 3],
+  )
   t.same((await lsJson(lab, '--agent', 'codex')).queue, [])
-  t.same((await lsJson(lab, '--agent', 'codex', '--agent', 'claude-code')).queue.map((i) => i.n), [1, 2, 3])
+  t.same(
+    (await lsJson(lab, '--agent', 'codex', '--agent', 'claude-code')).queue.map((i) => i.n),
+    [1, 2, 3],
+  )
   t.equal((await runInProcess(['ls', '--agent', 'nobody'], lab.env)).code, 2)
   t.equal((await runInProcess(['status', '--agent', 'codex', '--format', '{count}'], lab.env)).stdout, '', 'status counts only that agent')
   t.equal((await runInProcess(['status', '--agent', 'claude-code', '--format', '{count}'], lab.env)).stdout.trim(), '3')
@@ -135,7 +179,14 @@ t.test('the queue, checked on read', async (t) => {
   // The person answers B's dialog: its tool result lands in the transcript.
   lab.appendTranscript('bbbbbbbb-1', line.toolResult('pb', 'tu-b', false))
   const after = await lsJson(lab)
-  t.same(after.queue.map((i) => [i.n, i.sessionId]), [[1, 'aaaaaaaa-1'], [3, 'gggggggg-1']], 'numbers stay put: 2 is not given to G')
+  t.same(
+    after.queue.map((i) => [i.n, i.sessionId]),
+    [
+      [1, 'aaaaaaaa-1'],
+      [3, 'gggggggg-1'],
+    ],
+    'numbers stay put: 2 is not given to G',
+  )
   const gone2 = await runInProcess(['show', '2'], lab.env)
   t.equal(gone2.code, 1, 'number 2 names no wait now')
   t.match(gone2.stderr, /no wait holds number 2; the waits are 1 and 3/)
@@ -156,7 +207,12 @@ t.test("ls --all's WHERE: an ended session is unmarked, a pane back at its shell
   await lab.emit('shell000-1', 'Stop', { prompt_id: 'p', last_assistant_message: 'ok' }, { pane: shell })
   const r = await runInProcess(['ls', '--all', '--plain'], lab.env)
   t.equal(r.code, 0, r.stderr)
-  const where = new Map(r.stdout.trimEnd().split('\n').map((l) => [l.split('\t')[0], l.split('\t').at(-1)]))
+  const where = new Map(
+    r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => [l.split('\t')[0], l.split('\t').at(-1)]),
+  )
   t.equal(where.get('ended000'), live, 'an ended session: the pane it ran in, not "tmux could not be asked"')
   t.match(where.get('shell000'), /^lab:\d+ \(sh\)\$$/, 'a pane back at its shell: where it is, marked $, not ✗')
   t.match(where.get('live0000'), /^lab:\d+ \(.*\)$/, 'a live pane: its place, no mark')
@@ -196,7 +252,12 @@ t.test('without tmux on PATH (cron) panes are unknown and nothing is dropped', a
 })
 
 t.test('an empty queue', async (t) => {
-  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: t.testdir(), TRAILBOSS_HOME: join(t.testdirName, 'none') }
+  const env = {
+    PATH: process.env.PATH,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+    HOME: t.testdir(),
+    TRAILBOSS_HOME: join(t.testdirName, 'none'),
+  }
   const r = await runCli(['ls'], env)
   t.equal(r.code, 0)
   t.equal(r.stdout, '', 'no TTY: nothing printed')

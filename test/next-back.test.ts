@@ -13,7 +13,18 @@ import { runInProcess } from './helpers/cli.js'
 t.setTimeout(150_000)
 
 const wait = (id: string, n: number, pane: string, over: Partial<QueueItem> = {}): QueueItem =>
-  ({ n, sessionId: id, key: id, state: 'waiting', kind: 'question', headless: false, needsYou: true, seen: false, tmux: { pane, socket: '/s', serverPid: 1, alive: true }, ...over }) as QueueItem
+  ({
+    n,
+    sessionId: id,
+    key: id,
+    state: 'waiting',
+    kind: 'question',
+    headless: false,
+    needsYou: true,
+    seen: false,
+    tmux: { pane, socket: '/s', serverPid: 1, alive: true },
+    ...over,
+  }) as QueueItem
 
 t.test('pickNext: the default queue as a ring, unseen waits first, never the one you are in', async (t) => {
   const a = wait('a', 1, '%1')
@@ -40,7 +51,15 @@ t.test('pickNext: the default queue as a ring, unseen waits first, never the one
 })
 
 t.test('pickClient: --client, else the one showing the pane, else the latest', async (t) => {
-  const c = (name: string, paneId: string, activity: number): Client => ({ name, tty: name, pid: activity, activity, session: 's', controlMode: false, paneId })
+  const c = (name: string, paneId: string, activity: number): Client => ({
+    name,
+    tty: name,
+    pid: activity,
+    activity,
+    session: 's',
+    controlMode: false,
+    paneId,
+  })
   const clients = [c('/dev/pts/1', '%1', 10), c('/dev/pts/2', '%2', 20)]
   t.equal(pickClient(clients, '/dev/pts/1', '%2')?.name, '/dev/pts/1')
   t.equal(pickClient(clients, 'nope', null), null)
@@ -71,21 +90,40 @@ t.test('next, back and ack in a real tmux with a real terminal client: five wait
   }
   await emit({ home, cwd, sessionId: ids.d, server, pane: d, event: { last_assistant_message: 'All done.' } })
   await emit({ home, cwd, sessionId: ids.q, server, pane: q })
-  await emit({ home, cwd, sessionId: ids.p, server, pane: p, event: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'make' } } })
+  await emit({
+    home,
+    cwd,
+    sessionId: ids.p,
+    server,
+    pane: p,
+    event: { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'make' } },
+  })
   await emit({ home, cwd, sessionId: ids.e, server, pane: e, event: { hook_event_name: 'StopFailure', error: 'rate_limit' } })
-  await emit({ home, cwd, sessionId: ids.i, server, pane: i, event: { hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'sleep 60' }, is_interrupt: true } })
+  await emit({
+    home,
+    cwd,
+    sessionId: ids.i,
+    server,
+    pane: i,
+    event: { hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'sleep 60' }, is_interrupt: true },
+  })
   const env = cleanEnv({ TRAILBOSS_HOME: home })
   type Row = { sessionId: string; n: number; seen: boolean; needsYou: boolean; kind: string }
-  const ls = async (...args: string[]): Promise<Row[]> => (JSON.parse((await runInProcess(['ls', '--json', ...args], env)).stdout) as { queue: Row[] }).queue
+  const ls = async (...args: string[]): Promise<Row[]> =>
+    (JSON.parse((await runInProcess(['ls', '--json', ...args], env)).stdout) as { queue: Row[] }).queue
   const count = async (): Promise<string> => (await runInProcess(['status', '--format', '{count}'], env)).stdout.trim()
   const first = await ls()
-  t.same(first.map((w) => [w.sessionId, w.n, w.kind, w.needsYou]), [
-    [ids.q, 1, 'question', true],
-    [ids.p, 2, 'permission', true],
-    [ids.e, 3, 'error', true],
-    [ids.i, 4, 'interrupted', true],
-    [ids.d, 5, 'done', false],
-  ], 'the waits that need you, oldest first, then the finished turn; numbered in that order when first seen')
+  t.same(
+    first.map((w) => [w.sessionId, w.n, w.kind, w.needsYou]),
+    [
+      [ids.q, 1, 'question', true],
+      [ids.p, 2, 'permission', true],
+      [ids.e, 3, 'error', true],
+      [ids.i, 4, 'interrupted', true],
+      [ids.d, 5, 'done', false],
+    ],
+    'the waits that need you, oldest first, then the finished turn; numbered in that order when first seen',
+  )
   t.equal(await count(), '4')
 
   // The README's recipes, on keys that need no prefix here.
@@ -110,10 +148,23 @@ t.test('next, back and ack in a real tmux with a real terminal client: five wait
       await press('n', view, `next: ${what}`)
       const now = await ls()
       t.ok((await ls('--all')).find((w) => w.sessionId === id)?.seen, `${what}: seen`)
-      t.same(now.filter((w) => w.needsYou).map((w) => [w.sessionId, w.n]), [[ids.q, 1], [ids.p, 2], [ids.e, 3], [ids.i, 4]], `after ${what}: every blocked agent still listed, with its number`)
+      t.same(
+        now.filter((w) => w.needsYou).map((w) => [w.sessionId, w.n]),
+        [
+          [ids.q, 1],
+          [ids.p, 2],
+          [ids.e, 3],
+          [ids.i, 4],
+        ],
+        `after ${what}: every blocked agent still listed, with its number`,
+      )
       t.equal(await count(), '4', `after ${what}: the count is unchanged`)
     }
-    t.same((await ls()).map((w) => w.sessionId), [ids.q, ids.p, ids.e, ids.i], 'the finished turn, once seen, leaves the default queue')
+    t.same(
+      (await ls()).map((w) => w.sessionId),
+      [ids.q, ids.p, ids.e, ids.i],
+      'the finished turn, once seen, leaves the default queue',
+    )
     t.same((await ls('--all')).find((w) => w.sessionId === ids.d)?.n, 5, '--all keeps it, with its number')
     await press('n', `api ${q}`, 'next, every wait seen: back to the oldest one that still needs you')
   })
@@ -128,12 +179,28 @@ t.test('next, back and ack in a real tmux with a real terminal client: five wait
     await emit({ home, cwd, sessionId: ids.q, server, pane: q, event: { hook_event_name: 'UserPromptSubmit', prompt: 'go on' } })
     await emit({ home, cwd, sessionId: ids.q, server, pane: q, event: { last_assistant_message: 'Which branch?', prompt_id: 'p2' } })
     const now = await ls()
-    t.same(now.map((w) => [w.sessionId, w.n, w.seen]), [[ids.p, 2, true], [ids.e, 3, true], [ids.i, 4, true], [ids.q, 6, false]], 'a new wait: number 1 is held for 10 minutes, so it is 6')
+    t.same(
+      now.map((w) => [w.sessionId, w.n, w.seen]),
+      [
+        [ids.p, 2, true],
+        [ids.e, 3, true],
+        [ids.i, 4, true],
+        [ids.q, 6, false],
+      ],
+      'a new wait: number 1 is held for 10 minutes, so it is 6',
+    )
     await press('n', `api ${q}`, 'next: the new wait, before the seen ones')
   })
 
   await t.test('ack marks a wait seen by hand: a finished turn leaves, a wait that needs you stays', async (t) => {
-    await emit({ home, cwd, sessionId: ids.d, server, pane: d, event: { hook_event_name: 'UserPromptSubmit', prompt: 'more', prompt_id: 'p3' } })
+    await emit({
+      home,
+      cwd,
+      sessionId: ids.d,
+      server,
+      pane: d,
+      event: { hook_event_name: 'UserPromptSubmit', prompt: 'more', prompt_id: 'p3' },
+    })
     await emit({ home, cwd, sessionId: ids.d, server, pane: d, event: { last_assistant_message: 'Deployed.', prompt_id: 'p3' } })
     const done = (await ls()).find((w) => w.sessionId === ids.d)
     t.same([done?.kind, done?.seen], ['done', false])
@@ -141,7 +208,10 @@ t.test('next, back and ack in a real tmux with a real terminal client: five wait
     t.equal(r.code, 0, r.stderr)
     t.match(r.stderr, new RegExp(`trailboss: seen ${done?.n} · proj`))
     const after = await ls()
-    t.notOk(after.some((w) => w.sessionId === ids.d), 'the acknowledged finished turn left the default queue')
+    t.notOk(
+      after.some((w) => w.sessionId === ids.d),
+      'the acknowledged finished turn left the default queue',
+    )
     t.ok(after.find((w) => w.sessionId === ids.p)?.seen, 'the acknowledged permission stays, seen')
     t.equal(await count(), '4')
     const bad = await runInProcess(['ack', '99'], env)

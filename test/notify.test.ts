@@ -10,7 +10,17 @@ import { emitWait, fakeNotifier, makeHome, runCli, runInProcess, type CliResult 
 import { waitFor } from './helpers/wait-for.js'
 
 const item = (id: string, over: Partial<QueueItem> = {}): QueueItem =>
-  ({ n: 1, key: id, sessionId: id, state: 'waiting', kind: 'done', since: 1000, project: `proj-${id}`, ask: { tool: null, input: null, message: 'All done.' }, ...over }) as QueueItem
+  ({
+    n: 1,
+    key: id,
+    sessionId: id,
+    state: 'waiting',
+    kind: 'done',
+    since: 1000,
+    project: `proj-${id}`,
+    ask: { tool: null, input: null, message: 'All done.' },
+    ...over,
+  }) as QueueItem
 
 t.test('deriveNotes: a note about an unusable channel is said once, again only after it stopped', async (t) => {
   const empty = parseNotifyState(null)
@@ -63,7 +73,12 @@ t.test('deriveChannels and checkDesktop', async (t) => {
   t.match(checkDesktop({ PATH: '/nonexistent' }, 'linux'), { ok: false, why: /notify-send is not on PATH/ })
   const mac = checkDesktop({ PATH: '' }, 'darwin')
   t.ok(mac.ok)
-  if (mac.ok) t.same(mac.args({ title: 'T', body: 'it "quotes" & $(x)', line: '' }).slice(-2), ['T', 'it "quotes" & $(x)'], 'osascript gets the text as arguments, not as script')
+  if (mac.ok)
+    t.same(
+      mac.args({ title: 'T', body: 'it "quotes" & $(x)', line: '' }).slice(-2),
+      ['T', 'it "quotes" & $(x)'],
+      'osascript gets the text as arguments, not as script',
+    )
 })
 
 const count = (r: CliResult): string => `${r.code} ${r.stderr.trim()}`
@@ -80,7 +95,12 @@ t.test('notify through a notify-send stand-in: twice in a row tells once', async
   t.equal(count(await runInProcess(['notify', '--via', 'desktop'], env)), '0 ')
   t.same(fake.calls(), [['--app-name=Trail Boss', 'Trail Boss: 1 session waits', 'alpha · question: Deploy now?']])
 
-  await emitWait(home, { session: 'bbbb-n2', cwd: '/tmp/beta', event: 'PermissionRequest', tool: { name: 'Bash', input: { command: 'make' } } })
+  await emitWait(home, {
+    session: 'bbbb-n2',
+    cwd: '/tmp/beta',
+    event: 'PermissionRequest',
+    tool: { name: 'Bash', input: { command: 'make' } },
+  })
   await emitWait(home, { session: 'cccc-n3', cwd: '/tmp/gamma', message: 'Done.' })
   await runInProcess(['notify', '--via', 'desktop'], env)
   t.equal(fake.calls().length, 2, 'one message for the new wait that needs you')
@@ -109,7 +129,11 @@ t.test('notify through a notify-send stand-in: twice in a row tells once', async
     await waitFor(() => Date.now() - newest > 1001, 'every wait over a second old')
     await runInProcess(['notify', '--via', 'desktop', '--older-than', '1s'], env)
     const last = fake.calls().at(-1)
-    t.equal(last?.[1], 'Trail Boss: 3 sessions wait', 'the reminder tells every wait over a second old that needs you, even ones told before')
+    t.equal(
+      last?.[1],
+      'Trail Boss: 3 sessions wait',
+      'the reminder tells every wait over a second old that needs you, even ones told before',
+    )
   })
 })
 
@@ -135,14 +159,28 @@ t.test('--exec gets each new item as JSON on stdin, never in its command line', 
   fs.mkdirSync(out)
   const pwned = join(home.root, 'pwned')
   await emitWait(home, { session: 'aaaa-x1', cwd: '/tmp/alpha', message: `Run $(touch ${pwned}) and \`touch ${pwned}\`; "quoted" 'too'` })
-  await emitWait(home, { session: 'bbbb-x2', cwd: '/tmp/beta', event: 'PermissionRequest', tool: { name: 'Bash', input: { command: `touch ${pwned}` } } })
+  await emitWait(home, {
+    session: 'bbbb-x2',
+    cwd: '/tmp/beta',
+    event: 'PermissionRequest',
+    tool: { name: 'Bash', input: { command: `touch ${pwned}` } },
+  })
   const cmd = `cat > "${out}/$TRAILBOSS_KEY.json"`
   const r = await runInProcess(['notify', '--all', '--exec', cmd], home.env())
   t.equal(r.code, 0, r.stderr)
   const files = fs.readdirSync(out).sort()
   t.same(files, ['aaaa-x1.json', 'bbbb-x2.json'], 'once per new wait')
   const a = JSON.parse(fs.readFileSync(join(out, 'aaaa-x1.json'), 'utf8')) as Record<string, unknown>
-  t.match(a, { n: 2, needsYou: false, key: 'aaaa-x1', sessionId: 'aaaa-x1', state: 'waiting', kind: 'done', project: 'alpha', ask: { message: /\$\(touch/ } })
+  t.match(a, {
+    n: 2,
+    needsYou: false,
+    key: 'aaaa-x1',
+    sessionId: 'aaaa-x1',
+    state: 'waiting',
+    kind: 'done',
+    project: 'alpha',
+    ask: { message: /\$\(touch/ },
+  })
   t.type(a.since, 'string')
   const b = JSON.parse(fs.readFileSync(join(out, 'bbbb-x2.json'), 'utf8')) as Record<string, unknown>
   t.match(b, { n: 1, needsYou: true, kind: 'permission', ask: { tool: 'Bash', input: { command: `touch ${pwned}` } } })
@@ -162,7 +200,12 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
   const fake = fakeNotifier(home.root, 'notify-send')
   const server = startServer(t, 'agents')
   const pane = server.tmux('display-message', '-p', '-t', 'agents', '#{pane_id}').trim()
-  await emitWait(home, { session: 'aaaa-c1', cwd: '/tmp/alpha', message: 'Merge it?', tmux: { env: `${server.socket},${server.pid},0`, pane } })
+  await emitWait(home, {
+    session: 'aaaa-c1',
+    cwd: '/tmp/alpha',
+    message: 'Merge it?',
+    tmux: { env: `${server.socket},${server.pid},0`, pane },
+  })
   // The client that attaches below shows another window: a wait in front of it for a few
   // seconds would count as seen (docs/queue.md).
   server.tmux('new-window', '-t', 'agents')
@@ -177,8 +220,14 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
 
   const nobody = await runInProcess(['notify'], env)
   t.equal(nobody.code, 1, 'no client attached and no desktop: nobody to tell')
-  t.match(nobody.stderr, /could not notify \(no desktop session here \(run from cron\?\); no tmux client is attached; no terminal to ring\)/)
-  t.notOk(fs.existsSync(join(home.tb, 'notify.json')) && /aaaa-c1/.test(fs.readFileSync(join(home.tb, 'notify.json'), 'utf8')), 'nothing remembered, so a later call tells')
+  t.match(
+    nobody.stderr,
+    /could not notify \(no desktop session here \(run from cron\?\); no tmux client is attached; no terminal to ring\)/,
+  )
+  t.notOk(
+    fs.existsSync(join(home.tb, 'notify.json')) && /aaaa-c1/.test(fs.readFileSync(join(home.tb, 'notify.json'), 'utf8')),
+    'nothing remembered, so a later call tells',
+  )
   const again = await runInProcess(['notify'], env)
   t.same([again.code, again.stderr], [1, ''], 'the same reason is said once, not on every cron run (each line is a mail)')
 
@@ -191,11 +240,19 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
   t.same([twice.code, twice.stderr], [0, ''], 'told once')
   // A new wait later: told by tmux again, and no desktop line this time (it was said).
   const other = server.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'agents', 'sleep', '1000').trim()
-  await emitWait(home, { session: 'bbbb-c2', cwd: '/tmp/beta', message: 'Ship it?', tmux: { env: `${server.socket},${server.pid},0`, pane: other } })
+  await emitWait(home, {
+    session: 'bbbb-c2',
+    cwd: '/tmp/beta',
+    message: 'Ship it?',
+    tmux: { env: `${server.socket},${server.pid},0`, pane: other },
+  })
   const later = await runInProcess(['notify'], env)
   t.same([later.code, later.stderr], [0, ''], 'no desktop: said once, not again')
   const state = JSON.parse(fs.readFileSync(join(home.tb, 'notify.json'), 'utf8')) as { told: Record<string, string[]> }
-  t.ok(state.told['']?.some((id) => id.startsWith('bbbb-c2@')), 'and it was told')
+  t.ok(
+    state.told['']?.some((id) => id.startsWith('bbbb-c2@')),
+    'and it was told',
+  )
 })
 
 t.test('notify --via exec without --exec is a usage error', async (t) => {
@@ -204,4 +261,3 @@ t.test('notify --via exec without --exec is a usage error', async (t) => {
   t.equal(r.code, 2)
   t.match(r.stderr, /--via exec needs --exec/)
 })
-

@@ -20,19 +20,68 @@ const NOW = 1_000_000_000
 
 t.test('deriveNumbering: a wait keeps its number; a freed number is held 10 minutes', async (t) => {
   const cases: [string, NumberEntry[], { sessionId: string; since: number }[], [string, number][], NumberEntry[]][] = [
-    ['new waits, in queue order: 1, 2, 3', [], [w('a', 5), w('b', 1), w('c', 9)], [['a', 1], ['b', 2], ['c', 3]], [held(1, 'a', 5), held(2, 'b', 1), held(3, 'c', 9)]],
+    [
+      'new waits, in queue order: 1, 2, 3',
+      [],
+      [w('a', 5), w('b', 1), w('c', 9)],
+      [
+        ['a', 1],
+        ['b', 2],
+        ['c', 3],
+      ],
+      [held(1, 'a', 5), held(2, 'b', 1), held(3, 'c', 9)],
+    ],
     ['a wait in the book keeps its number', [held(4, 'a', 5)], [w('a', 5)], [['a', 4]], [held(4, 'a', 5)]],
-    ['an ended wait frees its number now; the others keep theirs', [held(1, 'a', 5), held(2, 'b', 6)], [w('b', 6)], [['b', 2]], [freed(1, 'a', 5, NOW), held(2, 'b', 6)]],
-    ['a freed number is given to no other wait while held', [freed(1, 'a', 5, NOW - 1000)], [w('x', 7)], [['x', 2]], [freed(1, 'a', 5, NOW - 1000), held(2, 'x', 7)]],
+    [
+      'an ended wait frees its number now; the others keep theirs',
+      [held(1, 'a', 5), held(2, 'b', 6)],
+      [w('b', 6)],
+      [['b', 2]],
+      [freed(1, 'a', 5, NOW), held(2, 'b', 6)],
+    ],
+    [
+      'a freed number is given to no other wait while held',
+      [freed(1, 'a', 5, NOW - 1000)],
+      [w('x', 7)],
+      [['x', 2]],
+      [freed(1, 'a', 5, NOW - 1000), held(2, 'x', 7)],
+    ],
     ['after the hold, the lowest free number again', [freed(1, 'a', 5, NOW - NUMBER_HOLD_MS)], [w('x', 7)], [['x', 1]], [held(1, 'x', 7)]],
-    ['a new wait of the same session is another wait', [held(1, 'a', 5)], [w('a', 8)], [['a', 2]], [freed(1, 'a', 5, NOW), held(2, 'a', 8)]],
+    [
+      'a new wait of the same session is another wait',
+      [held(1, 'a', 5)],
+      [w('a', 8)],
+      [['a', 2]],
+      [freed(1, 'a', 5, NOW), held(2, 'a', 8)],
+    ],
     ['a wait a reader missed takes its number back', [freed(3, 'a', 5, NOW - 1000)], [w('a', 5)], [['a', 3]], [held(3, 'a', 5)]],
-    ['freed in the future (the clock stepped back): the hold is over', [freed(1, 'a', 5, NOW + 60_000)], [w('x', 7)], [['x', 1]], [held(1, 'x', 7)]],
-    ['gaps are filled from the lowest', [held(2, 'b', 1), held(4, 'd', 1)], [w('b', 1), w('d', 1), w('e', 2), w('f', 3)], [['b', 2], ['d', 4], ['e', 1], ['f', 3]], [held(2, 'b', 1), held(4, 'd', 1), held(1, 'e', 2), held(3, 'f', 3)]],
+    [
+      'freed in the future (the clock stepped back): the hold is over',
+      [freed(1, 'a', 5, NOW + 60_000)],
+      [w('x', 7)],
+      [['x', 1]],
+      [held(1, 'x', 7)],
+    ],
+    [
+      'gaps are filled from the lowest',
+      [held(2, 'b', 1), held(4, 'd', 1)],
+      [w('b', 1), w('d', 1), w('e', 2), w('f', 3)],
+      [
+        ['b', 2],
+        ['d', 4],
+        ['e', 1],
+        ['f', 3],
+      ],
+      [held(2, 'b', 1), held(4, 'd', 1), held(1, 'e', 2), held(3, 'f', 3)],
+    ],
   ]
   for (const [name, book, waits, want, entries] of cases) {
     const got = deriveNumbering(book, waits, NOW)
-    t.same(waits.map((x) => [x.sessionId, got.numbers.get(`${x.sessionId}\n${x.since}`)]), want, name)
+    t.same(
+      waits.map((x) => [x.sessionId, got.numbers.get(`${x.sessionId}\n${x.since}`)]),
+      want,
+      name,
+    )
     t.same(got.entries, entries, `${name}: the book`)
   }
   t.equal(deriveNumbering([held(1, 'a', 5)], [w('a', 5)], NOW).changed, false, 'nothing to write when nothing changed')
@@ -45,9 +94,25 @@ t.test('parseNumbers: a book of this version and shape, else none', async (t) =>
   t.same(parseNumbers('{"v":1,"waits":'), [], 'cut short')
   t.same(parseNumbers('{"v":2,"waits":[]}'), [], 'another version')
   t.same(parseNumbers('[1,2]'), [], 'foreign')
-  const mixed = JSON.stringify({ v: 1, waits: [{ n: 1, sessionId: 'a', since: 5, freedAt: null }, { n: 1, sessionId: 'b', since: 5, freedAt: null }, { n: 0, sessionId: 'c', since: 5, freedAt: null }, { n: 3, sessionId: '../x', since: 5, freedAt: null }, { n: 4, sessionId: 'd', since: 'x', freedAt: null }, null] })
+  const mixed = JSON.stringify({
+    v: 1,
+    waits: [
+      { n: 1, sessionId: 'a', since: 5, freedAt: null },
+      { n: 1, sessionId: 'b', since: 5, freedAt: null },
+      { n: 0, sessionId: 'c', since: 5, freedAt: null },
+      { n: 3, sessionId: '../x', since: 5, freedAt: null },
+      { n: 4, sessionId: 'd', since: 'x', freedAt: null },
+      null,
+    ],
+  })
   t.same(parseNumbers(mixed), [], 'a zero, a bad id, a bad time, null: a book of another shape is none')
-  const twice = JSON.stringify({ v: 1, waits: [{ n: 1, sessionId: 'a', since: 5, freedAt: null }, { n: 1, sessionId: 'b', since: 5, freedAt: null }] })
+  const twice = JSON.stringify({
+    v: 1,
+    waits: [
+      { n: 1, sessionId: 'a', since: 5, freedAt: null },
+      { n: 1, sessionId: 'b', since: 5, freedAt: null },
+    ],
+  })
   t.same(parseNumbers(twice), [held(1, 'a', 5)], 'a number held twice is kept once')
   t.equal(formatValidNumbers([{ n: 4 }]), 'the wait is 4')
   t.equal(formatValidNumbers([{ n: 5 }, { n: 2 }, { n: null }, { n: 3 }]), 'the waits are 2, 3 and 5')
@@ -69,11 +134,16 @@ const lsJson = (env: Record<string, string | undefined>): Promise<{ queue: { n: 
 
 t.test('the book on disk: readers at once agree, numbers survive a corrupt book being rewritten', async (t) => {
   const env = baseEnv(tempDir(t))
-  for (const id of ['s-a', 's-b', 's-c', 's-d']) await runEmitter(JSON.stringify(payload(id, 'Stop', { last_assistant_message: `${id}?` })), env)
+  for (const id of ['s-a', 's-b', 's-c', 's-d'])
+    await runEmitter(JSON.stringify(payload(id, 'Stop', { last_assistant_message: `${id}?` })), env)
   // Four readers at once, each the first to see the four waits: one book, one numbering.
   const docs = await Promise.all([1, 2, 3, 4].map(() => lsJson(env)))
   const numbering = (d: { queue: { n: number; sessionId: string }[] }) => d.queue.map((i) => `${i.sessionId}=${i.n}`).sort()
-  t.same(docs.map(numbering), [1, 2, 3, 4].map(() => ['s-a=1', 's-b=2', 's-c=3', 's-d=4']), 'every reader gives every wait the same number')
+  t.same(
+    docs.map(numbering),
+    [1, 2, 3, 4].map(() => ['s-a=1', 's-b=2', 's-c=3', 's-d=4']),
+    'every reader gives every wait the same number',
+  )
   const file = join(String(env.TRAILBOSS_HOME), 'numbers.json')
   t.equal(fs.statSync(file).mode & 0o777, 0o600, 'the book is 0600')
   // s-b answered: its number is held, not given to the next wait.
@@ -81,7 +151,11 @@ t.test('the book on disk: readers at once agree, numbers survive a corrupt book 
   await runEmitter(JSON.stringify(payload('s-e', 'Stop', { last_assistant_message: 'new?' })), env)
   t.same(numbering(await lsJson(env)), ['s-a=1', 's-c=3', 's-d=4', 's-e=5'])
   fs.writeFileSync(file, '{"v":1,"waits":[{"n":')
-  t.same(numbering(await lsJson(env)), ['s-a=1', 's-c=2', 's-d=3', 's-e=4'], 'a corrupt book is none: numbered afresh, oldest first, and written again')
+  t.same(
+    numbering(await lsJson(env)),
+    ['s-a=1', 's-c=2', 's-d=3', 's-e=4'],
+    'a corrupt book is none: numbered afresh, oldest first, and written again',
+  )
   t.same(parseNumbers(fs.readFileSync(file, 'utf8')).length, 4, 'rewritten whole')
 })
 
@@ -94,7 +168,15 @@ t.test('ok by number acts only on the wait that holds that number now, and says 
   const STAND_IN = fileURLToPath(new URL('./helpers/agent-stand-in.cjs', import.meta.url))
   const dialogScreen = fileURLToPath(new URL('./fixtures/screens/03-permission-dialog.txt', import.meta.url))
   const agent = (sessionId: string): string[] => {
-    const event = { session_id: sessionId, transcript_path: `${cwd}/none.jsonl`, cwd, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'touch /home/dev/probe/x', description: 'Create probe file' }, prompt_id: 'p1' }
+    const event = {
+      session_id: sessionId,
+      transcript_path: `${cwd}/none.jsonl`,
+      cwd,
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command: 'touch /home/dev/probe/x', description: 'Create probe file' },
+      prompt_id: 'p1',
+    }
     return [process.execPath, STAND_IN, emitter, home, dialogScreen, JSON.stringify(event), cwd]
   }
   const env = cleanEnv({ TRAILBOSS_HOME: home, TRAILBOSS_ALLOW_SEND: '1' })
@@ -108,10 +190,24 @@ t.test('ok by number acts only on the wait that holds that number now, and says 
   const capture = (p: string): string => server.tmux('capture-pane', '-p', '-t', p)
   for (const p of [paneA, paneB]) await waitFor(() => /Do you want to proceed/.test(capture(p)), `the dialog in ${p}`)
   // The person reads the list: A is 1, B is 2.
-  t.same(waits().map((l) => l.split('\t').slice(0, 2)), [['a1111111', '1'], ['b2222222', '2']])
+  t.same(
+    waits().map((l) => l.split('\t').slice(0, 2)),
+    [
+      ['a1111111', '1'],
+      ['b2222222', '2'],
+    ],
+  )
   // Meanwhile A's dialog is answered in its pane: A works again.
   const r = await runEmitter(
-    JSON.stringify({ session_id: 'a1111111-0000-4000-8000-000000000001', transcript_path: `${cwd}/none.jsonl`, cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'touch /home/dev/probe/x', description: 'Create probe file' }, prompt_id: 'p1' }),
+    JSON.stringify({
+      session_id: 'a1111111-0000-4000-8000-000000000001',
+      transcript_path: `${cwd}/none.jsonl`,
+      cwd,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'touch /home/dev/probe/x', description: 'Create probe file' },
+      prompt_id: 'p1',
+    }),
     cleanEnv({ TRAILBOSS_HOME: home, CLAUDE_PROJECT_DIR: cwd, TMUX: `${server.socket},${server.pid},0`, TMUX_PANE: paneA }),
   )
   t.equal(r.code, 0)

@@ -33,22 +33,39 @@ t.test('every surface shows the same count of a mixed fleet', async (t) => {
 
   const ls = await runInProcess(['ls', '--json'], env)
   const doc = JSON.parse(ls.stdout) as { queue: { sessionId: string; needsYou: boolean; seen: boolean }[] }
-  t.same(doc.queue.map((i) => [i.sessionId, i.needsYou, i.seen]), [
-    ['s-perm1', true, false],
-    ['s-perm2', true, false],
-    ['s-quest', true, true],
-    ['s-error', true, false],
-    ['s-done1', false, false],
-  ], 'ls: the waits that need you (the seen question too), then the unseen finished turn')
+  t.same(
+    doc.queue.map((i) => [i.sessionId, i.needsYou, i.seen]),
+    [
+      ['s-perm1', true, false],
+      ['s-perm2', true, false],
+      ['s-quest', true, true],
+      ['s-error', true, false],
+      ['s-done1', false, false],
+    ],
+    'ls: the waits that need you (the seen question too), then the unseen finished turn',
+  )
   const counts = {
     ls: doc.queue.filter((i) => i.needsYou).length,
     status: Number((await runInProcess(['status', '--format', '{count}'], env)).stdout.trim()),
-    statusline: (await runInProcess(['statusline'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout.trim().replace(/ · oldest .*/, ''),
+    statusline: (await runInProcess(['statusline'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout
+      .trim()
+      .replace(/ · oldest .*/, ''),
     mod: parseListing(ls.stdout).waits.length,
     notify: (await runInProcess(['notify', '--dry-run'], env)).stdout.split('\n').filter((l) => l.startsWith('would notify')).length,
   }
   const view = await loadQueue({ env, now: Date.now })
-  const title = formatWatchScreen({ items: view.queue, selected: null, now: view.now, width: 120, height: 30, details: false, colour: false, message: null, tmuxAvailable: true, digits: '' })[0]
+  const title = formatWatchScreen({
+    items: view.queue,
+    selected: null,
+    now: view.now,
+    width: 120,
+    height: 30,
+    details: false,
+    colour: false,
+    message: null,
+    tmuxAvailable: true,
+    digits: '',
+  })[0]
   t.same(counts, { ls: 4, status: 4, statusline: '4 others wait', mod: 4, notify: 4 }, 'ls, status, statusline, the mod and notify: 4')
   t.match(title, /^Trail Boss · 4 waiting/, 'watch: 4')
   t.equal((await runInProcess(['ls', '--exit-status'], env)).code, 0, 'ls --exit-status: something needs you')
@@ -59,15 +76,37 @@ t.test('every surface shows the same count of a mixed fleet', async (t) => {
 
   // --all: the finished turns too, seen or not.
   t.equal((await runInProcess(['status', '--all', '--format', '{count}'], env)).stdout.trim(), '6')
-  const all = formatWatchScreen({ items: view.items, selected: null, now: view.now, width: 120, height: 30, details: false, colour: false, message: null, tmuxAvailable: true, digits: '', all: true })[0]
+  const all = formatWatchScreen({
+    items: view.items,
+    selected: null,
+    now: view.now,
+    width: 120,
+    height: 30,
+    details: false,
+    colour: false,
+    message: null,
+    tmuxAvailable: true,
+    digits: '',
+    all: true,
+  })[0]
   t.match(all, /^Trail Boss · 6 waiting/, 'watch --all: 6')
-  t.equal((await runInProcess(['statusline', '--all'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout.trim().split(' ')[0], '6')
+  t.equal(
+    (await runInProcess(['statusline', '--all'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout.trim().split(' ')[0],
+    '6',
+  )
 })
 
 t.test('a filtered view names the numbers it holds', async (t) => {
   const claude = [1, 2, 3].map((n) => queueItem({ n, sessionId: `c${n}`, key: `c${n}`, agent: 'claude-code' }))
   const codex = queueItem({ n: 4, sessionId: 'x4', key: 'x4', agent: 'codex' })
-  const view = filterAgents({ queue: [...claude, codex], items: [...claude, codex], skipped: [], tmuxAvailable: true, hookless: [], now: 0 }, ['codex'])
-  t.throws(() => resolveTarget(view, '1', { env: {} }), /no wait holds number 1; the wait is 4/, 'show 1 --agent codex: the only number is 4')
+  const view = filterAgents(
+    { queue: [...claude, codex], items: [...claude, codex], skipped: [], tmuxAvailable: true, hookless: [], now: 0 },
+    ['codex'],
+  )
+  t.throws(
+    () => resolveTarget(view, '1', { env: {} }),
+    /no wait holds number 1; the wait is 4/,
+    'show 1 --agent codex: the only number is 4',
+  )
   t.equal(resolveTarget(view, '4', { env: {} }).sessionId, 'x4')
 })

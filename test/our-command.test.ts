@@ -36,6 +36,21 @@ t.test('isOurCommand: only the exact commands our install writes', async (t) => 
 })
 
 t.test('listEmitterFiles: the emitter files a check on disk must decide', async (t) => {
-  const settings = { hooks: { Stop: [{ hooks: [{ command: 'node', args: [CLONE] }, { command: 'node', args: [NPM] }, { command: 'say done' }, { command: 'node', args: ['/x/index.js'] }, null] }], Other: [{ command: 'node', args: [CLONE] }] } }
+  const settings = {
+    hooks: {
+      Stop: [
+        {
+          hooks: [
+            { command: 'node', args: [CLONE] },
+            { command: 'node', args: [NPM] },
+            { command: 'say done' },
+            { command: 'node', args: ['/x/index.js'] },
+            null,
+          ],
+        },
+      ],
+      Other: [{ command: 'node', args: [CLONE] }],
+    },
+  }
   t.same(listEmitterFiles(settings), [CLONE], "once each, wherever an agent's file keeps them; npm paths need no check")
 })

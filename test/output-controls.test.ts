@@ -22,9 +22,50 @@ const OWN_STYLES = /\x1b\[(?:0|1|2|3[1-6])m/g
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff\u2028\u2029]|\p{Cs}/u
 
 const hostileText = fc.oneof(
-  { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom('\x1b', '[', ']', '2', 'K', ';', '\x07', '\r', '\n', '\t', '\x00', '\x7f', '\u009b', '\u0085', '\u202e', '\u2066', '\u200b', '\ufeff', '\u2028', '\ud800', 'a', ' ', '#', '日', '😀', '\u200d') }) },
+  {
+    weight: 3,
+    arbitrary: fc.string({
+      unit: fc.constantFrom(
+        '\x1b',
+        '[',
+        ']',
+        '2',
+        'K',
+        ';',
+        '\x07',
+        '\r',
+        '\n',
+        '\t',
+        '\x00',
+        '\x7f',
+        '\u009b',
+        '\u0085',
+        '\u202e',
+        '\u2066',
+        '\u200b',
+        '\ufeff',
+        '\u2028',
+        '\ud800',
+        'a',
+        ' ',
+        '#',
+        '日',
+        '😀',
+        '\u200d',
+      ),
+    }),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary' }) },
-  { weight: 1, arbitrary: fc.constantFrom('echo harmless\r\x1b[K', '\x1b]52;c;cm0gLXJmIH4K\x07', '\x1b]0;owned\x1b\\', '\x1bP+q\x1b\\', '\u202egnirts') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'echo harmless\r\x1b[K',
+      '\x1b]52;c;cm0gLXJmIH4K\x07',
+      '\x1b]0;owned\x1b\\',
+      '\x1bP+q\x1b\\',
+      '\u202egnirts',
+    ),
+  },
 )
 
 const NOW = Date.UTC(2026, 0, 1)
@@ -46,9 +87,23 @@ const anItem = fc
     pane: fc.boolean(),
     inferred: fc.boolean(),
   })
-  .map((r, ) => {
-    const input = r.tool === 'Edit' ? { file_path: r.input, old_string: r.input, new_string: `${r.input}x` } : r.tool === 'AskUserQuestion' ? { questions: [{ question: r.input, header: r.input, options: [{ label: r.input, description: r.input }] }] } : { command: r.input, description: r.input, content: r.input }
-    const record = { transcriptPath: r.transcriptPath, promptId: 'p1', lastEventAt: NOW - 5000, sessionId: 'abcdefgh-1', cwd: r.cwd, project: r.project, state: r.state, tmux: null } as unknown as SessionRecord
+  .map((r) => {
+    const input =
+      r.tool === 'Edit'
+        ? { file_path: r.input, old_string: r.input, new_string: `${r.input}x` }
+        : r.tool === 'AskUserQuestion'
+          ? { questions: [{ question: r.input, header: r.input, options: [{ label: r.input, description: r.input }] }] }
+          : { command: r.input, description: r.input, content: r.input }
+    const record = {
+      transcriptPath: r.transcriptPath,
+      promptId: 'p1',
+      lastEventAt: NOW - 5000,
+      sessionId: 'abcdefgh-1',
+      cwd: r.cwd,
+      project: r.project,
+      state: r.state,
+      tmux: null,
+    } as unknown as SessionRecord
     return {
       n: r.n,
       key: 'abcdefgh',
@@ -71,15 +126,25 @@ const anItem = fc
 
 const anEntry: fc.Arbitrary<TranscriptEntry> = fc
   .tuple(fc.constantFrom('user', 'assistant'), hostileText, fc.constantFrom('text', 'tool_use', 'tool_result', 'string'))
-  .map(([type, text, part]) =>
-    ({
-      type,
-      timestamp: new Date(NOW).toISOString(),
-      message: {
-        role: type,
-        content: part === 'string' ? text : [part === 'text' ? { type: 'text', text } : part === 'tool_use' ? { type: 'tool_use', name: text, input: { command: text } } : { type: 'tool_result', content: text, is_error: false }],
-      },
-    }) as unknown as TranscriptEntry,
+  .map(
+    ([type, text, part]) =>
+      ({
+        type,
+        timestamp: new Date(NOW).toISOString(),
+        message: {
+          role: type,
+          content:
+            part === 'string'
+              ? text
+              : [
+                  part === 'text'
+                    ? { type: 'text', text }
+                    : part === 'tool_use'
+                      ? { type: 'tool_use', name: text, input: { command: text } }
+                      : { type: 'tool_result', content: text, is_error: false },
+                ],
+        },
+      }) as unknown as TranscriptEntry,
   )
 
 const rawIn = (label: string, text: string): string | null => {
@@ -97,7 +162,21 @@ const outputs = (items: QueueItem[], entries: TranscriptEntry[], screen: string,
     ['ls table, colour', formatTable(items, { now: NOW, colour: true, width: 100 })],
     ['ls --plain', formatPlain(items, NOW).replaceAll('\t', ' ')],
     ['show', formatShow(first, deriveConversation(entries), screen, NOW)],
-    ['watch screen', formatWatchScreen({ items, selected: first.sessionId, now: NOW, width: 100, height: 60, details: true, colour: true, message: `went to ${describeItem(first)}`, tmuxAvailable: true, digits: '' }).join('\n')],
+    [
+      'watch screen',
+      formatWatchScreen({
+        items,
+        selected: first.sessionId,
+        now: NOW,
+        width: 100,
+        height: 60,
+        details: true,
+        colour: true,
+        message: `went to ${describeItem(first)}`,
+        tmuxAvailable: true,
+        digits: '',
+      }).join('\n'),
+    ],
     ['watch log', formatChanges(new Map(), items, NOW).join('\n')],
     ['status', formatSegment(summary)],
     ['status --tmux', formatSegment(summary, undefined, { tmux: true })],
@@ -107,20 +186,32 @@ const outputs = (items: QueueItem[], entries: TranscriptEntry[], screen: string,
     ['go/send line', `trailboss: going to ${describeItem(first)}`],
     ['error line', formatError(new TrailbossError(`not sending to ${describeItem(first)}: ${word}`, word))],
     ['plain error', formatError(new Error(word))],
-    ['doctor', formatReport(deriveReport([...checkRecords(records.length, [{ file: word, why: word }], [word]), ...checkSessions(records, new Map(), NOW)]), true)],
+    [
+      'doctor',
+      formatReport(
+        deriveReport([...checkRecords(records.length, [{ file: word, why: word }], [word]), ...checkSessions(records, new Map(), NOW)]),
+        true,
+      ),
+    ],
   ]
 }
 
 t.test('no human-facing output carries a raw control character', async (t) => {
   let checked = 0
   fc.assert(
-    fc.property(fc.array(anItem, { minLength: 1, maxLength: 4 }), fc.array(anEntry, { maxLength: 4 }), hostileText, hostileText, (items, entries, screen, word) => {
-      for (const [label, text] of outputs(items, entries, screen, word)) {
-        const found = rawIn(label, text)
-        if (found) throw new Error(found)
-        checked++
-      }
-    }),
+    fc.property(
+      fc.array(anItem, { minLength: 1, maxLength: 4 }),
+      fc.array(anEntry, { maxLength: 4 }),
+      hostileText,
+      hostileText,
+      (items, entries, screen, word) => {
+        for (const [label, text] of outputs(items, entries, screen, word)) {
+          const found = rawIn(label, text)
+          if (found) throw new Error(found)
+          checked++
+        }
+      },
+    ),
     { numRuns: 400 },
   )
   t.ok(checked >= 400 * 15, `${checked} outputs checked`)

@@ -23,10 +23,16 @@ t.test('nothing is reached through a link, only regular files and empty folders 
   fs.writeFileSync(join(own, '1.json'), '')
   fs.writeFileSync(join(own, 'notes.txt'), '')
   fs.symlinkSync(join(outside, 'a.json'), join(own, '2.json'))
-  t.notOk(removeOwnFolder(own, (n) => n.endsWith('.json')), 'a foreign name and a link keep the folder')
+  t.notOk(
+    removeOwnFolder(own, (n) => n.endsWith('.json')),
+    'a foreign name and a link keep the folder',
+  )
   t.same(fs.readdirSync(own).sort(), ['2.json', 'notes.txt'])
   t.equal(fs.readFileSync(join(outside, 'a.json'), 'utf8'), 'keep')
   fs.rmSync(join(own, '2.json'))
   fs.rmSync(join(own, 'notes.txt'))
-  t.ok(removeOwnFolder(own, () => true), 'an emptied folder of ours goes')
+  t.ok(
+    removeOwnFolder(own, () => true),
+    'an emptied folder of ours goes',
+  )
 })

@@ -25,21 +25,35 @@ t.test('--version from the built bundle, far from any package.json', async (t) =
 t.test('npm pack, then npm install -g of the packed copy into a temp prefix', async (t) => {
   const dir = tempDir(t)
   // The dist already built; the cache of `npm ci` serves the dependencies.
-  execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: ROOT, env: { ...process.env }, stdio: ['ignore', 'ignore', 'inherit'] })
-  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))
-  t.ok(tgz, 'a tarball')
-  const prefix = join(dir, 'prefix')
-  execFileSync('npm', ['install', '-g', '--prefix', prefix, join(dir, tgz!), '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
-    cwd: dir,
+  execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], {
+    cwd: ROOT,
     env: { ...process.env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
+  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))
+  t.ok(tgz, 'a tarball')
+  const prefix = join(dir, 'prefix')
+  execFileSync(
+    'npm',
+    ['install', '-g', '--prefix', prefix, join(dir, tgz!), '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
+    {
+      cwd: dir,
+      env: { ...process.env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const bin = join(prefix, 'bin')
   const installed = realpathSync(join(bin, 'trailboss'))
   t.ok(installed.startsWith(realpathSync(prefix)), `the command is the packed copy, not a link into the clone (${installed})`)
   t.notOk(lstatSync(join(prefix, 'lib', 'node_modules', 'trailboss')).isSymbolicLink(), 'the package folder is a copy')
   const run = (name: string, args: string[], input = ''): { status: number | null; stdout: string; stderr: string } =>
-    spawnSync(join(bin, name), args, { cwd: dir, env: { PATH: `${bin}:${process.env.PATH}`, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: dir, TRAILBOSS_HOME: join(dir, 'tb') }, input, encoding: 'utf8', timeout: 20_000 })
+    spawnSync(join(bin, name), args, {
+      cwd: dir,
+      env: { PATH: `${bin}:${process.env.PATH}`, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: dir, TRAILBOSS_HOME: join(dir, 'tb') },
+      input,
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
   const v = run('trailboss', ['--version'])
   t.equal(v.status, 0, v.stderr)
   t.equal(v.stdout.trim(), version)

@@ -46,7 +46,8 @@ const brokenCopy = (dir: string, file: string, edit: (text: string) => string): 
 }
 
 t.before(async () => {
-  if (!fs.existsSync(CLAUDE)) throw new Error(`Claude Code 2.1.332 is not installed at ${CLAUDE}: run \`node scripts/install-e2e-clis.mjs\``)
+  if (!fs.existsSync(CLAUDE))
+    throw new Error(`Claude Code 2.1.332 is not installed at ${CLAUDE}: run \`node scripts/install-e2e-clis.mjs\``)
 })
 
 t.test('claude plugin validate --strict accepts the mod and lists its hooks and calls', async (t) => {
@@ -65,13 +66,15 @@ t.test('claude plugin validate --strict accepts the mod and lists its hooks and 
 t.test('claude plugin validate --strict refuses a type error in the mod', async (t) => {
   t.setTimeout(120_000)
   const dir = t.testdir({ home: {} })
-  const copy = brokenCopy(dir, join('hooks', 'queue.tsx'), (s) => s.replace('$.ui.status(text)', '$.ui.status(text === undefined ? 0 : text)'))
+  const copy = brokenCopy(dir, join('hooks', 'queue.tsx'), (s) =>
+    s.replace('$.ui.status(text)', '$.ui.status(text === undefined ? 0 : text)'),
+  )
   const r = await claude(['plugin', 'validate', '--strict', copy], join(dir, 'home'), dir)
   t.equal(r.code, 1, 'the broken copy is refused')
   t.match(r.out, /TS2345/)
 })
 
-t.test('claude plugin test runs the mod\'s tests in the engine\'s host, and they can fail', async (t) => {
+t.test("claude plugin test runs the mod's tests in the engine's host, and they can fail", async (t) => {
   t.setTimeout(180_000)
   const dir = t.testdir({ home: {} })
   const home = join(dir, 'home')
@@ -83,7 +86,9 @@ t.test('claude plugin test runs the mod\'s tests in the engine\'s host, and they
   t.match(r.out, /the status entry counts the other sessions that wait, never this one/)
   t.match(r.out, /\(pass\) text with terminal controls is drawn visible/)
   // A mod that counts its own session must fail them.
-  const copy = brokenCopy(dir, join('hooks', 'queue-view.ts'), (s) => s.replace('waits.filter((w) => w.sessionId !== ownSessionId)', 'waits.filter(() => ownSessionId !== "")'))
+  const copy = brokenCopy(dir, join('hooks', 'queue-view.ts'), (s) =>
+    s.replace('waits.filter((w) => w.sessionId !== ownSessionId)', 'waits.filter(() => ownSessionId !== "")'),
+  )
   const bad = await claude(['plugin', 'test', copy], home, dir)
   t.equal(bad.code, 1, 'the broken copy fails its tests')
   t.match(bad.out, /\(fail\) the status entry counts the other sessions that wait, never this one/)

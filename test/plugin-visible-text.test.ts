@@ -45,12 +45,41 @@ const TABLE = [
   '\u{10ffff}\u{e0001}',
 ]
 
-t.test('the mod\'s visibleText gives what the CLI\'s formatVisible gives', async (t) => {
+t.test("the mod's visibleText gives what the CLI's formatVisible gives", async (t) => {
   // The label is made visible too: a raw U+2028 would end a line of TAP.
   for (const [i, text] of TABLE.entries()) t.equal(visibleText(text), formatVisible(text), `case ${i}: ${formatVisible(text)}`)
   // Random text, weighted toward what the rule treats apart: controls, joiners, selectors, tags, emoji.
-  const special = fc.constantFrom(0x1b, 0x07, 0x9b, 0x7f, 0x0d, 0x200d, 0x200c, 0xfe0f, 0xfe0e, 0xe0100, 0xe0067, 0xe007f, 0x1f3f4, 0x1f469, 0x1f3fd, 0x2764, 0x627, 0x915, 0x845b, 0x1820, 0x180b, 0x600, 0x202e, 0xd800)
-  const unit = fc.oneof(special.map((cp) => String.fromCodePoint(cp)), fc.string({ unit: 'binary', maxLength: 3 }), fc.string({ maxLength: 3 }))
+  const special = fc.constantFrom(
+    0x1b,
+    0x07,
+    0x9b,
+    0x7f,
+    0x0d,
+    0x200d,
+    0x200c,
+    0xfe0f,
+    0xfe0e,
+    0xe0100,
+    0xe0067,
+    0xe007f,
+    0x1f3f4,
+    0x1f469,
+    0x1f3fd,
+    0x2764,
+    0x627,
+    0x915,
+    0x845b,
+    0x1820,
+    0x180b,
+    0x600,
+    0x202e,
+    0xd800,
+  )
+  const unit = fc.oneof(
+    special.map((cp) => String.fromCodePoint(cp)),
+    fc.string({ unit: 'binary', maxLength: 3 }),
+    fc.string({ maxLength: 3 }),
+  )
   fc.assert(
     fc.property(fc.array(unit, { maxLength: 12 }), (parts) => {
       const text = parts.join('')
@@ -77,12 +106,21 @@ t.test('what the mod draws from a hostile ls --json holds nothing a terminal wou
     JSON.stringify({
       version: 2,
       digest: 'x',
-      queue: [item({}), item({ key: 'bbbb2222', kind: `question${hostile}`, ask: { tool: null, input: null, message: `Shall I?${hostile}` } })],
+      queue: [
+        item({}),
+        item({ key: 'bbbb2222', kind: `question${hostile}`, ask: { tool: null, input: null, message: `Shall I?${hostile}` } }),
+      ],
     }),
   )
   t.equal(listing.waits.length, 2)
   for (const w of listing.waits) {
-    for (const [what, text] of [['project', w.project], ['kind', w.kind], ['ask', w.ask], ['toast', formatToast(w)], ['toast without ask', formatToast({ ...w, ask: '' })]] as const) {
+    for (const [what, text] of [
+      ['project', w.project],
+      ['kind', w.kind],
+      ['ask', w.ask],
+      ['toast', formatToast(w)],
+      ['toast without ask', formatToast({ ...w, ask: '' })],
+    ] as const) {
       t.notMatch(text, RAW, `${w.key} ${what}: ${JSON.stringify(text)}`)
     }
   }

@@ -1,7 +1,17 @@
 import t from 'tap'
 import { applyEvent } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'
-import { applyTranscript, deriveKeys, deriveNeedsYou, deriveQueue, deriveSeen, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, type QueueFacts, type ServerPanes } from '../lib/queue/derive.js'
+import {
+  applyTranscript,
+  deriveKeys,
+  deriveNeedsYou,
+  deriveQueue,
+  deriveSeen,
+  SCREEN_CHECK_AFTER_MS,
+  wantsScreenCheck,
+  type QueueFacts,
+  type ServerPanes,
+} from '../lib/queue/derive.js'
 import type { ScreenVerdict, TranscriptVerdict } from '../lib/agents/types.js'
 import type { Pane } from '../lib/tmux/panes.js'
 import { hookEvent } from './helpers/hook-event.js'
@@ -38,9 +48,20 @@ const pane = (id: string, currentCommand = 'claude', extra: Partial<Pane> = {}):
   ...extra,
 })
 
-const facts = (f: { panes?: Pane[]; server?: ServerPanes; transcripts?: [string, TranscriptVerdict][]; screens?: [string, ScreenVerdict][] } = {}): QueueFacts => ({
+const facts = (
+  f: { panes?: Pane[]; server?: ServerPanes; transcripts?: [string, TranscriptVerdict][]; screens?: [string, ScreenVerdict][] } = {},
+): QueueFacts => ({
   transcripts: new Map(f.transcripts ?? []),
-  servers: new Map([[SOCK, f.server ?? { status: 'ok', serverPid: 100, panes: new Map((f.panes ?? [pane('%1'), pane('%2'), pane('%3')]).map((p) => [p.paneId, p])) }]]),
+  servers: new Map([
+    [
+      SOCK,
+      f.server ?? {
+        status: 'ok',
+        serverPid: 100,
+        panes: new Map((f.panes ?? [pane('%1'), pane('%2'), pane('%3')]).map((p) => [p.paneId, p])),
+      },
+    ],
+  ]),
   screens: new Map(f.screens ?? []),
 })
 
@@ -57,15 +78,23 @@ t.test('deriveKeys: shortest unique prefix, at least 8', async (t) => {
 t.test('the queue: waits only, oldest first, unnumbered by the derivation', async (t) => {
   const records = [
     rec('late', ['Stop', 30, { tmux: { pane: '%1', socket: SOCK, serverPid: 100 } }]),
-    rec('early', ['PermissionRequest', 10, { tool: { name: 'Bash', input: { command: 'ls' }, useId: null }, tmux: { pane: '%2', socket: SOCK, serverPid: 100 } }]),
+    rec('early', [
+      'PermissionRequest',
+      10,
+      { tool: { name: 'Bash', input: { command: 'ls' }, useId: null }, tmux: { pane: '%2', socket: SOCK, serverPid: 100 } },
+    ]),
     rec('busy', ['UserPromptSubmit', 5, { tmux: { pane: '%3', socket: SOCK, serverPid: 100 } }]),
   ]
   const items = deriveQueue(records, facts())
-  t.same(items.map((i) => [i.sessionId, i.n, i.state, i.kind]), [
-    ['early', null, 'permission', 'permission'],
-    ['late', null, 'waiting', 'done'],
-    ['busy', null, 'working', null],
-  ], 'numbers are not positions: loadQueue gives them from the book (test/numbers.test.ts)')
+  t.same(
+    items.map((i) => [i.sessionId, i.n, i.state, i.kind]),
+    [
+      ['early', null, 'permission', 'permission'],
+      ['late', null, 'waiting', 'done'],
+      ['busy', null, 'working', null],
+    ],
+    'numbers are not positions: loadQueue gives them from the book (test/numbers.test.ts)',
+  )
   t.same(items[0]?.ask, { tool: 'Bash', input: { command: 'ls' }, message: null })
   t.equal(items[0]?.tmux?.alive, true)
 })
@@ -78,7 +107,14 @@ t.test('panes: gone, unknown, owners, shells, restarted servers', async (t) => {
     ['tmux unknown', [rec('a', ['Stop', 1, at('%1')])], facts({ server: { status: 'unknown' } }), 'waiting', 'done', null],
     ['back at a shell', [rec('a', ['Stop', 1, at('%1')])], facts({ panes: [pane('%1', 'zsh')] }), 'gone', null, false],
     ['login shell', [rec('a', ['Stop', 1, at('%1')])], facts({ panes: [pane('%1', '-bash')] }), 'gone', null, false],
-    ['server restarted', [rec('a', ['Stop', 1, at('%1')])], facts({ server: { status: 'ok', serverPid: 999, panes: new Map([['%1', pane('%1')]]) } }), 'gone', null, false],
+    [
+      'server restarted',
+      [rec('a', ['Stop', 1, at('%1')])],
+      facts({ server: { status: 'ok', serverPid: 999, panes: new Map([['%1', pane('%1')]]) } }),
+      'gone',
+      null,
+      false,
+    ],
     ['dead pane', [rec('a', ['Stop', 1, at('%1')])], facts({ panes: [pane('%1', 'claude', { dead: true })] }), 'gone', null, false],
   ]
   for (const [name, records, f, state, kind, alive] of cases) {
@@ -86,7 +122,14 @@ t.test('panes: gone, unknown, owners, shells, restarted servers', async (t) => {
     t.same([item?.state, item?.kind, item?.tmux?.alive], [state, kind, alive], name)
   }
   const items = deriveQueue([rec('old', ['Stop', 1, at('%1')]), rec('new', ['SessionStart', 2, { source: 'clear', ...at('%1') }])], facts())
-  t.same(items.map((i) => [i.sessionId, i.state]), [['new', 'idle'], ['old', 'gone']], 'after /clear only the newest session owns the pane')
+  t.same(
+    items.map((i) => [i.sessionId, i.state]),
+    [
+      ['new', 'idle'],
+      ['old', 'gone'],
+    ],
+    'after /clear only the newest session owns the pane',
+  )
   const shell = deriveQueue([rec('a', ['Stop', 1, at('%1')])], facts({ panes: [pane('%1', 'bash')] }))
   t.equal(shell[0]?.inferred, true, 'a shell in the pane is an inference')
   t.same(shell[0]?.tmux?.place, { session: 's', window: 0, windowName: 'w' }, 'a pane back at its shell lives on: where it is stays known')
@@ -127,7 +170,11 @@ const pick = (d: { state: string; kind: string | null; since: number }) => [d.st
 
 t.test('screen verdicts, marked inferred', async (t) => {
   const working = rec('w', ['UserPromptSubmit', 10])
-  const permission = rec('p', ['PreToolUse', 5, { tool: { name: 'Bash', input: {}, useId: 'x' } }], ['PermissionRequest', 10, { tool: { name: 'Bash', input: {}, useId: null } }])
+  const permission = rec(
+    'p',
+    ['PreToolUse', 5, { tool: { name: 'Bash', input: {}, useId: 'x' } }],
+    ['PermissionRequest', 10, { tool: { name: 'Bash', input: {}, useId: null } }],
+  )
   const cases: [SessionRecord, ScreenVerdict, string, string | null, boolean][] = [
     [working, 'interrupted', 'waiting', 'interrupted', true],
     [working, 'idle', 'waiting', 'done', true],
@@ -160,12 +207,15 @@ t.test('needs you before finished: a finished turn comes after every wait that n
     ],
     facts({ panes: [pane('%1'), pane('%2'), pane('%3'), pane('%4')] }),
   )
-  t.same(items.map((i) => [i.sessionId, i.needsYou]), [
-    ['asks', true],
-    ['asks-later', true],
-    ['done-old', false],
-    ['done-new', false],
-  ])
+  t.same(
+    items.map((i) => [i.sessionId, i.needsYou]),
+    [
+      ['asks', true],
+      ['asks-later', true],
+      ['done-old', false],
+      ['done-new', false],
+    ],
+  )
 })
 
 t.test('deriveNeedsYou: every wait kind but done; done with a refused tool too', async (t) => {
@@ -176,7 +226,10 @@ t.test('deriveNeedsYou: every wait kind but done; done with a refused tool too',
   t.ok(deriveNeedsYou('waiting', 'interrupted', {}))
   t.notOk(deriveNeedsYou('waiting', 'done', {}))
   t.notOk(deriveNeedsYou('waiting', 'done', { denied: null }))
-  t.ok(deriveNeedsYou('waiting', 'done', { denied: { tool: 'Bash', reason: 'auto mode', at: 1 } }), 'the turn ended without a tool it wanted')
+  t.ok(
+    deriveNeedsYou('waiting', 'done', { denied: { tool: 'Bash', reason: 'auto mode', at: 1 } }),
+    'the turn ended without a tool it wanted',
+  )
   t.notOk(deriveNeedsYou('working', null, {}))
   t.notOk(deriveNeedsYou('gone', null, {}))
 })
@@ -187,18 +240,28 @@ t.test('seen: a seen wait is marked; a later wait of the session is unseen', asy
   t.notOk(deriveSeen(10, 11), 'a new wait began after the one seen')
   t.notOk(deriveSeen(undefined, 10))
   const at = (p: string) => ({ tmux: { pane: p, socket: SOCK, serverPid: 100 } })
-  const records = [rec('a', ['Stop', 10, { last_assistant_message: 'Shall I?', message: 'Shall I?', ...at('%1') } as Partial<HookEvent>]), rec('b', ['Stop', 20, at('%2')])]
+  const records = [
+    rec('a', ['Stop', 10, { last_assistant_message: 'Shall I?', message: 'Shall I?', ...at('%1') } as Partial<HookEvent>]),
+    rec('b', ['Stop', 20, at('%2')]),
+  ]
   const seenFacts = { ...facts(), seen: new Map([['a', 10]]) }
   const items = deriveQueue(records, seenFacts)
-  t.same(items.map((i) => [i.sessionId, i.seen]), [
-    ['a', true],
-    ['b', false],
-  ])
+  t.same(
+    items.map((i) => [i.sessionId, i.seen]),
+    [
+      ['a', true],
+      ['b', false],
+    ],
+  )
   const later = deriveQueue([rec('a', ['Stop', 50, at('%1')]), records[1] as SessionRecord], seenFacts)
-  t.same(later.map((i) => [i.sessionId, i.seen]), [
-    ['b', false],
-    ['a', false],
-  ], 'waits again after the mark: unseen')
+  t.same(
+    later.map((i) => [i.sessionId, i.seen]),
+    [
+      ['b', false],
+      ['a', false],
+    ],
+    'waits again after the mark: unseen',
+  )
   const busy = deriveQueue([rec('a', ['UserPromptSubmit', 50, at('%1')])], seenFacts)
   t.equal(busy[0]?.seen, false, 'only a wait is ever seen')
 })

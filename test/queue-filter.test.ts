@@ -10,8 +10,18 @@ t.test('--agent narrows every view and keeps the numbers', async (t) => {
   t.equal(filterAgents(view, undefined), view, 'no filter: the view as it is')
   t.equal(filterAgents(view, []), view)
   const codex = filterAgents(view, ['codex'])
-  t.same(codex.queue.map((i) => i.n), [1])
-  t.same(codex.items.map((i) => i.sessionId), ['codex-1', 'codex-null'])
+  t.same(
+    codex.queue.map((i) => i.n),
+    [1],
+  )
+  t.same(
+    codex.items.map((i) => i.sessionId),
+    ['codex-1', 'codex-null'],
+  )
   t.equal(codex.now, 5, 'the rest of the view is kept')
-  t.same(filterAgents(view, ['gemini', 'claude-code']).queue.map((i) => i.n), [2, 3], 'numbers stay those of the whole queue')
+  t.same(
+    filterAgents(view, ['gemini', 'claude-code']).queue.map((i) => i.n),
+    [2, 3],
+    'numbers stay those of the whole queue',
+  )
 })

@@ -1,17 +1,34 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { formatPlain, formatTable, PLACE_MARKS, placeLabel, summarizeAsk, TABLE_LEGEND, toJsonItem, truncate } from '../lib/render/queue-table.js'
+import {
+  formatPlain,
+  formatTable,
+  PLACE_MARKS,
+  placeLabel,
+  summarizeAsk,
+  TABLE_LEGEND,
+  toJsonItem,
+  truncate,
+} from '../lib/render/queue-table.js'
 import type { QueueItem } from '../lib/queue/derive.js'
 import { queueItem } from './helpers/queue-item.js'
 import type { SessionRecord } from '../lib/record/types.js'
 
 const item = (over: Partial<QueueItem>): QueueItem =>
-  queueItem({ sessionId: 'abcdefgh-1234', ask: { tool: null, input: null, message: 'All done.\nAnything else?' }, record: { lastEventAt: 5 } as SessionRecord, ...over })
+  queueItem({
+    sessionId: 'abcdefgh-1234',
+    ask: { tool: null, input: null, message: 'All done.\nAnything else?' },
+    record: { lastEventAt: 5 } as SessionRecord,
+    ...over,
+  })
 
 t.test('summarizeAsk', async (t) => {
   t.equal(summarizeAsk({ tool: 'Bash', input: { command: 'npm\ttest' }, message: null }), 'Bash: npm test')
   t.equal(summarizeAsk({ tool: 'Edit', input: { file_path: '/a/b.ts' }, message: null }), 'Edit: /a/b.ts')
-  t.equal(summarizeAsk({ tool: 'AskUserQuestion', input: { questions: [{ question: 'Red or blue?' }] }, message: null }), 'AskUserQuestion: Red or blue?')
+  t.equal(
+    summarizeAsk({ tool: 'AskUserQuestion', input: { questions: [{ question: 'Red or blue?' }] }, message: null }),
+    'AskUserQuestion: Red or blue?',
+  )
   t.equal(summarizeAsk({ tool: null, input: null, message: 'Line one\n\nShall I?\n' }), 'Shall I?')
   t.equal(summarizeAsk({ tool: null, input: null, message: null }), '')
   t.equal(summarizeAsk({ tool: 'Bash', input: { command: 'x'.repeat(200) }, message: null }, 20).length, 20)
@@ -19,16 +36,33 @@ t.test('summarizeAsk', async (t) => {
 })
 
 t.test('table, plain and JSON', async (t) => {
-  const items = [item({}), item({ n: null, key: 'zzzzzzzz', state: 'working', kind: null, tmux: null, inferred: true, ask: { tool: null, input: null, message: null } })]
+  const items = [
+    item({}),
+    item({
+      n: null,
+      key: 'zzzzzzzz',
+      state: 'working',
+      kind: null,
+      tmux: null,
+      inferred: true,
+      ask: { tool: null, input: null, message: null },
+    }),
+  ]
   const table = formatTable(items, { now: 185_000, colour: false, width: 100 })
   const lines = table.trimEnd().split('\n')
   t.match(lines[0], /^#\s+AGE\s+KIND\s+AGENT\s+PROJECT\s+WHERE\s+ASK$/)
   t.match(lines[1], /^1\s+3m\s+done\s+claude\s+web\s+%3\s+Anything else\?$/)
   t.match(lines[2], /^-\s+3m\s+working~\s+claude\s+web\s+-$/)
-  t.ok(lines.every((l) => [...l].length <= 100), 'fits the width')
+  t.ok(
+    lines.every((l) => [...l].length <= 100),
+    'fits the width',
+  )
   t.match(formatTable(items, { now: 0, colour: true, width: 100 }), /\u001b\[32mdone/)
   t.equal(formatTable([], { now: 0, colour: false, width: 80 }), '')
-  t.equal(formatPlain([item({ ask: { tool: null, input: null, message: 'a\tb' } })], 65_000), 'abcdefgh\t1\t1m\tdone\tweb\t%3\ta b\tclaude\t%3\n')
+  t.equal(
+    formatPlain([item({ ask: { tool: null, input: null, message: 'a\tb' } })], 65_000),
+    'abcdefgh\t1\t1m\tdone\tweb\t%3\ta b\tclaude\t%3\n',
+  )
   const json = toJsonItem(item({}))
   t.equal(json.since, '1970-01-01T00:00:00.000Z')
   t.same(json.tmux, { pane: '%3', socket: '/s', alive: true, place: null })
@@ -37,8 +71,17 @@ t.test('table, plain and JSON', async (t) => {
 
 t.test('the table names the place in tmux and fits the terminal', async (t) => {
   const place = { session: 'work', window: 2, windowName: 'api' }
-  const long = item({ tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: true, place }, ask: { tool: 'Bash', input: { command: `npm test ${'x'.repeat(300)}` }, message: null } })
-  const codex = item({ n: 2, key: 'cccccccc', agent: 'codex', project: 'a-very-long-project-name-indeed', tmux: { pane: '%9', socket: '/s', serverPid: 1, alive: false, place: null } })
+  const long = item({
+    tmux: { pane: '%3', socket: '/s', serverPid: 1, alive: true, place },
+    ask: { tool: 'Bash', input: { command: `npm test ${'x'.repeat(300)}` }, message: null },
+  })
+  const codex = item({
+    n: 2,
+    key: 'cccccccc',
+    agent: 'codex',
+    project: 'a-very-long-project-name-indeed',
+    tmux: { pane: '%9', socket: '/s', serverPid: 1, alive: false, place: null },
+  })
   const stranger = item({ n: 3, key: 'dddddddd', agent: 'someday-agent', tmux: { pane: '%4', socket: '/s', serverPid: 1, alive: null } })
   t.equal(placeLabel(long), 'work:2 (api)')
   t.equal(placeLabel({ ...long, tmux: { ...long.tmux!, place: { ...place, windowName: '' } } }), 'work:2')
@@ -47,7 +90,10 @@ t.test('the table names the place in tmux and fits the terminal', async (t) => {
   t.equal(placeLabel(item({ tmux: null, headless: true })), 'headless')
   for (const width of [200, 120, 80, 60, 40]) {
     const lines = formatTable([long, codex, stranger], { now: 60_000, colour: false, width }).trimEnd().split('\n')
-    t.ok(lines.every((l) => [...l].length <= width), `every line fits ${width} columns`)
+    t.ok(
+      lines.every((l) => [...l].length <= width),
+      `every line fits ${width} columns`,
+    )
     const where = lines[0]!.indexOf('WHERE')
     t.ok(where > 0 && where < 60, `WHERE stays on the left at ${width} columns (${where})`)
     t.match(lines[1], width >= 120 ? /work:2 \(api\)/ : /work:2/)
@@ -61,8 +107,15 @@ t.test('the table names the place in tmux and fits the terminal', async (t) => {
   t.notMatch(narrow, /AGENT/, 'a narrow terminal drops the agent column before ASK loses its room')
   const coloured = formatTable([long], { now: 60_000, colour: true, width: 80 })
   t.match(coloured, /\u001b\[32mdone/, 'the kind keeps its colour after the fit')
-  t.ok(coloured.split('\n').every((l) => [...l.replace(/\u001b\[[0-9;]*m/g, '')].length <= 80), 'colour codes do not count as width')
-  t.equal(formatPlain([long], 60_000).trimEnd().split('\t').slice(-2).join('|'), 'claude|work:2 (api)', '--plain adds agent and place at the end')
+  t.ok(
+    coloured.split('\n').every((l) => [...l.replace(/\u001b\[[0-9;]*m/g, '')].length <= 80),
+    'colour codes do not count as width',
+  )
+  t.equal(
+    formatPlain([long], 60_000).trimEnd().split('\t').slice(-2).join('|'),
+    'claude|work:2 (api)',
+    '--plain adds agent and place at the end',
+  )
   for (const mark of ['~', '✓', '✗', '$', '?', 'headless', '…', '# -']) t.ok(TABLE_LEGEND.includes(mark), `the legend explains ${mark}`)
 })
 
@@ -77,11 +130,16 @@ t.test('WHERE marks: gone, back at a shell, unknown, ended', async (t) => {
   t.equal(placeLabel(gone), '%9✗')
   t.equal(placeLabel(unknown), '%4?')
   t.same(
-    formatPlain([ended, shell, gone, unknown], 0).trimEnd().split('\n').map((l) => l.split('\t').at(-1)),
+    formatPlain([ended, shell, gone, unknown], 0)
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t').at(-1)),
     ['%3', 'work:2 (api)$', '%9✗', '%4?'],
     "--plain's where field carries the same marks",
   )
-  const long = item({ tmux: { pane: '%5', socket: '/s', serverPid: 1, alive: false, place: { ...place, windowName: 'a window with a long long name' } } })
+  const long = item({
+    tmux: { pane: '%5', socket: '/s', serverPid: 1, alive: false, place: { ...place, windowName: 'a window with a long long name' } },
+  })
   const row = formatTable([long], { now: 0, colour: false, width: 120 }).split('\n')[1]!
   t.match(row, /…\$ /, 'a cut WHERE keeps its mark')
   // Every mark placeParts can give is in the legend, after "After WHERE:".

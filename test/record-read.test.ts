@@ -12,7 +12,7 @@ import { sessionsDir } from '../lib/paths.js'
 const ev = (sessionId: string, name: string, stamp: number, extra: Partial<HookEvent> = {}): HookEvent =>
   hookEvent({ stamp, name, sessionId, promptId: 'p', tool: { name: 'X', input: { state: 'ended' }, useId: null }, ...extra })
 
-t.test('peekState reads the record\'s own state, whatever its inputs hold', async (t) => {
+t.test("peekState reads the record's own state, whatever its inputs hold", async (t) => {
   const live = applyEvent(null, ev('a', 'PreToolUse', 1), hooksFor)
   t.equal(peekState(JSON.stringify(live)), 'working', 'a tool input with "state":"ended" comes after the record\'s own')
   t.equal(peekState(JSON.stringify(applyEvent(live, ev('a', 'SessionEnd', 2), hooksFor))), 'ended')
@@ -36,7 +36,18 @@ t.test('readStore: ended sessions counted by id when skipped, pending events sti
   t.same(full.records.map((r) => r.sessionId).sort(), ['back-1', 'done-1', 'live-1'])
   t.same(full.endedIds, [])
   const light = await readStore({ TRAILBOSS_HOME: home }, sessionsDir({ TRAILBOSS_HOME: home }), { agents: hooksFor, skipEnded: true })
-  t.same(light.records.map((r) => [r.sessionId, r.state]).sort(), [['back-1', 'idle'], ['live-1', 'waiting']], 'a resumed session is read whole')
+  t.same(
+    light.records.map((r) => [r.sessionId, r.state]).sort(),
+    [
+      ['back-1', 'idle'],
+      ['live-1', 'waiting'],
+    ],
+    'a resumed session is read whole',
+  )
   t.same(light.endedIds.sort(), ['done-1', 'torn-1'])
-  t.same(full.skipped.map((s) => s.why), ['not valid JSON'], 'a full read reports the torn file')
+  t.same(
+    full.skipped.map((s) => s.why),
+    ['not valid JSON'],
+    'a full read reports the torn file',
+  )
 })

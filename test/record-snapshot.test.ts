@@ -15,7 +15,11 @@ const recordOf = (id: string, message: string): SessionRecord =>
   applyEvent(null, hookEvent({ stamp: 1000, name: 'Stop', sessionId: id, promptId: 'p', message }), hooksFor)
 
 /** A home holding these records; `home` given, one of several in the test's folder. */
-const homeWith = (t: Test, ids: Record<string, string>, home = t.testdir()): { home: string; dir: string; env: { TRAILBOSS_HOME: string }; file: (id: string) => string } => {
+const homeWith = (
+  t: Test,
+  ids: Record<string, string>,
+  home = t.testdir(),
+): { home: string; dir: string; env: { TRAILBOSS_HOME: string }; file: (id: string) => string } => {
   const dir = join(home, 'sessions')
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
   const file = (id: string): string => join(dir, `${id}.json`)
@@ -57,9 +61,17 @@ t.test('pure parts: the stamp, the settled guard, what a snapshot file may hold'
   t.equal(parseSnapshot(JSON.stringify({ v: SNAPSHOT_VERSION + 1, dir: '/d', entries: {} }), '/d'), null, 'another version is none')
   t.equal(parseSnapshot('{"v":1,"dir":"/d","entr', '/d'), null, 'a torn file is none')
   t.equal(parseSnapshot('[1]', '/d'), null)
-  const foreign = JSON.stringify({ v: SNAPSHOT_VERSION, dir: '/d', entries: { a: { k: 'x', r: recordOf('b', 'hi') }, c: { k: 1, r: rec }, d: null } })
+  const foreign = JSON.stringify({
+    v: SNAPSHOT_VERSION,
+    dir: '/d',
+    entries: { a: { k: 'x', r: recordOf('b', 'hi') }, c: { k: 1, r: rec }, d: null },
+  })
   t.equal(parseSnapshot(foreign, '/d'), null, 'a snapshot with entries of the wrong shape is none')
-  const misfiled = JSON.stringify({ v: SNAPSHOT_VERSION, dir: '/d', entries: { a: { k: 'x', r: recordOf('b', 'hi') }, b: { k: 'y', r: recordOf('b', 'hi') } } })
+  const misfiled = JSON.stringify({
+    v: SNAPSHOT_VERSION,
+    dir: '/d',
+    entries: { a: { k: 'x', r: recordOf('b', 'hi') }, b: { k: 'y', r: recordOf('b', 'hi') } },
+  })
   t.same([...(parseSnapshot(misfiled, '/d')?.entries.keys() ?? [])], ['b'], 'an entry under another id is dropped')
 })
 
@@ -119,7 +131,11 @@ t.test('a remembered record replaced by rename, by a link, by a FIFO, by a corru
   const renamedAt = Date.now()
   for (let run = 0; run < 2; run++) {
     const store = await readStore(env, sessionsDir(env), { agents: hooksFor, now: renamedAt })
-    t.same(store.records.map((r) => [r.sessionId, r.message]), [['sess-r', 'renamed']], `run ${run}`)
+    t.same(
+      store.records.map((r) => [r.sessionId, r.message]),
+      [['sess-r', 'renamed']],
+      `run ${run}`,
+    )
     const why = new Map(store.skipped.map((s) => [s.file, s.why]))
     t.same([...why.keys()].sort(), [file('sess-c'), file('sess-f'), file('sess-l')], `run ${run}: each refused file reported`)
     t.equal(why.get(file('sess-f')), 'a FIFO, not a regular file')
@@ -128,7 +144,7 @@ t.test('a remembered record replaced by rename, by a link, by a FIFO, by a corru
   t.same(Object.keys(entriesOf(home)), [], 'only the young renamed record is left, and it is not remembered yet')
 })
 
-t.test('a corrupt, unreadable or other home\'s snapshot is none', async (t) => {
+t.test("a corrupt, unreadable or other home's snapshot is none", async (t) => {
   const root = t.testdir()
   const a = homeWith(t, { 'sess-a': 'home a' }, join(root, 'a'))
   await settled(a.file('sess-a'))

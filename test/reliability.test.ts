@@ -14,7 +14,18 @@ import { applyEvent, foldEvents } from '../lib/record/fold.js'
 import type { HookEvent, SessionRecord } from '../lib/record/types.js'
 import { readEndedMarks } from '../lib/record/ended-index.js'
 import { emitterInputArb, payloadArb } from './helpers/emitter-fuzz.js'
-import { EMITTER, baseEnv, listTree, payload, pool, readSession, runEmitter, tempDir, type ChildEnv, type EmitResult } from './helpers/emitter.js'
+import {
+  EMITTER,
+  baseEnv,
+  listTree,
+  payload,
+  pool,
+  readSession,
+  runEmitter,
+  tempDir,
+  type ChildEnv,
+  type EmitResult,
+} from './helpers/emitter.js'
 import { hooksFor } from '../lib/agents/hook-registry.js'
 
 const SCALE = Math.max(0.05, Number(process.env.TRAILBOSS_RELIABILITY_SCALE) || 1)
@@ -47,7 +58,8 @@ const sessionScript = (rng: () => number, sid: string, length: number): Record<s
       out.push(payload(sid, 'PreToolUse', { ...at, ...tool, tool_use_id: id }))
       if (rng() < 0.5) {
         out.push(payload(sid, 'PermissionRequest', { ...at, ...tool }))
-        if (rng() < 0.5) out.push(payload(sid, 'Notification', { ...at, notification_type: 'permission_prompt', message: 'Claude needs your permission' }))
+        if (rng() < 0.5)
+          out.push(payload(sid, 'Notification', { ...at, notification_type: 'permission_prompt', message: 'Claude needs your permission' }))
         if (rng() < 0.2) break // denied: nothing more fires for this turn
       }
       if (rng() < 0.1) {
@@ -60,9 +72,11 @@ const sessionScript = (rng: () => number, sid: string, length: number): Record<s
     if (rng() < 0.3) out.push(payload(sid, 'MessageDisplay', at))
     const end = rng()
     if (end < 0.1) out.push(payload(sid, 'StopFailure', { ...at, error: 'rate_limit', last_assistant_message: 'API Error: 429' }))
-    else if (end < 0.15) out.push(payload(sid, 'Stop', { ...at, last_assistant_message: 'Working on it.', background_tasks: [{ id: 'b' }] }))
+    else if (end < 0.15)
+      out.push(payload(sid, 'Stop', { ...at, last_assistant_message: 'Working on it.', background_tasks: [{ id: 'b' }] }))
     else out.push(payload(sid, 'Stop', { ...at, last_assistant_message: rng() < 0.5 ? 'Done. Anything else?' : 'Done.' }))
-    if (rng() < 0.4) out.push(payload(sid, 'Notification', { ...at, notification_type: 'idle_prompt', message: 'Claude is waiting for your input' }))
+    if (rng() < 0.4)
+      out.push(payload(sid, 'Notification', { ...at, notification_type: 'idle_prompt', message: 'Claude is waiting for your input' }))
     const after = rng()
     if (after < 0.08) {
       out.push(payload(sid, 'PreCompact', at), payload(sid, 'SessionStart', { source: 'compact', ...at }), payload(sid, 'PostCompact', at))
@@ -155,11 +169,21 @@ t.test('load: ~100 sessions, thousands of events, nothing lost, every state the 
     lost += script.length - onDisk.applied
     // The expected record: the same payloads through the same pure code, in send order
     // (= stamp order: a session's events never overlapped).
-    const expected = foldEvents(null, script.map((p, i) => {
-        const e = normalizeEvent(p, { env: { ...PANE_ENV, TMUX_PANE: `%${s}` }, stamp: i + 1, host: hostname(), offset: null, project: 'tmp' })
+    const expected = foldEvents(
+      null,
+      script.map((p, i) => {
+        const e = normalizeEvent(p, {
+          env: { ...PANE_ENV, TMUX_PANE: `%${s}` },
+          stamp: i + 1,
+          host: hostname(),
+          offset: null,
+          project: 'tmp',
+        })
         if (typeof e === 'string') throw new Error(e)
         return e
-      }), hooksFor)
+      }),
+      hooksFor,
+    )
     const got = onDisk.view
     const same = JSON.stringify(shape(got)) === JSON.stringify(shape(expected))
     // `since` must be the stamp of the event that began the wait: inside that emitter's run.
@@ -206,7 +230,12 @@ t.test('racing bursts under load: counts add up, the newest stamp decides', asyn
   for (let i = 0; i < PER; i++) {
     for (let s = 0; s < SESSIONS; s++) {
       const sid = `burst-${s}`
-      const p = i % 3 === 0 ? payload(sid, 'UserPromptSubmit', { prompt_id: `p${i}` }) : i % 3 === 1 ? payload(sid, 'Stop', { prompt_id: `p${i}`, last_assistant_message: `m${i}?` }) : payload(sid, 'StopFailure', { prompt_id: `p${i}`, error: 'x', last_assistant_message: `e${i}` })
+      const p =
+        i % 3 === 0
+          ? payload(sid, 'UserPromptSubmit', { prompt_id: `p${i}` })
+          : i % 3 === 1
+            ? payload(sid, 'Stop', { prompt_id: `p${i}`, last_assistant_message: `m${i}?` })
+            : payload(sid, 'StopFailure', { prompt_id: `p${i}`, error: 'x', last_assistant_message: `e${i}` })
       tasks.push(() => runEmitter(JSON.stringify(p), env))
     }
   }
@@ -243,7 +272,10 @@ t.test('kill -9 at random moments: every file parses, leftovers never block, the
     const s = i % SESSIONS
     const sid = `kill-${s}`
     tasks.push(async () => {
-      const p = payload(sid, i % 2 ? 'Stop' : 'UserPromptSubmit', { prompt_id: `p${i}`, last_assistant_message: 'x'.repeat(Math.floor(rng() * 3000)) })
+      const p = payload(sid, i % 2 ? 'Stop' : 'UserPromptSubmit', {
+        prompt_id: `p${i}`,
+        last_assistant_message: 'x'.repeat(Math.floor(rng() * 3000)),
+      })
       // Kill most of them somewhere between start-up and exit (a run takes ~60-300 ms).
       const kill = rng() < 0.7 ? Math.floor(20 + rng() * 250) : undefined
       sentBy[s]!++
@@ -294,7 +326,10 @@ t.test('kill -9 at random moments: every file parses, leftovers never block, the
     t.ok(got.file, `${sid}: the record file parses`)
     t.equal(got.pending.length, 0, `${sid}: every pending event folded`)
     // Killed emitters may or may not have saved their event; survivors always did.
-    t.ok(got.applied >= survivedBy[s]! + 2 && got.applied <= sentBy[s]! + 2, `${sid}: ${got.applied} applied, ${survivedBy[s]} survivors of ${sentBy[s]}`)
+    t.ok(
+      got.applied >= survivedBy[s]! + 2 && got.applied <= sentBy[s]! + 2,
+      `${sid}: ${got.applied} applied, ${survivedBy[s]} survivors of ${sentBy[s]}`,
+    )
     t.equal(got.file?.state, 'working')
   }
   const rest = listTree(dir).filter((p) => p.endsWith('.lock/') || (p.startsWith('.tmp/') && p !== '.tmp/'))
@@ -313,7 +348,10 @@ t.test('fuzz (spawned): any bytes or JSON → exit 0, silent, nothing outside th
   const RUNS = scaled(80)
   let failures = 0
   const batch: (string | Buffer)[] = fc.sample(emitterInputArb, { numRuns: RUNS, seed: 42 })
-  const results = await pool(batch.map((b) => () => runEmitter(b, env)), 8)
+  const results = await pool(
+    batch.map((b) => () => runEmitter(b, env)),
+    8,
+  )
   for (const [i, r] of results.entries()) {
     if (r.code !== 0 || r.stdout !== '' || r.stderr !== '') {
       failures++
@@ -427,38 +465,48 @@ t.test('isReadableTranscriptPath admits only .jsonl files under the projects fol
 
 const hasStrace = spawnSync('strace', ['-V']).status === 0
 
-t.test('no syscall of the emitter names a path from the payload outside the projects folder', { skip: !hasStrace && 'strace is not installed' }, async (t) => {
-  const root = tempDir(t)
-  const home = join(root, 'home')
-  const projects = join(home, '.claude', 'projects', '-w')
-  fs.mkdirSync(projects, { recursive: true })
-  const inside = join(projects, 'in.jsonl')
-  fs.writeFileSync(inside, '{}\n')
-  const outside = join(root, 'secret', 'out.jsonl')
-  fs.mkdirSync(join(root, 'secret'))
-  fs.writeFileSync(outside, 'secret\n')
-  const env: ChildEnv = { ...baseEnv(root, { ...PANE_ENV, TMUX_PANE: '%1' }) }
-  const probes: [string, string, boolean][] = [
-    ['inside', inside, true],
-    ['outside', outside, false],
-    ['dot-dot', `${projects}/../../../../secret/out.jsonl`, false],
-    ['relative', 'secret/out.jsonl', false],
-    ['cwd', outside, false],
-  ]
-  for (const [name, path, touched] of probes) {
-    const trace = join(root, `${name}.trace`)
-    const body = JSON.stringify(payload(`sec-${name}`, 'Stop', name === 'cwd' ? { cwd: join(root, 'secret'), transcript_path: null } : { transcript_path: path }))
-    const r = spawnSync('strace', ['-f', '-qq', '-e', 'trace=%file,%desc', '-o', trace, process.execPath, EMITTER], { input: body, env: env as NodeJS.ProcessEnv, cwd: root })
-    t.equal(r.status, 0, `${name}: exit 0`)
-    const text = fs.readFileSync(trace, 'utf8')
-    const mentions = text.includes('out.jsonl') || text.includes('in.jsonl')
-    if (name === 'cwd') {
-      // The project label walks up from cwd looking for .git; it never opens a file there.
-      t.notMatch(text, /open[^\n]*secret\/out\.jsonl/, 'cwd: no file in cwd is opened')
-    } else t.equal(mentions, touched, `${name}: ${touched ? 'stat-ed' : 'never touched'}`)
-    t.notMatch(text, /open[^\n]*(?:in|out)\.jsonl/, `${name}: the transcript is never opened by the emitter`)
-  }
-})
+t.test(
+  'no syscall of the emitter names a path from the payload outside the projects folder',
+  { skip: !hasStrace && 'strace is not installed' },
+  async (t) => {
+    const root = tempDir(t)
+    const home = join(root, 'home')
+    const projects = join(home, '.claude', 'projects', '-w')
+    fs.mkdirSync(projects, { recursive: true })
+    const inside = join(projects, 'in.jsonl')
+    fs.writeFileSync(inside, '{}\n')
+    const outside = join(root, 'secret', 'out.jsonl')
+    fs.mkdirSync(join(root, 'secret'))
+    fs.writeFileSync(outside, 'secret\n')
+    const env: ChildEnv = { ...baseEnv(root, { ...PANE_ENV, TMUX_PANE: '%1' }) }
+    const probes: [string, string, boolean][] = [
+      ['inside', inside, true],
+      ['outside', outside, false],
+      ['dot-dot', `${projects}/../../../../secret/out.jsonl`, false],
+      ['relative', 'secret/out.jsonl', false],
+      ['cwd', outside, false],
+    ]
+    for (const [name, path, touched] of probes) {
+      const trace = join(root, `${name}.trace`)
+      const body = JSON.stringify(
+        payload(`sec-${name}`, 'Stop', name === 'cwd' ? { cwd: join(root, 'secret'), transcript_path: null } : { transcript_path: path }),
+      )
+      const r = spawnSync('strace', ['-f', '-qq', '-e', 'trace=%file,%desc', '-o', trace, process.execPath, EMITTER], {
+        input: body,
+        env: env as NodeJS.ProcessEnv,
+        cwd: root,
+      })
+      t.equal(r.status, 0, `${name}: exit 0`)
+      const text = fs.readFileSync(trace, 'utf8')
+      const mentions = text.includes('out.jsonl') || text.includes('in.jsonl')
+      if (name === 'cwd') {
+        // The project label walks up from cwd looking for .git; it never opens a file there.
+        t.notMatch(text, /open[^\n]*secret\/out\.jsonl/, 'cwd: no file in cwd is opened')
+      } else t.equal(mentions, touched, `${name}: ${touched ? 'stat-ed' : 'never touched'}`)
+      t.notMatch(text, /open[^\n]*(?:in|out)\.jsonl/, `${name}: the transcript is never opened by the emitter`)
+    }
+  },
+)
 
 t.test('figures', async (t) => {
   for (const [k, v] of Object.entries(figures)) t.comment(`${k}: ${v}`)

@@ -63,7 +63,8 @@ t.test('deriveDelay: the debounce, or what is left of the gap since the last run
     [25, 1000, 5000, 4990, 990],
     [0, undefined, 1000, 999, 0],
   ]
-  for (const [debounceMs, gapMs, now, last, delay] of rows) t.equal(deriveDelay({ debounceMs, gapMs }, now, last), delay, `${debounceMs}/${gapMs} at ${now - last} ms after the last run`)
+  for (const [debounceMs, gapMs, now, last, delay] of rows)
+    t.equal(deriveDelay({ debounceMs, gapMs }, now, last), delay, `${debounceMs}/${gapMs} at ${now - last} ms after the last run`)
 })
 
 t.test('a burst of requests makes one run, after the debounce', async (t) => {

@@ -2,7 +2,14 @@ import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { appendPrivate, checkOwnFolder, deriveFolderProblem, readRegularFile, readRegularIfExists, withRegularFile } from '../lib/fs/safe-file.js'
+import {
+  appendPrivate,
+  checkOwnFolder,
+  deriveFolderProblem,
+  readRegularFile,
+  readRegularIfExists,
+  withRegularFile,
+} from '../lib/fs/safe-file.js'
 import { tempDir } from './helpers/emitter.js'
 
 const isRoot = process.getuid?.() === 0
@@ -29,7 +36,11 @@ t.test('readRegularFile reads a regular file, and refuses everything else withou
   t.equal(readRegularIfExists(join(dir, 'none'), { cap }), null)
   t.equal(readRegularIfExists(join(dir, 'plain'), { cap }), 'hello')
   t.match(readRegularIfExists(join(dir, 'fifo'), { cap }), { ok: false })
-  t.equal(withRegularFile(join(dir, 'plain'), {}, (_fd, st) => st.size), 5, 'withRegularFile hands over the descriptor')
+  t.equal(
+    withRegularFile(join(dir, 'plain'), {}, (_fd, st) => st.size),
+    5,
+    'withRegularFile hands over the descriptor',
+  )
 })
 
 t.test('ownOnly refuses a file of another user', { skip: isRoot ? false : 'needs root to make a file of another user' }, async (t) => {

@@ -3,13 +3,32 @@
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { deriveSeenUpdate, parseSeenMark, readSeenMarks, removeSeenMark, SEEN_AFTER_ACTIVE_MS, seenDir, writeSeenMark, type SeenMark } from '../lib/queue/seen.js'
+import {
+  deriveSeenUpdate,
+  parseSeenMark,
+  readSeenMarks,
+  removeSeenMark,
+  SEEN_AFTER_ACTIVE_MS,
+  seenDir,
+  writeSeenMark,
+  type SeenMark,
+} from '../lib/queue/seen.js'
 import { tempDir } from './helpers/emitter.js'
 import { emitWait, makeHome, runInProcess } from './helpers/surfaces.js'
 
 t.test('parseSeenMark takes ours and skips anything else', async (t) => {
   t.same(parseSeenMark('{"v":1,"since":5,"seenAt":9,"activeAt":null}'), { since: 5, seenAt: 9, activeAt: null })
-  const bad = ['', 'null', '[]', '{"v":1,"since":"5","seenAt":null,"activeAt":null}', '{"v":1,"since":5}', '{"since":5,"seenAt":9,"activeAt":null}', '{"v":2,"since":5,"seenAt":9,"activeAt":null}', 'not json', '{"v":1,"since":1e999,"seenAt":null,"activeAt":null}']
+  const bad = [
+    '',
+    'null',
+    '[]',
+    '{"v":1,"since":"5","seenAt":null,"activeAt":null}',
+    '{"v":1,"since":5}',
+    '{"since":5,"seenAt":9,"activeAt":null}',
+    '{"v":2,"since":5,"seenAt":9,"activeAt":null}',
+    'not json',
+    '{"v":1,"since":1e999,"seenAt":null,"activeAt":null}',
+  ]
   for (const text of bad) t.equal(parseSeenMark(text), null, text)
 })
 
@@ -47,15 +66,35 @@ t.test('deriveSeenUpdate: in front for a while means seen; a break starts over',
   const A = SEEN_AFTER_ACTIVE_MS
   const none = new Map<string, SeenMark>()
   t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: false }], none, 1000)], [], 'not in front, no mark: nothing to write')
-  t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: true }], none, 1000)], [['a', { since: 100, seenAt: null, activeAt: 1000 }]], 'first seen in front: noted')
+  t.same(
+    [...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: true }], none, 1000)],
+    [['a', { since: 100, seenAt: null, activeAt: 1000 }]],
+    'first seen in front: noted',
+  )
   const noted = new Map([['a', { since: 100, seenAt: null, activeAt: 1000 }]])
   t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: true }], noted, 1000 + A - 1)], [], 'not long enough yet')
-  t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: true }], noted, 1000 + A)], [['a', { since: 100, seenAt: 1000 + A, activeAt: 1000 }]], 'long enough: seen')
-  t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: false }], noted, 1000 + A)], [['a', { since: 100, seenAt: null, activeAt: null }]], 'moved away before: the note is dropped')
+  t.same(
+    [...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: true }], noted, 1000 + A)],
+    [['a', { since: 100, seenAt: 1000 + A, activeAt: 1000 }]],
+    'long enough: seen',
+  )
+  t.same(
+    [...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: false }], noted, 1000 + A)],
+    [['a', { since: 100, seenAt: null, activeAt: null }]],
+    'moved away before: the note is dropped',
+  )
   const seen = new Map([['a', { since: 100, seenAt: 5000, activeAt: 1000 }]])
   t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 100, inFront: false }], seen, 9000)], [], 'seen stays seen')
-  t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 200, inFront: true }], seen, 9000)], [['a', { since: 200, seenAt: null, activeAt: 9000 }]], 'a new wait starts over')
-  t.same([...deriveSeenUpdate([{ sessionId: 'a', since: 200, inFront: true }], noted, 9000)], [['a', { since: 200, seenAt: null, activeAt: 9000 }]], "an old wait's note does not count for a new wait")
+  t.same(
+    [...deriveSeenUpdate([{ sessionId: 'a', since: 200, inFront: true }], seen, 9000)],
+    [['a', { since: 200, seenAt: null, activeAt: 9000 }]],
+    'a new wait starts over',
+  )
+  t.same(
+    [...deriveSeenUpdate([{ sessionId: 'a', since: 200, inFront: true }], noted, 9000)],
+    [['a', { since: 200, seenAt: null, activeAt: 9000 }]],
+    "an old wait's note does not count for a new wait",
+  )
 })
 
 t.test('gc removes the seen mark of a session it retires', async (t) => {

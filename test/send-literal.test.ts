@@ -25,17 +25,30 @@ t.test('send types the text exactly, into the same agent only', async (t) => {
   /** The agent command for a pane: a stand-in that reports a finished turn (a new wait each time). */
   const agent = (): string[] => {
     prompt++
-    const payload = { session_id: SESSION, cwd, hook_event_name: 'Stop', prompt_id: `p${prompt}`, last_assistant_message: 'Done. Next?', transcript_path: join(cwd, 'none.jsonl') }
+    const payload = {
+      session_id: SESSION,
+      cwd,
+      hook_event_name: 'Stop',
+      prompt_id: `p${prompt}`,
+      last_assistant_message: 'Done. Next?',
+      transcript_path: join(cwd, 'none.jsonl'),
+    }
     return [process.execPath, STAND_IN, emitter, home, IDLE_SCREEN, JSON.stringify(payload)]
   }
   const server = startServer(t, 'work', agent(), [200, 50])
   const pane = server.tmux('display-message', '-p', '-t', 'work', '#{pane_id}').trim()
   const capture = (): string => server.tmux('capture-pane', '-p', '-t', pane)
   const send = (args: string[]): { code: number | null; stderr: string } => {
-    const r = spawnSync(process.execPath, [CLI, 'send', ...args], { env: cleanEnv({ TRAILBOSS_HOME: home, TRAILBOSS_ALLOW_SEND: '1', CLAUDE_PROJECT_DIR: cwd }), encoding: 'utf8', timeout: 20_000 })
+    const r = spawnSync(process.execPath, [CLI, 'send', ...args], {
+      env: cleanEnv({ TRAILBOSS_HOME: home, TRAILBOSS_ALLOW_SEND: '1', CLAUDE_PROJECT_DIR: cwd }),
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
     return { code: r.status, stderr: r.stderr }
   }
-  const ls = (): string => spawnSync(process.execPath, [CLI, 'ls', '--plain'], { env: cleanEnv({ TRAILBOSS_HOME: home }), encoding: 'utf8', timeout: 20_000 }).stdout
+  const ls = (): string =>
+    spawnSync(process.execPath, [CLI, 'ls', '--plain'], { env: cleanEnv({ TRAILBOSS_HOME: home }), encoding: 'utf8', timeout: 20_000 })
+      .stdout
   /** A fresh agent in the pane, with a new wait recorded. */
   const restart = async (): Promise<void> => {
     const before = ls()
@@ -49,7 +62,14 @@ t.test('send types the text exactly, into the same agent only', async (t) => {
     await restart()
     const r = send(args)
     t.equal(r.code, 0, `${JSON.stringify(text)}: ${r.stderr}`)
-    await waitFor(() => capture().split('\n').filter((l) => l === text).length === 2, `${JSON.stringify(text)} echoed and printed whole`, 8000).catch((err: Error) => t.fail(`${err.message}; pane shows:\n${capture()}`))
+    await waitFor(
+      () =>
+        capture()
+          .split('\n')
+          .filter((l) => l === text).length === 2,
+      `${JSON.stringify(text)} echoed and printed whole`,
+      8000,
+    ).catch((err: Error) => t.fail(`${err.message}; pane shows:\n${capture()}`))
   }
   await t.test('a trailing `;` is text, not a tmux command separator', async () => {
     await sentExactly('yes;')

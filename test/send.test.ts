@@ -40,9 +40,20 @@ t.test('deriveSendRefusal', async (t) => {
   t.match(deriveSendRefusal(w, item({ state: 'working', kind: null }), 'idle'), /changed/)
   t.match(deriveSendRefusal(w, undefined, 'idle'), /changed/)
   t.match(deriveSendRefusal(w, item({ tmux: { pane: '%1', socket: '/s', serverPid: 1, alive: false } }), 'idle'), /pane is gone/)
-  t.match(deriveSendRefusal(item({ n: 2, state: 'permission', kind: 'permission' }), item(), 'idle'), /waits on a permission dialog.*: trailboss ok 2 allows it, trailboss no 2 denies it/, 'a permission dialog: send names ok and no')
-  t.match(deriveSendRefusal(item({ n: null, key: 'abcdefgh', state: 'permission', kind: 'permission' }), item(), 'idle'), /trailboss ok abcdefgh/, 'by key when it has no number')
-  t.match(deriveSendRefusal(item({ n: 3, state: 'permission', kind: 'question' }), item(), 'idle'), /question dialog.*answer it in its pane \(trailboss go 3\)/)
+  t.match(
+    deriveSendRefusal(item({ n: 2, state: 'permission', kind: 'permission' }), item(), 'idle'),
+    /waits on a permission dialog.*: trailboss ok 2 allows it, trailboss no 2 denies it/,
+    'a permission dialog: send names ok and no',
+  )
+  t.match(
+    deriveSendRefusal(item({ n: null, key: 'abcdefgh', state: 'permission', kind: 'permission' }), item(), 'idle'),
+    /trailboss ok abcdefgh/,
+    'by key when it has no number',
+  )
+  t.match(
+    deriveSendRefusal(item({ n: 3, state: 'permission', kind: 'question' }), item(), 'idle'),
+    /question dialog.*answer it in its pane \(trailboss go 3\)/,
+  )
   t.match(deriveSendRefusal(item({ state: 'working', kind: null }), item(), 'idle'), /not waiting \(working\)/)
   t.match(deriveSendRefusal(item({ tmux: null }), item(), 'idle'), /not run in tmux/)
 })
@@ -54,12 +65,26 @@ t.test('send against a real tmux server', async (t) => {
   const cwd = join(dir, 'proj')
   /** An agent that shows `file` and reports `event` (a finished turn asking a question by default). */
   const agent = (file: string, sessionId: string, event: Record<string, unknown> = {}): string[] => {
-    const payload = { session_id: sessionId, transcript_path: `${cwd}/no-transcript.jsonl`, cwd, hook_event_name: 'Stop', last_assistant_message: 'Done. Shall I go on?', prompt_id: 'p1', ...event }
+    const payload = {
+      session_id: sessionId,
+      transcript_path: `${cwd}/no-transcript.jsonl`,
+      cwd,
+      hook_event_name: 'Stop',
+      last_assistant_message: 'Done. Shall I go on?',
+      prompt_id: 'p1',
+      ...event,
+    }
     return [process.execPath, STAND_IN, emitter, home, screen(file), JSON.stringify(payload), cwd]
   }
-  const records = (): string => spawnSync(process.execPath, [CLI, 'ls', '--all', '--plain'], { env: cleanEnv({ TRAILBOSS_HOME: home }), encoding: 'utf8', timeout: 20_000 }).stdout
+  const records = (): string =>
+    spawnSync(process.execPath, [CLI, 'ls', '--all', '--plain'], {
+      env: cleanEnv({ TRAILBOSS_HOME: home }),
+      encoding: 'utf8',
+      timeout: 20_000,
+    }).stdout
   /** One agent after the other, so the queue's order (oldest first) is theirs. */
-  const recorded = (n: number): Promise<void> => waitFor(() => records().trim().split('\n').filter(Boolean).length === n, `${n} agents recorded`, 15_000)
+  const recorded = (n: number): Promise<void> =>
+    waitFor(() => records().trim().split('\n').filter(Boolean).length === n, `${n} agents recorded`, 15_000)
   const server = startServer(t, 'work', agent('02-after-stop.txt', 'a1111111-0000-4000-8000-000000000001'), [200, 50])
   const idle = server.tmux('display-message', '-p', '-t', 'work', '#{pane_id}').trim()
   await recorded(1)
@@ -68,11 +93,16 @@ t.test('send against a real tmux server', async (t) => {
   const dialog = newPane(
     server,
     ['new-window', '-d', '-t', 'work'],
-    agent('03-permission-dialog.txt', 'c3333333-0000-4000-8000-000000000003', { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }),
+    agent('03-permission-dialog.txt', 'c3333333-0000-4000-8000-000000000003', {
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf build' },
+    }),
   )
   await recorded(3)
   const capture = (pane: string): string => server.tmux('capture-pane', '-p', '-t', pane)
-  for (const p of [idle, busy, dialog]) await waitFor(() => /for shortcuts|esc to interrupt|Esc to cancel/i.test(capture(p)), `screen in ${p}`)
+  for (const p of [idle, busy, dialog])
+    await waitFor(() => /for shortcuts|esc to interrupt|Esc to cancel/i.test(capture(p)), `screen in ${p}`)
 
   const send = (args: string[], allow = true): { code: number | null; stderr: string } => {
     const r = spawnSync(process.execPath, [CLI, 'send', ...args], {
@@ -102,7 +132,13 @@ t.test('send against a real tmux server', async (t) => {
 
   await t.test('--no-enter types without submitting', async (t) => {
     server.tmux('send-keys', '-t', idle, 'C-l')
-    server.tmux('respawn-pane', '-k', '-t', idle, ...agent('02-after-stop.txt', 'a1111111-0000-4000-8000-000000000001', { prompt_id: 'p2', last_assistant_message: 'Next?' }))
+    server.tmux(
+      'respawn-pane',
+      '-k',
+      '-t',
+      idle,
+      ...agent('02-after-stop.txt', 'a1111111-0000-4000-8000-000000000001', { prompt_id: 'p2', last_assistant_message: 'Next?' }),
+    )
     await waitFor(() => /for shortcuts/.test(capture(idle)) && records().includes('Next?'), 'idle screen again, and the new wait', 15_000)
     const r = send(['a1111111', 'draft', 'only', '--no-enter'])
     t.equal(r.code, 0, r.stderr)
@@ -130,6 +166,9 @@ t.test('send against a real tmux server', async (t) => {
     // the pane is the same as before but for the marker.
     for (const p of [busy, dialog]) server.tmux('send-keys', '-t', p, '-l', 'MARKER-9f2')
     for (const p of [busy, dialog]) await waitFor(() => capture(p).includes('MARKER-9f2'), `the marker in ${p}`)
-    t.same([capture(busy), capture(dialog)].map((c) => c.replace('MARKER-9f2', '')), before)
+    t.same(
+      [capture(busy), capture(dialog)].map((c) => c.replace('MARKER-9f2', '')),
+      before,
+    )
   })
 })

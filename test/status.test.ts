@@ -20,7 +20,13 @@ const wait = (id: string, n: number | null, kind: QueueItem['kind'], ageMs: numb
   }) as QueueItem
 
 t.test('deriveSummary counts the waits that need you by kind and finds the oldest', async (t) => {
-  const q = [wait('a', 1, 'done', 600_000), wait('b', 2, 'permission', 30_000), wait('c', 3, 'question', 5_000), wait('d', null, null, 1e9), wait('e', 4, 'error', 900_000, true)]
+  const q = [
+    wait('a', 1, 'done', 600_000),
+    wait('b', 2, 'permission', 30_000),
+    wait('c', 3, 'question', 5_000),
+    wait('d', null, null, 1e9),
+    wait('e', 4, 'error', 900_000, true),
+  ]
   const s = deriveSummary(q, NOW)
   t.equal(s.count, 3, 'the finished turn does not count; the seen error does (a glance is not an answer)')
   t.equal(s.oldestMs, 900_000)
@@ -35,13 +41,29 @@ t.test('deriveSummary counts the waits that need you by kind and finds the oldes
   const others = deriveSummary(q, NOW, { excludeSessionId: 'b' })
   t.equal(others.count, 2, 'a statusline inside session b counts the others')
   t.equal(others.oldestMs, 900_000)
-  t.same(deriveSummary([], NOW), { count: 0, oldestMs: 0, byKind: { permission: 0, question: 0, error: 0, interrupted: 0, done: 0 }, urgent: null })
+  t.same(deriveSummary([], NOW), {
+    count: 0,
+    oldestMs: 0,
+    byKind: { permission: 0, question: 0, error: 0, interrupted: 0, done: 0 },
+    urgent: null,
+  })
   t.same(deriveSummary([wait('a', 1, 'done', 1000)], NOW).count, 0, 'only finished turns: nothing needs you')
 })
 
 t.test('formatKinds: words, plural where English has one', async (t) => {
   const many = deriveSummary(
-    [wait('a', 1, 'permission', 1), wait('b', 2, 'permission', 1), wait('c', 3, 'question', 1), wait('d', 4, 'question', 1), wait('e', 5, 'interrupted', 1), wait('f', 6, 'interrupted', 1), wait('g', 7, 'error', 1), wait('h', 8, 'error', 1), wait('i', 9, 'done', 1), wait('j', 10, 'done', 1)],
+    [
+      wait('a', 1, 'permission', 1),
+      wait('b', 2, 'permission', 1),
+      wait('c', 3, 'question', 1),
+      wait('d', 4, 'question', 1),
+      wait('e', 5, 'interrupted', 1),
+      wait('f', 6, 'interrupted', 1),
+      wait('g', 7, 'error', 1),
+      wait('h', 8, 'error', 1),
+      wait('i', 9, 'done', 1),
+      wait('j', 10, 'done', 1),
+    ],
     NOW,
     { all: true },
   )
@@ -51,7 +73,9 @@ t.test('formatKinds: words, plural where English has one', async (t) => {
 t.test('formatSegment: empty for none; default, custom and tmux formats', async (t) => {
   const none = deriveSummary([], NOW)
   const one = deriveSummary([wait('a', 1, 'question', 42_000)], NOW)
-  const many = deriveSummary([wait('a', 1, 'done', 3_600_000), wait('b', 2, 'error', 60_000), wait('c', 3, 'error', 1_000)], NOW, { all: true })
+  const many = deriveSummary([wait('a', 1, 'done', 3_600_000), wait('b', 2, 'error', 60_000), wait('c', 3, 'error', 1_000)], NOW, {
+    all: true,
+  })
   t.equal(DEFAULT_STATUS_FORMAT, '{count} waiting · {oldest}')
   t.equal(formatSegment(none), '')
   t.equal(formatSegment(none, '{count}', { tmux: true }), '', 'nothing waits: nothing at all, not even colour codes')
@@ -92,7 +116,13 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
   // commands, the zod schema, for a record the compiled validator refuses, fast-glob, for
   // a hook-less session's transcript, the file watcher, for `ls --json --until-change`, and
   // the numbers book's locked writer, for a run whose waits changed.
-  t.same([...new Set([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), ['./full/chokidar.js', './full/cli-full.js', './full/find-recent.js', './full/numbers-write.cjs', './full/record-schema.js'])
+  t.same([...new Set([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), [
+    './full/chokidar.js',
+    './full/cli-full.js',
+    './full/find-recent.js',
+    './full/numbers-write.cjs',
+    './full/record-schema.js',
+  ])
   t.notMatch(entry, /\bimport\(/, 'no dynamic import of its own (V8 drops their callback for cached code)')
   t.notMatch(entry, /require\("(?!node:)/, 'requires node built-ins only')
   t.notOk(/_zod|ZodError/.test(entry), 'no zod')
@@ -102,5 +132,9 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
   t.notOk(/proper-lockfile|graceful-fs/.test(entry), 'no lock library')
   t.notOk(/TOMLInlineTable|tomlVersion/.test(entry), 'no TOML parser (install and doctor load it)')
   const loader = built('trailboss.cjs')
-  t.same([...new Set([...loader.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), ['node:fs', 'node:path', 'node:url', 'node:vm'], 'the loader: node built-ins only')
+  t.same(
+    [...new Set([...loader.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]))].sort(),
+    ['node:fs', 'node:path', 'node:url', 'node:vm'],
+    'the loader: node built-ins only',
+  )
 })

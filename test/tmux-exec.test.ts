@@ -83,7 +83,11 @@ for (const way of ways) {
     t.equal(slow.stdout, '', 'stopped at its timeout, with nothing printed')
     await waitFor(() => existsSync(jobPid) && readFileSync(jobPid, 'utf8').trim() !== '', 'the job wrote its pid')
     process.kill(Number(readFileSync(jobPid, 'utf8')), 'SIGKILL')
-    await t.rejects(execTmux(['list-panes'], { socket: server.socket, env: { ...env, PATH: join(scratch, 'empty') } }), TmuxUnavailable, 'tmux not on PATH')
+    await t.rejects(
+      execTmux(['list-panes'], { socket: server.socket, env: { ...env, PATH: join(scratch, 'empty') } }),
+      TmuxUnavailable,
+      'tmux not on PATH',
+    )
     t.same(readdirSync(scratch), [], 'no scratch file left behind')
   })
 }

@@ -11,7 +11,12 @@ t.test('capturePanes reads several panes in one tmux run', async (t) => {
   // Both panes have printed their line and replaced their shell with `sleep`.
   const ready = async (): Promise<boolean> => {
     const panes = await listPanes(socket)
-    return panes !== 'no-server' && panes.every((p) => p.currentCommand === 'sleep') && server.capture(firstPane).includes('first pane') && server.capture(second).includes('second pane')
+    return (
+      panes !== 'no-server' &&
+      panes.every((p) => p.currentCommand === 'sleep') &&
+      server.capture(firstPane).includes('first pane') &&
+      server.capture(second).includes('second pane')
+    )
   }
   await waitFor(ready, 'both panes printed and exec-ed sleep')
   const [a, b] = await capturePanes(socket, [firstPane, second])
@@ -29,7 +34,23 @@ t.test('parsers', async (t) => {
   t.same(parseCaptures('one\nMARK', 1), [null], 'no mark: not a capture')
   const line = ['%3', '$1', 'work', '@2', '1', '0', '42', 'claude', '0', '1', '80', '24', '900', '1', '2', 'odd|~|name'].join('|~|')
   t.same(parsePanes(`${line}\n`), [
-    { paneId: '%3', sessionId: '$1', sessionName: 'work', windowId: '@2', windowIndex: 1, paneIndex: 0, panePid: 42, currentCommand: 'claude', dead: false, active: true, width: 80, height: 24, serverPid: 900, inFront: true, windowName: 'odd|~|name' },
+    {
+      paneId: '%3',
+      sessionId: '$1',
+      sessionName: 'work',
+      windowId: '@2',
+      windowIndex: 1,
+      paneIndex: 0,
+      panePid: 42,
+      currentCommand: 'claude',
+      dead: false,
+      active: true,
+      width: 80,
+      height: 24,
+      serverPid: 900,
+      inFront: true,
+      windowName: 'odd|~|name',
+    },
   ])
   // In front only when the pane, its window and a client on its session all say so.
   const inFront = (active: string, windowActive: string, attached: string): boolean | undefined => {

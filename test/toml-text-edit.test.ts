@@ -15,7 +15,11 @@ import {
 const data = (text: string): string => canonicalTomlData(readTomlData(parseTomlText(text)))
 
 t.test('TOML 1.1 is read; what is not TOML throws with its line', async (t) => {
-  t.equal(data('a = { b = 1, }\nc = {\n  d = 2,\n}\n'), '{"a":{"b":"integer:1"},"c":{"d":"integer:2"}}', 'a trailing comma and a line break in an inline table, as Codex reads them')
+  t.equal(
+    data('a = { b = 1, }\nc = {\n  d = 2,\n}\n'),
+    '{"a":{"b":"integer:1"},"c":{"d":"integer:2"}}',
+    'a trailing comma and a line break in an inline table, as Codex reads them',
+  )
   const err = t.throws(() => parseTomlText('a = 1\na = 2\n')) as TomlSyntaxError
   t.ok(err instanceof TomlSyntaxError)
   t.equal(err.line, 2)
@@ -32,8 +36,14 @@ t.test('sites: every place that defines something at or under a path', async (t)
   const text = `[hooks.state."K"]\ntrusted_hash = "a"\n\n[hooks]\nstate.'J'.trusted_hash = "b"\nstate.L = { trusted_hash = "c" }\n`
   const kinds = (path: string[]): string[] => findTomlSites(parseTomlText(text), path).map((s) => `${s.kind}:${s.key?.range.join('-')}`)
   t.same(kinds(['hooks', 'state', 'K']), ['table:13-16'])
-  t.same(kinds(['hooks', 'state', 'J']).map((k) => k.split(':')[0]), ['line'])
-  t.same(findTomlSites(parseTomlText('a = { b = { c = 1 }, d = 2 }\n'), ['a', 'b']).map((s) => s.kind), ['member'])
+  t.same(
+    kinds(['hooks', 'state', 'J']).map((k) => k.split(':')[0]),
+    ['line'],
+  )
+  t.same(
+    findTomlSites(parseTomlText('a = { b = { c = 1 }, d = 2 }\n'), ['a', 'b']).map((s) => s.kind),
+    ['member'],
+  )
   t.same(findTomlSites(parseTomlText(text), ['hooks', 'state', 'M']), [])
 })
 
@@ -41,7 +51,7 @@ t.test('removing a path takes each of its spellings, and nothing else', async (t
   const cases: [string, string[], string][] = [
     ['a = 1\n\n[x.y]\nz = 1\n\n[w]\nv = 2\n', ['x', 'y'], 'a = 1\n\n[w]\nv = 2\n'],
     ['a = 1\n\n[x.y]\nz = 1\n', ['x', 'y'], 'a = 1\n'],
-    ['a = 1\n\n[x.y]\nz = 1', ['x', 'y'], 'a = 1', ],
+    ['a = 1\n\n[x.y]\nz = 1', ['x', 'y'], 'a = 1'],
     ['[x]\ny.z = 1 # c\ny.w = 2\nq = 3\n', ['x', 'y'], '[x]\nq = 3\n'],
     ['x = { y = 1, q = 2 }\n', ['x', 'y'], 'x = { q = 2 }\n'],
     ['x = { q = 2, y = 1 }\n', ['x', 'y'], 'x = { q = 2 }\n'],
@@ -80,5 +90,9 @@ t.test('adding a table: at the end after a blank line, or into the inline table 
 
 t.test('basic strings escape every control character', async (t) => {
   t.equal(tomlBasicString('a"b\\c\u007f\t'), '"a\\"b\\\\c\\u007f\\t"')
-  t.same(readTomlData(parseTomlText(`x = ${tomlBasicString('a"b\\c\u007f\u0001')}\n`)), { x: 'string:a"b\\c\u007f\u0001' }, 'read back as written')
+  t.same(
+    readTomlData(parseTomlText(`x = ${tomlBasicString('a"b\\c\u007f\u0001')}\n`)),
+    { x: 'string:a"b\\c\u007f\u0001' },
+    'read back as written',
+  )
 })

@@ -5,22 +5,117 @@
 import t from 'tap'
 import { renderToolCall, summarizeToolCall } from '../lib/render/tool-call.js'
 
-const codexQuestion = { questions: [{ id: 'color', header: 'Color', question: 'Which color should the marker be?', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] }
-const geminiQuestion = { questions: [{ question: 'Which colour should the button be?', header: 'Colour', type: 'choice', options: [{ label: 'Red', description: 'A red button' }, { label: 'Blue', description: 'A blue button' }] }] }
-const claudeQuestion = { questions: [{ question: 'Which colour should the button be?', header: 'Colour', multiSelect: false, options: [{ label: 'Red', description: 'A red button' }, { label: 'Blue', description: 'A blue button' }] }] }
+const codexQuestion = {
+  questions: [
+    {
+      id: 'color',
+      header: 'Color',
+      question: 'Which color should the marker be?',
+      options: [
+        { label: 'Red', description: 'warm' },
+        { label: 'Blue', description: 'cool' },
+      ],
+    },
+  ],
+}
+const geminiQuestion = {
+  questions: [
+    {
+      question: 'Which colour should the button be?',
+      header: 'Colour',
+      type: 'choice',
+      options: [
+        { label: 'Red', description: 'A red button' },
+        { label: 'Blue', description: 'A blue button' },
+      ],
+    },
+  ],
+}
+const claudeQuestion = {
+  questions: [
+    {
+      question: 'Which colour should the button be?',
+      header: 'Colour',
+      multiSelect: false,
+      options: [
+        { label: 'Red', description: 'A red button' },
+        { label: 'Blue', description: 'A blue button' },
+      ],
+    },
+  ],
+}
 
 const cases: [string, string, unknown, string[]][] = [
-  ['claude Bash', 'Bash', { command: 'touch /home/dev/probe/x', description: 'Create probe file' }, ['Bash — Create probe file', '  $ touch /home/dev/probe/x']],
-  ['claude AskUserQuestion', 'AskUserQuestion', claudeQuestion, ['[Colour] Which colour should the button be?', '  1. Red — A red button', '  2. Blue — A blue button']],
-  ['claude Agent', 'Agent', { description: 'Probe subagent', prompt: 'Say hello and stop.', subagent_type: 'general-purpose' }, ['Agent', '  description: Probe subagent', '  prompt: Say hello and stop.', '  subagent_type: general-purpose']],
-  ['codex hook Bash', 'Bash', { command: 'touch /ROOT/scratch/codex-perm-3', description: 'write the marker file outside the workspace' }, ['Bash — write the marker file outside the workspace', '  $ touch /ROOT/scratch/codex-perm-3']],
-  ['codex hook question', 'request_user_input', codexQuestion, ['[Color] Which color should the marker be?', '  1. Red — warm', '  2. Blue — cool']],
-  ['codex rollout exec_command', 'exec_command', { cmd: 'touch /ROOT/scratch/codex-perm-3', sandbox_permissions: 'require_escalated', justification: 'write the marker file outside the workspace' }, ['exec_command — write the marker file outside the workspace', '  $ touch /ROOT/scratch/codex-perm-3']],
-  ['codex rollout exec_command, plain', 'exec_command', { cmd: 'echo probe > probe-out.txt' }, ['exec_command', '  $ echo probe > probe-out.txt']],
-  ['gemini run_shell_command', 'run_shell_command', { command: 'touch /home/dev/gprobe/scratch/g8', description: 'Create a test file' }, ['run_shell_command — Create a test file', '  $ touch /home/dev/gprobe/scratch/g8']],
-  ['gemini write_file', 'write_file', { file_path: 'note13.txt', content: 'hello from the mock\n' }, ['write_file note13.txt (1 line)', '  +hello from the mock']],
-  ['gemini ask_user', 'ask_user', geminiQuestion, ['[Colour] Which colour should the button be?', '  1. Red — A red button', '  2. Blue — A blue button']],
-  ['gemini ask_user, yes or no', 'ask_user', { questions: [{ question: 'Go on?', header: 'Go', type: 'yesno' }] }, ['[Go] Go on? (yes or no)']],
+  [
+    'claude Bash',
+    'Bash',
+    { command: 'touch /home/dev/probe/x', description: 'Create probe file' },
+    ['Bash — Create probe file', '  $ touch /home/dev/probe/x'],
+  ],
+  [
+    'claude AskUserQuestion',
+    'AskUserQuestion',
+    claudeQuestion,
+    ['[Colour] Which colour should the button be?', '  1. Red — A red button', '  2. Blue — A blue button'],
+  ],
+  [
+    'claude Agent',
+    'Agent',
+    { description: 'Probe subagent', prompt: 'Say hello and stop.', subagent_type: 'general-purpose' },
+    ['Agent', '  description: Probe subagent', '  prompt: Say hello and stop.', '  subagent_type: general-purpose'],
+  ],
+  [
+    'codex hook Bash',
+    'Bash',
+    { command: 'touch /ROOT/scratch/codex-perm-3', description: 'write the marker file outside the workspace' },
+    ['Bash — write the marker file outside the workspace', '  $ touch /ROOT/scratch/codex-perm-3'],
+  ],
+  [
+    'codex hook question',
+    'request_user_input',
+    codexQuestion,
+    ['[Color] Which color should the marker be?', '  1. Red — warm', '  2. Blue — cool'],
+  ],
+  [
+    'codex rollout exec_command',
+    'exec_command',
+    {
+      cmd: 'touch /ROOT/scratch/codex-perm-3',
+      sandbox_permissions: 'require_escalated',
+      justification: 'write the marker file outside the workspace',
+    },
+    ['exec_command — write the marker file outside the workspace', '  $ touch /ROOT/scratch/codex-perm-3'],
+  ],
+  [
+    'codex rollout exec_command, plain',
+    'exec_command',
+    { cmd: 'echo probe > probe-out.txt' },
+    ['exec_command', '  $ echo probe > probe-out.txt'],
+  ],
+  [
+    'gemini run_shell_command',
+    'run_shell_command',
+    { command: 'touch /home/dev/gprobe/scratch/g8', description: 'Create a test file' },
+    ['run_shell_command — Create a test file', '  $ touch /home/dev/gprobe/scratch/g8'],
+  ],
+  [
+    'gemini write_file',
+    'write_file',
+    { file_path: 'note13.txt', content: 'hello from the mock\n' },
+    ['write_file note13.txt (1 line)', '  +hello from the mock'],
+  ],
+  [
+    'gemini ask_user',
+    'ask_user',
+    geminiQuestion,
+    ['[Colour] Which colour should the button be?', '  1. Red — A red button', '  2. Blue — A blue button'],
+  ],
+  [
+    'gemini ask_user, yes or no',
+    'ask_user',
+    { questions: [{ question: 'Go on?', header: 'Go', type: 'yesno' }] },
+    ['[Go] Go on? (yes or no)'],
+  ],
 ]
 
 t.test('every agent’s tool calls render by their shape', async (t) => {
@@ -28,7 +123,13 @@ t.test('every agent’s tool calls render by their shape', async (t) => {
 })
 
 t.test('edits are diffs, whichever agent asks', async (t) => {
-  const gemini = renderToolCall('replace', { file_path: '/w/a.ts', old_string: 'colour', new_string: 'color', instruction: 'spell it', allow_multiple: true })
+  const gemini = renderToolCall('replace', {
+    file_path: '/w/a.ts',
+    old_string: 'colour',
+    new_string: 'color',
+    instruction: 'spell it',
+    allow_multiple: true,
+  })
   t.equal(gemini[0], 'replace /w/a.ts (all occurrences)')
   t.ok(gemini.includes('  -colour') && gemini.includes('  +color'), "Gemini CLI's replace is a diff")
   const claude = renderToolCall('Edit', { file_path: '/w/a.ts', old_string: 'colour', new_string: 'color' })

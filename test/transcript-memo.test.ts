@@ -7,7 +7,13 @@ import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { isSettled } from '../lib/fs/file-stamp.js'
-import { formatTranscriptMemo, parseTranscriptMemo, sameMemoEntries, TRANSCRIPT_MEMO_VERSION, type TranscriptMemoEntry } from '../lib/queue/transcript-memo.js'
+import {
+  formatTranscriptMemo,
+  parseTranscriptMemo,
+  sameMemoEntries,
+  TRANSCRIPT_MEMO_VERSION,
+  type TranscriptMemoEntry,
+} from '../lib/queue/transcript-memo.js'
 import { runCli } from './helpers/cli.js'
 import { line, startLab, type Lab } from './helpers/session-lab.js'
 import { waitFor } from './helpers/wait-for.js'
@@ -28,11 +34,27 @@ t.test('pure parts: what a memo file may hold', async (t) => {
   const entry: TranscriptMemoEntry = { r: '["claude-code"]', f: '1:2:3:4:5', v: { verdict: 'interrupted', at: 7 } }
   const text = formatTranscriptMemo(new Map([['a', entry]]))
   t.same(parseTranscriptMemo(text).get('a'), entry, 'read back as written')
-  t.same([...parseTranscriptMemo(JSON.stringify({ v: TRANSCRIPT_MEMO_VERSION + 1, entries: { a: entry } })).keys()], [], 'another version is none')
+  t.same(
+    [...parseTranscriptMemo(JSON.stringify({ v: TRANSCRIPT_MEMO_VERSION + 1, entries: { a: entry } })).keys()],
+    [],
+    'another version is none',
+  )
   t.same([...parseTranscriptMemo('{"v":1,"entr').keys()], [], 'a torn file is none')
-  const odd = { v: TRANSCRIPT_MEMO_VERSION, entries: { a: entry, b: { r: 'x', f: 'y', v: { verdict: 'sleeping', at: 1 } }, c: { r: 1, f: 'y', v: null }, d: { r: 'x', f: 'y', v: { verdict: 'moved-on', at: 1, why: 'because' } }, e: { r: 'x', f: 'y', v: null } } }
+  const odd = {
+    v: TRANSCRIPT_MEMO_VERSION,
+    entries: {
+      a: entry,
+      b: { r: 'x', f: 'y', v: { verdict: 'sleeping', at: 1 } },
+      c: { r: 1, f: 'y', v: null },
+      d: { r: 'x', f: 'y', v: { verdict: 'moved-on', at: 1, why: 'because' } },
+      e: { r: 'x', f: 'y', v: null },
+    },
+  }
   t.same([...parseTranscriptMemo(JSON.stringify(odd)).keys()], [], 'a memo with entries of the wrong shape is none')
-  t.same([...parseTranscriptMemo(JSON.stringify({ v: TRANSCRIPT_MEMO_VERSION, entries: { a: entry, e: odd.entries.e } })).keys()], ['a', 'e'])
+  t.same(
+    [...parseTranscriptMemo(JSON.stringify({ v: TRANSCRIPT_MEMO_VERSION, entries: { a: entry, e: odd.entries.e } })).keys()],
+    ['a', 'e'],
+  )
   t.ok(sameMemoEntries(new Map([['a', entry]]), new Map([['a', { ...entry }]])))
   t.notOk(sameMemoEntries(new Map([['a', entry]]), new Map([['a', { ...entry, f: 'other' }]])), 'a new stamp is a change')
   t.notOk(sameMemoEntries(new Map([['a', entry]]), new Map()), 'a session gone is a change')
@@ -46,7 +68,8 @@ t.test('ls remembers a verdict by the transcript and the record it came from', a
   lab.appendTranscript(id, line.prompt('pa', 'hello'), line.assistant('Shall I go on?'))
   await lab.emit(id, 'Stop', { prompt_id: 'pa', last_assistant_message: 'Shall I go on?' }, { pane })
   const memoFile = join(lab.env.TRAILBOSS_HOME!, 'transcripts.json')
-  const entries = (): Record<string, TranscriptMemoEntry> => (JSON.parse(fs.readFileSync(memoFile, 'utf8')) as { entries: Record<string, TranscriptMemoEntry> }).entries
+  const entries = (): Record<string, TranscriptMemoEntry> =>
+    (JSON.parse(fs.readFileSync(memoFile, 'utf8')) as { entries: Record<string, TranscriptMemoEntry> }).entries
 
   // Settled: its ctime is older than the guard, so this run may remember what it read.
   await waitFor(() => isSettled(fs.statSync(lab.transcript(id), { bigint: true }).ctimeNs, Date.now()), 'the transcript settled', 10_000)
@@ -57,7 +80,11 @@ t.test('ls remembers a verdict by the transcript and the record it came from', a
   // What the memo holds is what the next run takes, while nothing changed.
   const planted = { ...entries()[id]!, v: { verdict: 'interrupted', at: Date.now() } }
   fs.writeFileSync(memoFile, JSON.stringify({ v: TRANSCRIPT_MEMO_VERSION, entries: { [id]: planted } }), { mode: 0o600 })
-  t.match(await lsJson(lab), [{ sessionId: id, state: 'waiting', kind: 'interrupted' }], 'the remembered verdict was used: the transcript was not read')
+  t.match(
+    await lsJson(lab),
+    [{ sessionId: id, state: 'waiting', kind: 'interrupted' }],
+    'the remembered verdict was used: the transcript was not read',
+  )
 
   // A new prompt in the transcript (no hook told of it): read at once, the planted verdict gone.
   lab.appendTranscript(id, line.system(), line.prompt('pa2', 'next'))

@@ -64,13 +64,39 @@ t.test('property: nothing a terminal acts on survives; printable text is untouch
   const hostile = fc.oneof(
     fc.string({ unit: 'binary' }),
     fc.string({ unit: 'grapheme' }),
-    fc.string({ unit: fc.constantFrom('\x1b', '[', ']', '\x07', '\r', '\n', '\t', '\u009b', '\u202e', '\u2066', '\u200b', '\u200d', '\ufe0f', '😀', 'a', '日', '\ud800', '\u{e0041}', '🏴', '\u{e007f}') }),
+    fc.string({
+      unit: fc.constantFrom(
+        '\x1b',
+        '[',
+        ']',
+        '\x07',
+        '\r',
+        '\n',
+        '\t',
+        '\u009b',
+        '\u202e',
+        '\u2066',
+        '\u200b',
+        '\u200d',
+        '\ufe0f',
+        '😀',
+        'a',
+        '日',
+        '\ud800',
+        '\u{e0041}',
+        '🏴',
+        '\u{e007f}',
+      ),
+    }),
   )
   fc.assert(
     fc.property(hostile, fc.boolean(), (text, pages) => {
       const shown = formatVisible(text, pages ? { newlines: true, tabs: 'expand' } : {})
       const lines = pages ? shown.split('\n') : [shown]
-      return lines.every((l) => !RAW_CONTROL.test(l) && !/[\u202a-\u202e\u2066-\u2069\u200b\ufeff]/u.test(l)) && formatVisible(shown, pages ? { newlines: true } : {}) === shown
+      return (
+        lines.every((l) => !RAW_CONTROL.test(l) && !/[\u202a-\u202e\u2066-\u2069\u200b\ufeff]/u.test(l)) &&
+        formatVisible(shown, pages ? { newlines: true } : {}) === shown
+      )
     }),
     { numRuns: 3000 },
   )
@@ -81,7 +107,7 @@ t.test('property: nothing a terminal acts on survives; printable text is untouch
   t.pass('3000 hostile strings, 1000 ASCII ones')
 })
 
-t.test('a command line to paste: hidden characters spelled as $\'…\' escapes, right when pasted into bash', async (t) => {
+t.test("a command line to paste: hidden characters spelled as $'…' escapes, right when pasted into bash", async (t) => {
   const args = ['printf', '%s', `/tmp/a\x1b]0;x\x07b 'q' \\ \u202e 日 😀`]
   const line = formatCommand(args)
   t.equal(formatVisible(line), line, 'nothing raw on the terminal')

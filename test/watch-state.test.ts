@@ -2,7 +2,17 @@
 // that reads keys and performs the effects is test/watch.test.ts's (a real tmux pane).
 import t from 'tap'
 import type { QueueItem } from '../lib/queue/derive.js'
-import { DIGIT_WAIT_MS, initialWatchState, screenOf, splitKeys, stepWatch, type WatchEffect, type WatchInput, type WatchQueue, type WatchState } from '../lib/render/watch-state.js'
+import {
+  DIGIT_WAIT_MS,
+  initialWatchState,
+  screenOf,
+  splitKeys,
+  stepWatch,
+  type WatchEffect,
+  type WatchInput,
+  type WatchQueue,
+  type WatchState,
+} from '../lib/render/watch-state.js'
 import { queueItem } from './helpers/queue-item.js'
 
 const wait = (n: number, over: Partial<QueueItem> = {}): QueueItem => queueItem({ n, key: `key${n}`, sessionId: `s${n}`, ...over })
@@ -38,11 +48,29 @@ const rows: [string, Partial<WatchState>, WatchInput, Partial<WatchState>, Watch
   ['a digit no second digit can follow goes at once', {}, key('2'), { busy: true }, [CLEAR, go(w2)]],
   ['a digit that names no wait says so', {}, key('3'), { message: 'no wait number 3' }, [CLEAR, DRAW]],
   ['a digit before the queue is read names no wait', { queue: null }, key('1'), { message: 'no wait number 1' }, [CLEAR, DRAW]],
-  ['with 10 or more waits a first digit waits for a second', { queue: Q12 }, key('1'), { digits: '1' }, [{ type: 'digit-timer', ms: DIGIT_WAIT_MS }, DRAW]],
+  [
+    'with 10 or more waits a first digit waits for a second',
+    { queue: Q12 },
+    key('1'),
+    { digits: '1' },
+    [{ type: 'digit-timer', ms: DIGIT_WAIT_MS }, DRAW],
+  ],
   ['a second digit completes the number', { queue: Q12, digits: '1' }, key('2'), { digits: '', busy: true }, [CLEAR, go(twelve[11]!)]],
-  ['a second digit past the count names no wait', { queue: Q12, digits: '1' }, key('3'), { digits: '', message: 'no wait number 13' }, [CLEAR, DRAW]],
+  [
+    'a second digit past the count names no wait',
+    { queue: Q12, digits: '1' },
+    key('3'),
+    { digits: '', message: 'no wait number 13' },
+    [CLEAR, DRAW],
+  ],
   ['a first digit that no second can follow goes at once', { queue: Q12 }, key('2'), { busy: true }, [CLEAR, go(twelve[1]!)]],
-  ['the digit wait running out goes to the number typed', { queue: Q12, digits: '1' }, { type: 'digit-timeout' }, { digits: '', busy: true }, [CLEAR, go(twelve[0]!)]],
+  [
+    'the digit wait running out goes to the number typed',
+    { queue: Q12, digits: '1' },
+    { type: 'digit-timeout' },
+    { digits: '', busy: true },
+    [CLEAR, go(twelve[0]!)],
+  ],
   ['Enter goes to the number typed so far', { queue: Q12, digits: '1' }, key('\r'), { digits: '', busy: true }, [CLEAR, go(twelve[0]!)]],
   ['Enter goes to the selected row', { selected: 's2' }, key('\r'), { busy: true }, [go(w2)]],
   ['a newline is Enter', {}, key('\n'), { busy: true }, [go(w1)]],
@@ -64,15 +92,63 @@ const rows: [string, Partial<WatchState>, WatchInput, Partial<WatchState>, Watch
   ['the tick redraws (ages move)', {}, { type: 'tick' }, {}, [DRAW]],
   ['a resize redraws in full', {}, { type: 'resize' }, {}, [{ type: 'draw', force: true }]],
   ['an error goes to the message line', {}, { type: 'error', message: 'trailboss: boom' }, { message: 'trailboss: boom' }, [DRAW]],
-  ["go's last line is the news", { busy: true }, { type: 'went', code: 0, said: 'trailboss: going to 1\nwent there\n\n' }, { busy: false, message: 'went there' }, [RESCAN, DRAW]],
-  ['a failed go says why', { busy: true, popup: true }, { type: 'went', code: 1, said: 'trailboss: no pane\n' }, { busy: false, message: 'trailboss: no pane' }, [RESCAN, DRAW]],
-  ['go that said nothing clears the message', { busy: true, message: 'old' }, { type: 'went', code: 0, said: '' }, { busy: false, message: null }, [RESCAN, DRAW]],
-  ['in a popup, a jump that worked closes the view', { busy: true, popup: true }, { type: 'went', code: 0, said: 'went\n' }, { busy: false }, [QUIT]],
-  ["an answer's lines are the news, on one line", { busy: true }, { type: 'answered', said: 'trailboss: allowed 2\nmore\n' }, { busy: false, message: 'trailboss: allowed 2 · more' }, [RESCAN, DRAW]],
-  ['an answer that said nothing clears the message', { busy: true, message: 'old' }, { type: 'answered', said: '\n' }, { busy: false, message: null }, [RESCAN, DRAW]],
+  [
+    "go's last line is the news",
+    { busy: true },
+    { type: 'went', code: 0, said: 'trailboss: going to 1\nwent there\n\n' },
+    { busy: false, message: 'went there' },
+    [RESCAN, DRAW],
+  ],
+  [
+    'a failed go says why',
+    { busy: true, popup: true },
+    { type: 'went', code: 1, said: 'trailboss: no pane\n' },
+    { busy: false, message: 'trailboss: no pane' },
+    [RESCAN, DRAW],
+  ],
+  [
+    'go that said nothing clears the message',
+    { busy: true, message: 'old' },
+    { type: 'went', code: 0, said: '' },
+    { busy: false, message: null },
+    [RESCAN, DRAW],
+  ],
+  [
+    'in a popup, a jump that worked closes the view',
+    { busy: true, popup: true },
+    { type: 'went', code: 0, said: 'went\n' },
+    { busy: false },
+    [QUIT],
+  ],
+  [
+    "an answer's lines are the news, on one line",
+    { busy: true },
+    { type: 'answered', said: 'trailboss: allowed 2\nmore\n' },
+    { busy: false, message: 'trailboss: allowed 2 · more' },
+    [RESCAN, DRAW],
+  ],
+  [
+    'an answer that said nothing clears the message',
+    { busy: true, message: 'old' },
+    { type: 'answered', said: '\n' },
+    { busy: false, message: null },
+    [RESCAN, DRAW],
+  ],
   ['a seen mark written says which', {}, { type: 'marked', item: w2, ok: true }, { message: 'seen: 2' }, [RESCAN, DRAW]],
-  ['a wait without a number is named by its key', {}, { type: 'marked', item: { ...w2, n: null }, ok: true }, { message: 'seen: key2' }, [RESCAN, DRAW]],
-  ['a seen mark that could not be written says so', {}, { type: 'marked', item: w2, ok: false }, { message: 'could not mark it seen' }, [RESCAN, DRAW]],
+  [
+    'a wait without a number is named by its key',
+    {},
+    { type: 'marked', item: { ...w2, n: null }, ok: true },
+    { message: 'seen: key2' },
+    [RESCAN, DRAW],
+  ],
+  [
+    'a seen mark that could not be written says so',
+    {},
+    { type: 'marked', item: w2, ok: false },
+    { message: 'could not mark it seen' },
+    [RESCAN, DRAW],
+  ],
 ]
 
 t.test('stepWatch: [state, input] → [state, effects]', async (t) => {
@@ -103,10 +179,23 @@ t.test('splitKeys: an arrow is one key, another escape sequence none, the rest k
   for (const [text, keys] of cases) t.same(splitKeys(text), keys, JSON.stringify(text))
 })
 
-t.test('screenOf: the shown rows and the state, with the terminal\'s facts', async (t) => {
+t.test("screenOf: the shown rows and the state, with the terminal's facts", async (t) => {
   const terminal = { now: 5, width: 90, height: 30, colour: true }
-  t.same(screenOf(S({ selected: 's2', details: true, message: 'm', digits: '1' }), terminal), { ...terminal, items: [w1, w2], selected: 's2', details: true, message: 'm', tmuxAvailable: true, digits: '1', all: false })
+  t.same(screenOf(S({ selected: 's2', details: true, message: 'm', digits: '1' }), terminal), {
+    ...terminal,
+    items: [w1, w2],
+    selected: 's2',
+    details: true,
+    message: 'm',
+    tmuxAvailable: true,
+    digits: '1',
+    all: false,
+  })
   t.same(screenOf(S({ all: true, queue: { ...Q, tmuxAvailable: false } }), terminal).items, [w1, w2, work], '--all: every session')
   t.same(screenOf(S({ all: true, queue: { ...Q, tmuxAvailable: false } }), terminal).tmuxAvailable, false)
-  t.same(screenOf(S({ queue: null }), terminal), { ...terminal, items: [], selected: null, details: false, message: null, tmuxAvailable: true, digits: '', all: false }, 'before the first read: no rows, tmux not said to be missing')
+  t.same(
+    screenOf(S({ queue: null }), terminal),
+    { ...terminal, items: [], selected: null, details: false, message: null, tmuxAvailable: true, digits: '', all: false },
+    'before the first read: no rows, tmux not said to be missing',
+  )
 })

@@ -4,7 +4,15 @@ import type { Readable } from 'node:stream'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { QueueItem } from '../lib/queue/derive.js'
-import { deriveMove, deriveSelectedIndex, formatChanges, formatDetails, formatWatchScreen, WATCH_KEYS_HELP, type WatchScreen } from '../lib/render/watch-screen.js'
+import {
+  deriveMove,
+  deriveSelectedIndex,
+  formatChanges,
+  formatDetails,
+  formatWatchScreen,
+  WATCH_KEYS_HELP,
+  type WatchScreen,
+} from '../lib/render/watch-screen.js'
 import { CLI, emitWait, makeHome, type Home, type Wait } from './helpers/surfaces.js'
 import { attachControlClient } from './helpers/navigate-tmux.js'
 import { startTmuxServer, type TmuxServer } from './helpers/tmux-server.js'
@@ -48,12 +56,24 @@ const screen = (over: Partial<WatchScreen> = {}): WatchScreen => ({
 })
 
 t.test('formatWatchScreen: title, table, selection, footer', async (t) => {
-  const items = [item('aaaa1111', 1), item('bbbb2222', 2, { kind: 'permission', state: 'permission', needsYou: true, ask: { tool: 'Bash', input: { command: 'npm test' }, message: null } })]
+  const items = [
+    item('aaaa1111', 1),
+    item('bbbb2222', 2, {
+      kind: 'permission',
+      state: 'permission',
+      needsYou: true,
+      ask: { tool: 'Bash', input: { command: 'npm test' }, message: null },
+    }),
+  ]
   const lines = formatWatchScreen(screen({ items, selected: 'bbbb2222' }))
   // The one count of every surface: the waits that need you (the finished turn only with --all).
   t.match(lines[0], /^Trail Boss · 1 waiting · oldest 1m$/)
   t.match(formatWatchScreen(screen({ items, all: true }))[0], /^Trail Boss · 2 waiting · oldest 1m$/)
-  t.match(formatWatchScreen(screen({ items: [item('aaaa1111', 1)] }))[0], /^Trail Boss · nothing waits on you$/, 'a finished turn alone: nothing waits on you')
+  t.match(
+    formatWatchScreen(screen({ items: [item('aaaa1111', 1)] }))[0],
+    /^Trail Boss · nothing waits on you$/,
+    'a finished turn alone: nothing waits on you',
+  )
   t.match(lines[2], /^ {2}#\s+AGE\s+KIND/)
   t.match(lines[3], /^ {2}1\s+1m\s+done\s+claude\s+proj-aaaa1111\s+%1\s+Finished aaaa1111\./)
   t.match(lines[4], /^> 2\s+1m\s+permission\s+claude\s+proj-bbbb2222\s+%\d+\s+Bash: npm test/)
@@ -87,16 +107,44 @@ t.test('formatWatchScreen keeps the selection visible and never exceeds the heig
   t.ok(details.some((l) => l.includes('cwd /w/s0000001')))
 })
 
-t.test("the details view (s) shows a tool call as show does, not as JSON", async (t) => {
+t.test('the details view (s) shows a tool call as show does, not as JSON', async (t) => {
   // Codex 0.171.0's question, as its PreToolUse hook gave it (test/fixtures/codex/hooks.jsonl).
-  const input = { questions: [{ id: 'color', header: 'Color', question: 'Which color should the marker be?', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] }
-  const asked = item('cccc3333', 1, { agent: 'codex', state: 'permission', kind: 'question', ask: { tool: 'request_user_input', input, message: null } })
+  const input = {
+    questions: [
+      {
+        id: 'color',
+        header: 'Color',
+        question: 'Which color should the marker be?',
+        options: [
+          { label: 'Red', description: 'warm' },
+          { label: 'Blue', description: 'cool' },
+        ],
+      },
+    ],
+  }
+  const asked = item('cccc3333', 1, {
+    agent: 'codex',
+    state: 'permission',
+    kind: 'question',
+    ask: { tool: 'request_user_input', input, message: null },
+  })
   const question = formatDetails(asked, NOW, 100)
   t.ok(question.includes('  [Color] Which color should the marker be?'), 'the question')
   t.ok(question.includes('    1. Red — warm') && question.includes('    2. Blue — cool'), 'its options')
-  const bash = formatDetails(item('bbbb2222', 2, { state: 'permission', kind: 'permission', ask: { tool: 'Bash', input: { command: 'npm test', description: 'Run the tests' }, message: null } }), NOW, 100)
+  const bash = formatDetails(
+    item('bbbb2222', 2, {
+      state: 'permission',
+      kind: 'permission',
+      ask: { tool: 'Bash', input: { command: 'npm test', description: 'Run the tests' }, message: null },
+    }),
+    NOW,
+    100,
+  )
   t.ok(bash.includes('  Bash — Run the tests') && bash.includes('    $ npm test'), 'a command as a command')
-  t.notOk([...question, ...bash].some((l) => /[{}"]/.test(l)), 'no JSON')
+  t.notOk(
+    [...question, ...bash].some((l) => /[{}"]/.test(l)),
+    'no JSON',
+  )
 })
 
 t.test('deriveMove and deriveSelectedIndex stop at the ends', async (t) => {
@@ -126,11 +174,23 @@ t.test('formatChanges: one line per new, changed and departed session', async (t
 
 // ---- the real thing: watch in a tmux pane ----
 
-const tmuxEnv = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8' })
+const tmuxEnv = (home: string): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+  HOME: home,
+  TERM: 'xterm-256color',
+  LANG: 'C.UTF-8',
+})
 
 /** A private tmux server for watch: a shell pane named `watch` in session `main`, a real TERM. */
 const startTmux = (t: { teardown: (fn: () => void) => void }, home: Home): TmuxServer =>
-  startTmuxServer(t, { session: 'main', sessionArgs: ['-n', 'watch'], command: ['sh'], size: [110, 30], env: tmuxEnv(join(home.root, 'home')) })
+  startTmuxServer(t, {
+    session: 'main',
+    sessionArgs: ['-n', 'watch'],
+    command: ['sh'],
+    size: [110, 30],
+    env: tmuxEnv(join(home.root, 'home')),
+  })
 
 /** The node process under the pane's shell. */
 const childOf = (pid: number): number | null => {
@@ -171,17 +231,29 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
 
   // How soon each change is on screen is measured by bench/watch.mjs, not asserted here.
   await t.test('a new wait appears once its record is renamed into place', async (t) => {
-    await emitWait(home, { session: 'bbbb-second', event: 'PermissionRequest', cwd: '/tmp/beta', tool: { name: 'Bash', input: { command: 'rm -rf build' } }, tmux: tmuxVar(agentB) })
+    await emitWait(home, {
+      session: 'bbbb-second',
+      event: 'PermissionRequest',
+      cwd: '/tmp/beta',
+      tool: { name: 'Bash', input: { command: 'rm -rf build' } },
+      tmux: tmuxVar(agentB),
+    })
     await waitFor(() => server.capture(watchPane).includes('Bash: rm -rf build'), 'the permission wait on screen', 10_000)
     t.match(server.capture(watchPane), /Trail Boss · 2 waiting/)
   })
 
   await t.test('what only the transcript shows: a new prompt ends the wait', async (t) => {
     const transcript = join(home.claude, 'projects', 'p', 'cccc-third.jsonl')
-    fs.writeFileSync(transcript, `${JSON.stringify({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'go on' }, timestamp: new Date().toISOString() })}\n`)
+    fs.writeFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'go on' }, timestamp: new Date().toISOString() })}\n`,
+    )
     await emitWait(home, { session: 'cccc-third', cwd: '/tmp/gamma', message: 'Finished gamma.', transcript, tmux: tmuxVar(agentC) })
     await waitFor(() => server.capture(watchPane).includes('Finished gamma.'), 'the third wait on screen', 5000)
-    fs.appendFileSync(transcript, `${JSON.stringify({ type: 'user', promptId: 'p2', message: { role: 'user', content: 'next task' }, timestamp: new Date().toISOString() })}\n`)
+    fs.appendFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'user', promptId: 'p2', message: { role: 'user', content: 'next task' }, timestamp: new Date().toISOString() })}\n`,
+    )
     await waitFor(() => !server.capture(watchPane).includes('Finished gamma.'), 'the answered wait leaves the screen', 5000)
     t.match(server.capture(watchPane), /Trail Boss · 2 waiting/, 'only the answered wait left')
   })
@@ -189,14 +261,21 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
   await t.test('what only the transcript shows: an interrupt makes a working session wait', async (t) => {
     const agentD = server.tmux('split-window', '-d', '-t', agentA, '-P', '-F', '#{pane_id}', 'sleep', '600').trim()
     const transcript = join(home.claude, 'projects', 'p', 'dddd-fourth.jsonl')
-    fs.writeFileSync(transcript, `${JSON.stringify({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'refactor delta' }, timestamp: new Date().toISOString() })}\n`)
+    fs.writeFileSync(
+      transcript,
+      `${JSON.stringify({ type: 'user', promptId: 'p1', message: { role: 'user', content: 'refactor delta' }, timestamp: new Date().toISOString() })}\n`,
+    )
     await emitWait(home, { session: 'dddd-fourth', event: 'UserPromptSubmit', cwd: '/tmp/delta', transcript, tmux: tmuxVar(agentD) })
     // A later change as a barrier: every rescan reads every record, so once it is on screen the
     // rescan that loaded delta (working: not shown) has happened, and watches its transcript.
     await emitWait(home, { session: 'eeee-barrier', cwd: '/tmp/epsilon', message: 'Barrier reached.' })
     await waitFor(() => server.capture(watchPane).includes('Barrier reached.'), 'the barrier wait on screen', 5000)
     t.notMatch(server.capture(watchPane), /delta/, 'a working session is not listed')
-    const line = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, timestamp: new Date().toISOString() }
+    const line = {
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
+      timestamp: new Date().toISOString(),
+    }
     fs.appendFileSync(transcript, `${JSON.stringify(line)}\n`)
     await waitFor(() => /interrupted\s+claude\s+delta/.test(server.capture(watchPane)), 'the interrupted session on screen', 5000)
   })
@@ -223,7 +302,15 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
 
   await t.test('resize redraws', async (t) => {
     server.tmux('resize-window', '-t', 'main:watch', '-x', '70', '-y', '20')
-    await waitFor(() => server.capture(watchPane).split('\n').some((l) => l.startsWith('1-9/Enter go')), 'redrawn at the new size', 5000)
+    await waitFor(
+      () =>
+        server
+          .capture(watchPane)
+          .split('\n')
+          .some((l) => l.startsWith('1-9/Enter go')),
+      'redrawn at the new size',
+      5000,
+    )
     const lines = server.capture(watchPane).split('\n')
     t.ok(lines.filter((l) => l.includes('Trail Boss ·')).length === 1, 'one title, no leftovers')
   })
@@ -234,7 +321,11 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
     t.match(server.capture(watchPane), /BEFORE-MARK/, 'what was on screen before is back')
     server.tmux('send-keys', '-t', watchPane, 'stty -a | tr " " "\\n" | grep -x -e icanon -e echo -e -icanon -e -echo', 'Enter')
     // Keys typed while watch is still exiting are echoed before the prompt: `# icanon`.
-    await waitFor(() => /^(# )?icanon$/m.test(server.capture(watchPane)) && /^echo$/m.test(server.capture(watchPane)), 'cooked mode again', 5000)
+    await waitFor(
+      () => /^(# )?icanon$/m.test(server.capture(watchPane)) && /^echo$/m.test(server.capture(watchPane)),
+      'cooked mode again',
+      5000,
+    )
     t.notMatch(server.capture(watchPane), /^-(icanon|echo)$/m)
     const pane = Number(server.tmux('display-message', '-p', '-t', watchPane, '#{pane_pid}').trim())
     t.equal(childOf(pane), null, 'no process left behind')
@@ -242,7 +333,10 @@ t.test('watch in a real tmux pane', { skip: process.platform !== 'linux' && 'rea
 })
 
 /** `trailboss watch` with its output to a pipe (log mode), as `watch | …` or cron runs it. */
-const spawnWatchLog = (t: Test, home: Home): { child: ChildProcessByStdio<null, Readable, Readable>; out: () => string; err: () => string; exited: Promise<number | null> } => {
+const spawnWatchLog = (
+  t: Test,
+  home: Home,
+): { child: ChildProcessByStdio<null, Readable, Readable>; out: () => string; err: () => string; exited: Promise<number | null> } => {
   const child = spawn(process.execPath, [CLI, 'watch'], { env: home.env() as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
@@ -302,19 +396,39 @@ const agentAndTerminal = async (t: Test, wait: Omit<Wait, 'tmux'>) => {
 
 t.test('watch in a display-popup: a jump moves the client and closes the popup', async (t) => {
   t.setTimeout(60_000)
-  const { home, inner, outer, agent, term } = await agentAndTerminal(t, { session: 'pppp-popup', cwd: '/tmp/popproj', message: 'Ready for review.' })
+  const { home, inner, outer, agent, term } = await agentAndTerminal(t, {
+    session: 'pppp-popup',
+    cwd: '/tmp/popproj',
+    message: 'Ready for review.',
+  })
   outer.tmux('send-keys', '-t', term, `exec tmux -S ${inner.socket} attach -t main`, 'Enter')
   const clients = (): string[] => inner.tmux('list-clients', '-F', '#{client_name} #{pane_id}').split('\n').filter(Boolean)
   await waitFor(() => clients().length === 1, 'a terminal client on the inner server', 5000)
   const clientName = clients()[0]?.split(' ')[0] ?? ''
   const popup = spawn(
     'tmux',
-    ['-S', inner.socket, 'display-popup', '-c', clientName, '-E', '-w', '90', '-h', '20', `env TRAILBOSS_HOME='${home.tb}' CLAUDE_CONFIG_DIR='${home.claude}' ${process.execPath} ${CLI} watch`],
+    [
+      '-S',
+      inner.socket,
+      'display-popup',
+      '-c',
+      clientName,
+      '-E',
+      '-w',
+      '90',
+      '-h',
+      '20',
+      `env TRAILBOSS_HOME='${home.tb}' CLAUDE_CONFIG_DIR='${home.claude}' ${process.execPath} ${CLI} watch`,
+    ],
     { env: tmuxEnv(join(home.root, 'home')), stdio: 'ignore' },
   )
   t.teardown(() => popup.kill())
   // A finished turn is listed but counts for nothing: nothing waits on you.
-  await waitFor(() => /Trail Boss · nothing waits on you[\s\S]*Ready for review\./.test(outer.capture(term)), 'the view in the popup, with its row', 10_000)
+  await waitFor(
+    () => /Trail Boss · nothing waits on you[\s\S]*Ready for review\./.test(outer.capture(term)),
+    'the view in the popup, with its row',
+    10_000,
+  )
   t.match(outer.capture(term), /1\s+\d+s\s+done\s+claude\s+popproj\s+\S+:\d+ \(.*\)\s+Ready for review\./)
   // Keys typed in the terminal go to the popup, which has the focus.
   outer.tmux('send-keys', '-t', term, '1')
@@ -325,9 +439,19 @@ t.test('watch in a display-popup: a jump moves the client and closes the popup',
 
 t.test('watch outside tmux: a jump attaches in this terminal, and the view returns on detach', async (t) => {
   t.setTimeout(60_000)
-  const { home, inner, outer, agent, term } = await agentAndTerminal(t, { session: 'oooo-outside', cwd: '/tmp/outproj', message: 'Merged?' })
+  const { home, inner, outer, agent, term } = await agentAndTerminal(t, {
+    session: 'oooo-outside',
+    cwd: '/tmp/outproj',
+    message: 'Merged?',
+  })
   // The outer server only lends a terminal: without $TMUX the view is outside tmux.
-  outer.tmux('send-keys', '-t', term, `env -u TMUX -u TMUX_PANE TRAILBOSS_HOME='${home.tb}' CLAUDE_CONFIG_DIR='${home.claude}' ${process.execPath} ${CLI} watch`, 'Enter')
+  outer.tmux(
+    'send-keys',
+    '-t',
+    term,
+    `env -u TMUX -u TMUX_PANE TRAILBOSS_HOME='${home.tb}' CLAUDE_CONFIG_DIR='${home.claude}' ${process.execPath} ${CLI} watch`,
+    'Enter',
+  )
   await waitFor(() => outer.capture(term).includes('Trail Boss · 1 waiting'), 'the view', 10_000)
   const clients = (): string[] => inner.tmux('list-clients', '-F', '#{pane_id}').split('\n').filter(Boolean)
   t.same(clients(), [])

@@ -13,9 +13,7 @@ export interface DialogKeys {
 }
 
 /** What the person read in `show`: the tool's whole input, as the dialog must show it. */
-export type Reading =
-  | { kind: 'command'; command: string; description: string | null }
-  | { kind: 'file'; path: string; content: string }
+export type Reading = { kind: 'command'; command: string; description: string | null } | { kind: 'file'; path: string; content: string }
 
 /** The dialog's own block of what it asks, as rows on screen (trailing spaces trimmed). */
 export type DialogBlock =
@@ -56,7 +54,8 @@ export const parseOptions = (lines: readonly string[]): DialogOption[] =>
   })
 
 /** tmux's name for a key a dialog names in parentheses. */
-export const hintKey = (hint: string | null): string | null => (hint === null ? null : hint.toLowerCase() === 'esc' ? 'Escape' : hint.length === 1 ? hint : null)
+export const hintKey = (hint: string | null): string | null =>
+  hint === null ? null : hint.toLowerCase() === 'esc' ? 'Escape' : hint.length === 1 ? hint : null
 
 /** Text whose every character takes one column and that a terminal shows as it is. */
 const PLAIN = /^[\x20-\x7e]*$/

@@ -10,14 +10,21 @@ import type { RecentFile } from '../fs/find-recent.js'
 export const isProcessNamed = (name: string, packageEntry: RegExp): ((comm: string, argv: readonly string[]) => boolean) => {
   // Agent names are plain words: nothing in them to escape.
   const launcher = new RegExp(`/bin/${name}$`)
-  return (comm, argv) => comm === name || basename(argv[0] ?? '') === name || argv.slice(0, 3).some((a) => packageEntry.test(a) || launcher.test(a))
+  return (comm, argv) =>
+    comm === name || basename(argv[0] ?? '') === name || argv.slice(0, 3).some((a) => packageEntry.test(a) || launcher.test(a))
 }
 
 /**
  * The first of the files under `dir` matching `patterns`, modified since `since`, newest first,
  * that `pick` makes something of. fast-glob is loaded here only, when a process has no record.
  */
-export const findNewestFile = async <T>(dir: string, patterns: readonly string[], since: number, deep: number | undefined, pick: (file: RecentFile) => T | null): Promise<T | null> => {
+export const findNewestFile = async <T>(
+  dir: string,
+  patterns: readonly string[],
+  since: number,
+  deep: number | undefined,
+  pick: (file: RecentFile) => T | null,
+): Promise<T | null> => {
   const { findRecentFiles } = await import('../fs/find-recent.js')
   for (const f of await findRecentFiles(dir, patterns, since, deep)) {
     const found = pick(f)

@@ -39,7 +39,9 @@ export const readPayloadHead = (payload: unknown): PayloadHead | string => {
   const sessionId = fields.session_id
   if (!isValidSessionId(sessionId)) {
     // Never String() a payload value: an object's own toString may be anything, or throw.
-    return typeof sessionId === 'string' ? `invalid session_id ${JSON.stringify(sessionId.slice(0, 80))}` : `invalid session_id (${sessionId === null ? 'null' : typeof sessionId})`
+    return typeof sessionId === 'string'
+      ? `invalid session_id ${JSON.stringify(sessionId.slice(0, 80))}`
+      : `invalid session_id (${sessionId === null ? 'null' : typeof sessionId})`
   }
   return { fields, name, sessionId }
 }
@@ -49,7 +51,12 @@ export const readPayloadHead = (payload: unknown): PayloadHead | string => {
  * that path (each agent knows where its transcripts may live), and the project's label from the
  * agent's project-folder variable (`projectDir`) or else the payload's cwd.
  */
-export const deriveEventContext = (payload: unknown, ctx: HookContext, isTranscript: (path: unknown) => path is string, projectDir: string | undefined): EventContext => {
+export const deriveEventContext = (
+  payload: unknown,
+  ctx: HookContext,
+  isTranscript: (path: unknown) => path is string,
+  projectDir: string | undefined,
+): EventContext => {
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>
   const offset = isTranscript(p.transcript_path) ? ctx.fileSize(p.transcript_path) : null
   return { env: ctx.env, stamp: ctx.stamp, host: ctx.host, offset, project: ctx.projectLabel(projectDir, str(p.cwd)) }
@@ -77,7 +84,11 @@ export interface AgentEventFields {
  * payload names alike (`cwd`, `transcript_path`, `source`, `reason`, `tool_name` and
  * `tool_input`), the hook's tmux pane, and what `own` reads of the rest.
  */
-export const buildHookEvent = (payload: unknown, ctx: EventContext, own: (fields: Record<string, unknown>, name: string) => AgentEventFields): HookEvent | string => {
+export const buildHookEvent = (
+  payload: unknown,
+  ctx: EventContext,
+  own: (fields: Record<string, unknown>, name: string) => AgentEventFields,
+): HookEvent | string => {
   const head = readPayloadHead(payload)
   if (typeof head === 'string') return head
   const { fields: p, name, sessionId } = head

@@ -8,11 +8,7 @@ import { codex } from './codex/index.js'
 import { gemini } from './gemini/index.js'
 import type { AgentAdapter } from './types.js'
 
-export const AGENTS: readonly AgentAdapter[] = [
-  claudeCode,
-  codex,
-  gemini,
-]
+export const AGENTS: readonly AgentAdapter[] = [claudeCode, codex, gemini]
 
 export const AGENT_IDS: readonly string[] = AGENTS.map((a) => a.id)
 

@@ -8,11 +8,7 @@ import { geminiSetup } from './gemini/setup.js'
 import { DEFAULT_AGENT } from './hook-registry.js'
 import type { AgentSetup } from './types.js'
 
-export const SETUPS: readonly AgentSetup[] = [
-  claudeCodeSetup,
-  codexSetup,
-  geminiSetup,
-]
+export const SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup]
 
 /** The setup of an agent; undefined for an agent this version does not know. */
 export const setupFor = (id: string): AgentSetup | undefined => SETUPS.find((a) => a.id === id)

@@ -59,7 +59,6 @@ export interface ConversationLine {
   tool?: { name: string; input: unknown }
 }
 
-
 /** Where and how `install` registers our hooks with the agent. */
 export interface InstallTarget {
   /** The agent's name for people ("Claude Code"). */

@@ -19,7 +19,14 @@ const runFast = async (argv: string[], io: Io): Promise<number | null> => {
   const [command, ...rest] = argv
   if (command === 'ls' || command === 'list') {
     const args = parseFast(rest, LS_OPTIONS)
-    if (!args || (args.plain && args.json) || args.follow || (args.readAt !== undefined && args.untilChange === undefined) || !(await knownAgents(args.agent))) return null
+    if (
+      !args ||
+      (args.plain && args.json) ||
+      args.follow ||
+      (args.readAt !== undefined && args.untilChange === undefined) ||
+      !(await knownAgents(args.agent))
+    )
+      return null
     if (args.untilChange !== undefined) {
       // Claude Code's mod runs it again after each change: it skips yargs too, and loads only the
       // file watcher apart (dist/bin/full/chokidar.js), with --read-at not even that until the

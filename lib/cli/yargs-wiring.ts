@@ -52,12 +52,13 @@ const version = (): string => {
   if (typeof __TRAILBOSS_VERSION__ === 'string') return __TRAILBOSS_VERSION__
   const root = findPackageRoot(fileURLToPath(import.meta.url))
   try {
-    return root ? String((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown }).version ?? 'unknown') : 'unknown'
+    return root
+      ? String((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown }).version ?? 'unknown')
+      : 'unknown'
   } catch {
     return 'unknown'
   }
 }
-
 
 const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing needs you.
 Environment: TRAILBOSS_HOME (default ~/.trailboss), CLAUDE_CONFIG_DIR (default ~/.claude), NO_COLOR, TRAILBOSS_ALLOW_SEND=1.`
@@ -104,11 +105,22 @@ const buildCommand =
 /** Erases the spec's argument type, which only its own handler knows. */
 const command = <A>(spec: CommandSpec<A>): CommandSpec<unknown> => spec as unknown as CommandSpec<unknown>
 
-const target = (describe: string | undefined, demandOption = true): [string, PositionalOptions] => ['target', { type: 'string', ...(demandOption ? { demandOption } : {}), ...(describe === undefined ? {} : { describe }) }]
+const target = (describe: string | undefined, demandOption = true): [string, PositionalOptions] => [
+  'target',
+  { type: 'string', ...(demandOption ? { demandOption } : {}), ...(describe === undefined ? {} : { describe }) },
+]
 
 /** `ok` and `no` take the same target and options: only the key they press differs. */
 const answerSpec = (name: 'ok' | 'no', option: string, load: () => Promise<Handler<AnswerArgs>>, examples: [string, string][] = []) =>
-  command<AnswerArgs>({ command: `${name} <target>`, describe: answerDescription(option), positionals: [target(TARGET_WORDS)], options: ANSWER_OPTIONS, agentChoices: true, examples, load })
+  command<AnswerArgs>({
+    command: `${name} <target>`,
+    describe: answerDescription(option),
+    positionals: [target(TARGET_WORDS)],
+    options: ANSWER_OPTIONS,
+    agentChoices: true,
+    examples,
+    load,
+  })
 
 /** Every command, in the order --help lists them. */
 const COMMANDS: CommandSpec<unknown>[] = [
@@ -120,8 +132,14 @@ const COMMANDS: CommandSpec<unknown>[] = [
     checks: [
       (a) => !(a.plain && a.json) || 'choose one of --plain and --json',
       (a) => !a.follow || (a.json && !a.exitStatus) || '--follow goes with --json (and not --exit-status)',
-      (a) => a.untilChange === undefined || (a.json && !a.follow && !a.exitStatus) || '--until-change goes with --json (and not --follow or --exit-status)',
-      (a) => a.readAt === undefined || (a.untilChange !== undefined && /^\d{1,16}$/.test(String(a.readAt))) || '--read-at goes with --until-change and takes ms since the epoch',
+      (a) =>
+        a.untilChange === undefined ||
+        (a.json && !a.follow && !a.exitStatus) ||
+        '--until-change goes with --json (and not --follow or --exit-status)',
+      (a) =>
+        a.readAt === undefined ||
+        (a.untilChange !== undefined && /^\d{1,16}$/.test(String(a.readAt))) ||
+        '--read-at goes with --until-change and takes ms since the epoch',
     ],
     examples: [
       ['$0 ls', 'the queue as a table'],
@@ -133,7 +151,10 @@ const COMMANDS: CommandSpec<unknown>[] = [
     epilog: `The table:\n${TABLE_LEGEND}`,
     load: async () => {
       const ls = await import('../commands/ls.js')
-      return (args, io) => (args.follow || args.untilChange !== undefined ? import('../commands/ls-follow.js').then((f) => f.runLsFollow(args, io)) : ls.runLs(args, io))
+      return (args, io) =>
+        args.follow || args.untilChange !== undefined
+          ? import('../commands/ls-follow.js').then((f) => f.runLsFollow(args, io))
+          : ls.runLs(args, io)
     },
   }),
   command<ShowArgs>({
@@ -171,7 +192,8 @@ const COMMANDS: CommandSpec<unknown>[] = [
   }),
   command<AckArgs>({
     command: 'ack <targets..>',
-    describe: 'mark waits seen without going there: a finished turn leaves the queue until its session waits again; a wait that needs you stays, marked seen',
+    describe:
+      'mark waits seen without going there: a finished turn leaves the queue until its session waits again; a wait that needs you stays, marked seen',
     positionals: [['targets', { type: 'string', array: true, demandOption: true, describe: 'queue numbers, keys or pane ids' }]],
     examples: [['$0 ack 2 3', 'waits 2 and 3 are seen']],
     load: async () => (await import('../commands/next.js')).runAck,
@@ -251,14 +273,18 @@ const COMMANDS: CommandSpec<unknown>[] = [
     ],
     load: async () => (await import('../commands/send.js')).runSend,
   }),
-  answerSpec('ok', 'allow once', async () => (await import('../commands/answer.js')).runOk, [['$0 ok 2', 'allow the command wait 2 asks to run']]),
+  answerSpec('ok', 'allow once', async () => (await import('../commands/answer.js')).runOk, [
+    ['$0 ok 2', 'allow the command wait 2 asks to run'],
+  ]),
   answerSpec('no', 'no', async () => (await import('../commands/answer.js')).runNo),
 ]
 
 const buildParser = async (argv: string[], io: Io, setCode: (code: number) => void): Promise<Argv> => {
   // Loaded here, not at the top: the fast path of ls and status never needs it.
   const { default: yargs } = await import('yargs')
-  let parser = yargs(argv).scriptName('trailboss').usage('$0 <command> [options]\n\nWho is waiting on me, what do they want, take me there.')
+  let parser = yargs(argv)
+    .scriptName('trailboss')
+    .usage('$0 <command> [options]\n\nWho is waiting on me, what do they want, take me there.')
   for (const spec of COMMANDS) {
     parser = parser.command(spec.command, spec.describe, buildCommand(spec), async (args: unknown) => {
       setCode(await (await spec.load())(args, io))

@@ -46,7 +46,8 @@ export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: 
     const sameAgent = await checkAgent(after, exec)
     // The screen last, right before the key goes in.
     const capture = (): Promise<string | null> => (item.tmux ? capturePane(item.tmux.socket, item.tmux.pane, exec) : Promise.resolve(null))
-    const screenOf = (text: string | null): AnswerScreen | null => (text === null || !adapter ? null : { verdict: adapter.classifyScreen(text), dialog: read?.(text) ?? null })
+    const screenOf = (text: string | null): AnswerScreen | null =>
+      text === null || !adapter ? null : { verdict: adapter.classifyScreen(text), dialog: read?.(text) ?? null }
     let text = item.tmux && item.state === 'permission' && read ? await capture() : null
     const why = deriveAnswerRefusal(item, after, screenOf(text), sameAgent, answer, read !== undefined)
     if (why) throw new TrailbossError(`not answering ${describeItem(item)}: ${why}`, 'nothing was pressed')
@@ -56,35 +57,54 @@ export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: 
     for (let step = 0; ; step++) {
       const keys = typeof reading === 'string' ? reading : deriveDialogKeys(screenOf(text)!, reading, answer, item.cwd)
       if (typeof keys === 'string') {
-        throw new TrailbossError(`not answering ${describeItem(item)}: ${keys}`, pressed.length ? `nothing was approved; it pressed ${pressed.join(', ')} and left the dialog in its pane` : 'nothing was pressed')
+        throw new TrailbossError(
+          `not answering ${describeItem(item)}: ${keys}`,
+          pressed.length ? `nothing was approved; it pressed ${pressed.join(', ')} and left the dialog in its pane` : 'nothing was pressed',
+        )
       }
       const sent = await exec(['send-keys', '-t', tmux.pane, ...keys.keys], { socket: tmux.socket })
-      if (sent.code !== 0) throw new TrailbossError(`tmux send-keys failed: ${sent.stderr.trim()}`, pressed.length ? `pressed before: ${pressed.join(', ')}` : 'nothing was pressed')
+      if (sent.code !== 0)
+        throw new TrailbossError(
+          `tmux send-keys failed: ${sent.stderr.trim()}`,
+          pressed.length ? `pressed before: ${pressed.join(', ')}` : 'nothing was pressed',
+        )
       pressed.push(keys.keys.join(' '))
       if (keys.then === 'answers') {
         // Said done only once the dialog took the key: a dialog that ignored it is still up.
         if (!(await dialogLeft(capture, read!, text))) {
-          throw new TrailbossError(`${describeItem(item)}: pressed ${pressed.join(', ')}, but its dialog is still up as it was`, 'nothing more was pressed; answer it in its pane (trailboss go)')
+          throw new TrailbossError(
+            `${describeItem(item)}: pressed ${pressed.join(', ')}, but its dialog is still up as it was`,
+            'nothing more was pressed; answer it in its pane (trailboss go)',
+          )
         }
         break
       }
-      if (step + 1 >= MAX_STEPS) throw new TrailbossError(`not answering ${describeItem(item)}: its dialog kept leading on`, `nothing was approved; it pressed ${pressed.join(', ')}`)
+      if (step + 1 >= MAX_STEPS)
+        throw new TrailbossError(
+          `not answering ${describeItem(item)}: its dialog kept leading on`,
+          `nothing was approved; it pressed ${pressed.join(', ')}`,
+        )
       const next = await nextScreen(capture, read!, text, SETTLE_MS)
       if (next === null) {
-        throw new TrailbossError(`not answering ${describeItem(item)}: its dialog did not change after ${keys.keys.join(' ')}`, `nothing was approved; it pressed ${pressed.join(', ')} and left the dialog in its pane`)
+        throw new TrailbossError(
+          `not answering ${describeItem(item)}: its dialog did not change after ${keys.keys.join(' ')}`,
+          `nothing was approved; it pressed ${pressed.join(', ')} and left the dialog in its pane`,
+        )
       }
       text = next
     }
     io.stderr.write(`trailboss: ${answer === 'allow' ? 'allowed' : 'denied'} ${describeItem(item)}\n`)
     return 0
   } catch (err) {
-    if (err instanceof TmuxUnavailable) throw new TrailbossError('tmux is not installed or not on PATH', 'install tmux, or run trailboss where tmux is on PATH')
+    if (err instanceof TmuxUnavailable)
+      throw new TrailbossError('tmux is not installed or not on PATH', 'install tmux, or run trailboss where tmux is on PATH')
     throw err
   }
 }
 
 /** What a dialog asks and offers: a blinking bullet or a status line redrawn elsewhere leaves it as it was. */
-const dialogState = (read: (text: string) => PermissionDialog | null, text: string | null): string => JSON.stringify(text === null ? null : read(text), (k, v: unknown) => (k === 'layouts' ? undefined : v))
+const dialogState = (read: (text: string) => PermissionDialog | null, text: string | null): string =>
+  JSON.stringify(text === null ? null : read(text), (k, v: unknown) => (k === 'layouts' ? undefined : v))
 
 /**
  * The pane once the dialog on it reads differently from the one on `before` (another dialog, the
@@ -92,7 +112,12 @@ const dialogState = (read: (text: string) => PermissionDialog | null, text: stri
  * the key may have come before the dialog took keys, and pressing it again could land on the
  * next dialog, so nothing more is pressed.
  */
-const nextScreen = async (capture: () => Promise<string | null>, read: (text: string) => PermissionDialog | null, before: string | null, settleMs: number): Promise<string | null> => {
+const nextScreen = async (
+  capture: () => Promise<string | null>,
+  read: (text: string) => PermissionDialog | null,
+  before: string | null,
+  settleMs: number,
+): Promise<string | null> => {
   const deadline = Date.now() + STEP_WAIT_MS
   const was = dialogState(read, before)
   let seen = null as { state: string; text: string; at: number } | null
@@ -108,9 +133,14 @@ const nextScreen = async (capture: () => Promise<string | null>, read: (text: st
 }
 
 /** Whether the dialog on `before` left the pane (answered) by the deadline: not when only its cursor moved back. */
-const dialogLeft = async (capture: () => Promise<string | null>, read: (text: string) => PermissionDialog | null, before: string | null): Promise<boolean> => {
+const dialogLeft = async (
+  capture: () => Promise<string | null>,
+  read: (text: string) => PermissionDialog | null,
+  before: string | null,
+): Promise<boolean> => {
   const deadline = Date.now() + STEP_WAIT_MS
-  const block = (text: string | null): string => JSON.stringify(text === null ? null : (read(text)?.block ?? null), (k, v: unknown) => (k === 'layouts' ? undefined : v))
+  const block = (text: string | null): string =>
+    JSON.stringify(text === null ? null : (read(text)?.block ?? null), (k, v: unknown) => (k === 'layouts' ? undefined : v))
   const was = block(before)
   for (;;) {
     const text = await capture()

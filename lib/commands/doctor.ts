@@ -59,7 +59,6 @@ export interface DoctorDeps {
 /** An emitter run longer than this is killed and reported as failed. */
 export const EMIT_RUN_TIMEOUT_MS = 5000
 
-
 const exists = (path: string): boolean => fs.existsSync(path)
 
 const projectOf = (env: Env, cwd: string | null): string | null => projectLabelIn(env)(undefined, cwd)
@@ -83,10 +82,16 @@ const runEmitterOnce = (label: string, command: string | null, args: string[], e
     if (command === null) return resolve({ label, path: null, ms: 0, code: null, output: '' })
     const start = performance.now()
     let output = ''
-    const child = spawn(command, args, { env: { ...env, TRAILBOSS_DISABLE: '1' }, stdio: ['pipe', 'pipe', 'pipe'], timeout: EMIT_RUN_TIMEOUT_MS })
+    const child = spawn(command, args, {
+      env: { ...env, TRAILBOSS_DISABLE: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: EMIT_RUN_TIMEOUT_MS,
+    })
     child.stdout.on('data', (d: Buffer) => (output += d.toString()))
     child.stderr.on('data', (d: Buffer) => (output += d.toString()))
-    child.on('error', (err) => resolve({ label, path: [command, ...args].join(' '), ms: performance.now() - start, code: null, output: err.message }))
+    child.on('error', (err) =>
+      resolve({ label, path: [command, ...args].join(' '), ms: performance.now() - start, code: null, output: err.message }),
+    )
     child.on('close', (code) => resolve({ label, path: [command, ...args].join(' '), ms: performance.now() - start, code, output }))
     child.stdin.end('{}')
   })
@@ -162,18 +167,27 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const known = ownEmitter ? [ownEmitter] : []
   // Each agent's own checks (its hooks, its build, its spool), run beside the emitter's timing.
   const [ownRun, pathRun, agentChecks] = await Promise.all([
-    timeEmitter('this package\'s emitter', ownEmitter && exists(ownEmitter) ? execPath : null, ownEmitter ? [ownEmitter] : [], env),
+    timeEmitter("this package's emitter", ownEmitter && exists(ownEmitter) ? execPath : null, ownEmitter ? [ownEmitter] : [], env),
     timeEmitter(EMIT_BIN, pathEmitter, [], env),
     Promise.all(SETUPS.map(async (agent) => (await agent.doctor?.({ env, cwd: io.cwd, known, now: io.now() })) ?? [])),
   ])
   checks.push(checkEmitterRun(ownRun, root ? `build it: (cd ${root} && npm run build)` : 'reinstall: npm install -g trailboss'))
   checks.push(
     pathEmitter === null
-      ? { id: `emitter:${EMIT_BIN}`, status: 'info', summary: `${EMIT_BIN} is not on PATH (the project scope and the plugin need it)`, fix: INSTALL_PACKAGE }
+      ? {
+          id: `emitter:${EMIT_BIN}`,
+          status: 'info',
+          summary: `${EMIT_BIN} is not on PATH (the project scope and the plugin need it)`,
+          fix: INSTALL_PACKAGE,
+        }
       : checkEmitterRun(pathRun, ''),
   )
 
-  checks.push(checkAgentsInstalled(SETUPS.map((a) => ({ id: a.id, label: a.install.label, command: a.command, path: findOnPath(a.command, env.PATH) }))))
+  checks.push(
+    checkAgentsInstalled(
+      SETUPS.map((a) => ({ id: a.id, label: a.install.label, command: a.command, path: findOnPath(a.command, env.PATH) })),
+    ),
+  )
   checks.push(...agentChecks.flat())
   checks.push(homeCheck(env))
   checks.push(checkLog(logFile(env), readLogTail(logFile(env)), io.now()))
@@ -189,7 +203,12 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
     checks.push(...checkRecords(store.records.length, store.skipped, store.setAside))
     checks.push(checkEndedIndex(endedIndexDir(store.dir), readEndedMarks(store.dir), store.records))
   } catch (err) {
-    checks.push({ id: 'records', status: 'fail', summary: `cannot read ${sessionsDir(env)}: ${(err as Error).message}`, fix: `check the permissions of ${sessionsDir(env)}` })
+    checks.push({
+      id: 'records',
+      status: 'fail',
+      summary: `cannot read ${sessionsDir(env)}: ${(err as Error).message}`,
+      fix: `check the permissions of ${sessionsDir(env)}`,
+    })
   }
 
   let tmuxVersion: string | null = null

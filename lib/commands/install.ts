@@ -12,8 +12,26 @@ import type { Io } from '../io.js'
 import { SETUPS, setupFor } from '../agents/setup-registry.js'
 import { DEFAULT_AGENT } from '../agents/hook-registry.js'
 import type { AgentSetup, InstallOption } from '../agents/types.js'
-import { deriveEmitterCommand, EMIT_BIN, type EmitterCommand, emitterPathIn, findOurEmitterFiles, findPackageRoot, findStableNode, isEphemeralPath, spoolPathFor } from '../settings/package-root.js'
-import { parseSettings, readSettingsFile, removeEmptyFolders, resolveSettingsTarget, type SettingsUpdate, updateSettingsFile, updateTextFile } from '../settings/settings-file.js'
+import {
+  deriveEmitterCommand,
+  EMIT_BIN,
+  type EmitterCommand,
+  emitterPathIn,
+  findOurEmitterFiles,
+  findPackageRoot,
+  findStableNode,
+  isEphemeralPath,
+  spoolPathFor,
+} from '../settings/package-root.js'
+import {
+  parseSettings,
+  readSettingsFile,
+  removeEmptyFolders,
+  resolveSettingsTarget,
+  type SettingsUpdate,
+  updateSettingsFile,
+  updateTextFile,
+} from '../settings/settings-file.js'
 import type { JsonObject } from '../settings/json-value.js'
 import { deriveEmptyHooks, type EmptyHooks } from '../settings/empty-hooks.js'
 import { type InstallNote, readInstallNote, writeInstallNote } from '../settings/install-note.js'
@@ -37,7 +55,14 @@ export const locateEmitter = (io: Io, deps: InstallDeps = {}): { node: string; e
 }
 
 const formatDiff = (u: SettingsUpdate): string =>
-  createTwoFilesPatch(u.file, u.file, u.before ?? '', u.after, u.before === null ? '(new file)' : 'current', u.removed ? '(removed)' : 'after')
+  createTwoFilesPatch(
+    u.file,
+    u.file,
+    u.before ?? '',
+    u.after,
+    u.before === null ? '(new file)' : 'current',
+    u.removed ? '(removed)' : 'after',
+  )
 
 const report = (io: Io, u: SettingsUpdate, dryRun: boolean, done: string, same: string): void => {
   if (dryRun) {
@@ -67,8 +92,10 @@ const answering = async (io: Io, body: () => Promise<number>): Promise<number> =
   }
 }
 
-export const runInstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => answering(io, () => install(args, io, deps))
-export const runUninstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> => answering(io, () => uninstall(args, io, deps))
+export const runInstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> =>
+  answering(io, () => install(args, io, deps))
+export const runUninstall = (args: InstallArgs, io: Io, deps: InstallDeps = {}): Promise<number> =>
+  answering(io, () => uninstall(args, io, deps))
 
 /** The agent `--agent` names; yargs checked it, a direct call may not have. */
 const adapterOf = (args: InstallArgs): AgentSetup => {
@@ -96,7 +123,13 @@ const parsedOrNull = (text: string | null, file: string): JsonObject | null => {
  * Brings the target's companion file (Codex's config.toml) in step with the settings file's
  * change; on uninstall, `restoreIfEmpty` is what its install note says it held.
  */
-const followCompanion = async (agent: AgentSetup, u: SettingsUpdate, known: readonly string[], io: Io, opts: { dryRun: boolean; restoreIfEmpty?: string | null }): Promise<SettingsUpdate | null> => {
+const followCompanion = async (
+  agent: AgentSetup,
+  u: SettingsUpdate,
+  known: readonly string[],
+  io: Io,
+  opts: { dryRun: boolean; restoreIfEmpty?: string | null },
+): Promise<SettingsUpdate | null> => {
   const companion = agent.install.companion
   if (!companion) return null
   const before = parsedOrNull(u.before, u.file)
@@ -106,7 +139,8 @@ const followCompanion = async (agent: AgentSetup, u: SettingsUpdate, known: read
 }
 
 /** What the file held when it held nothing (no file, blank text), else undefined. */
-const heldNothing = (u: SettingsUpdate): string | null | undefined => (u.before === null ? null : u.before.trim() === '' ? u.before : undefined)
+const heldNothing = (u: SettingsUpdate): string | null | undefined =>
+  u.before === null ? null : u.before.trim() === '' ? u.before : undefined
 
 /** What a first install found, for uninstall: the empty containers, an empty file or none, the folders it made. */
 const noteOf = (u: SettingsUpdate, empties: EmptyHooks | null): InstallNote => {
@@ -140,7 +174,9 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
     known.push(emitter)
     cmd = deriveEmitterCommand(scope, node, emitter)
     if (isEphemeralPath(emitter)) {
-      io.stderr.write(`trailboss: warning: ${emitter} is in npx's cache, which npm may clean — install the package for good: npm install -g trailboss\n`)
+      io.stderr.write(
+        `trailboss: warning: ${emitter} is in npx's cache, which npm may clean — install the package for good: npm install -g trailboss\n`,
+      )
     }
   }
   if (target.runner !== 'spool') cmd = forAgent(cmd, agent)
@@ -157,10 +193,17 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
     return statusLine ? statusLine.merge(merged, cli) : merged
   }
   // Both files or neither: a companion whose edit is refused leaves the settings file untouched too.
-  if (agent.install.companion) await followCompanion(agent, await updateSettingsFile(file, io.env, change, { dryRun: true }), known, io, { dryRun: true })
+  if (agent.install.companion)
+    await followCompanion(agent, await updateSettingsFile(file, io.env, change, { dryRun: true }), known, io, { dryRun: true })
   const u = await updateSettingsFile(file, io.env, change, { dryRun: args.dryRun })
   if (!args.dryRun && u.changed && first.empties !== undefined) writeInstallNote(io.env, u.target, noteOf(u, first.empties))
-  report(io, u, args.dryRun, `installed hooks for ${target.events.length} events (${scope} scope) in`, `hooks already installed (${scope} scope) in`)
+  report(
+    io,
+    u,
+    args.dryRun,
+    `installed hooks for ${target.events.length} events (${scope} scope) in`,
+    `hooks already installed (${scope} scope) in`,
+  )
   const c = await followCompanion(agent, u, known, io, { dryRun: args.dryRun })
   // A companion this install created or filled is noted; one that held settings keeps any note it has.
   if (c && !args.dryRun && c.changed && heldNothing(c) !== undefined) writeInstallNote(io.env, c.target, noteOf(c, null))
@@ -174,9 +217,12 @@ const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<nu
       return settings !== null && plugin?.isEnabledIn(settings) === true
     })
     if (plugin && enabledIn.length > 0) {
-      io.stderr.write(`trailboss: warning: the trailboss plugin is enabled too (${enabledIn.join(', ')} settings), so every event runs the emitter twice — keep one: trailboss uninstall${scope === 'user' ? '' : ` --scope ${scope}`}, or ${plugin.uninstall}\n`)
+      io.stderr.write(
+        `trailboss: warning: the trailboss plugin is enabled too (${enabledIn.join(', ')} settings), so every event runs the emitter twice — keep one: trailboss uninstall${scope === 'user' ? '' : ` --scope ${scope}`}, or ${plugin.uninstall}\n`,
+      )
     }
-    if (scope === 'project') io.stdout.write(`teammates need trailboss-emit on their PATH too (npm install -g trailboss); check with: trailboss doctor\n`)
+    if (scope === 'project')
+      io.stdout.write(`teammates need trailboss-emit on their PATH too (npm install -g trailboss); check with: trailboss doctor\n`)
     io.stdout.write(`${target.label} sessions started from now on use these hooks; restart the ones already running\n`)
   }
   return 0
@@ -205,7 +251,11 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   const companion = agent.install.companion
   const companionNote = companion ? readInstallNote(io.env, resolveSettingsTarget(companion.file(io.env))) : null
   // Both files or neither, as on install.
-  if (companion) await followCompanion(agent, await updateSettingsFile(file, io.env, change, { dryRun: true, restoreIfEmpty: note?.held }), known, io, { dryRun: true, restoreIfEmpty: companionNote?.held })
+  if (companion)
+    await followCompanion(agent, await updateSettingsFile(file, io.env, change, { dryRun: true, restoreIfEmpty: note?.held }), known, io, {
+      dryRun: true,
+      restoreIfEmpty: companionNote?.held,
+    })
   const u = await updateSettingsFile(file, io.env, change, { dryRun: args.dryRun, restoreIfEmpty: note?.held })
   if (!args.dryRun && note && u.changed) writeInstallNote(io.env, u.target, null)
   report(io, u, args.dryRun, `removed Trail Boss's hooks (${args.scope} scope) from`, `no Trail Boss hooks (${args.scope} scope) in`)

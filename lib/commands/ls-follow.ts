@@ -74,7 +74,13 @@ export const writtenSince = (dir: string, since: number): boolean => {
  * first. One node:fs watch per folder and nothing else: chokidar, with its load and its set-up,
  * is for the watch that follows.
  */
-const firstWriteSince = (dir: string, seen: { dir: string; madeNow: boolean }, since: number, maxMs: number, parentGone: () => boolean): Promise<boolean> =>
+const firstWriteSince = (
+  dir: string,
+  seen: { dir: string; madeNow: boolean },
+  since: number,
+  maxMs: number,
+  parentGone: () => boolean,
+): Promise<boolean> =>
   new Promise((resolve) => {
     const watchers: FSWatcher[] = []
     let settled = false
@@ -153,7 +159,8 @@ export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): 
   let maxWaitMs = deps.maxWaitMs ?? UNTIL_CHANGE_MAX_MS
   if (args.untilChange !== undefined && args.readAt !== undefined) {
     const startedAt = io.now()
-    if (!(await firstWriteSince(dir, { dir: seen, madeNow: seenMadeNow }, Number(args.readAt) - READ_AT_SLACK_MS, maxWaitMs, parentGone))) return 0
+    if (!(await firstWriteSince(dir, { dir: seen, madeNow: seenMadeNow }, Number(args.readAt) - READ_AT_SLACK_MS, maxWaitMs, parentGone)))
+      return 0
     // Written since: from here on, the wait as without --read-at, within what is left of it, but
     // long enough for its first read to end before it gives up (a caller allows 10 minutes).
     maxWaitMs = Math.max(Math.min(READ_AT_LEAST_MS, maxWaitMs), maxWaitMs - (io.now() - startedAt))
@@ -206,7 +213,10 @@ const followListing = async (args: LsArgs, io: Io, w: FollowPlan): Promise<numbe
   const rescan = startRescan(
     async () => {
       try {
-        lastListing = deriveListing(filterAgents(await loadQueue(io, { skipEnded: !args.all }), args.agent), { ...args, olderThanMs: w.olderThanMs })
+        lastListing = deriveListing(filterAgents(await loadQueue(io, { skipEnded: !args.all }), args.agent), {
+          ...args,
+          olderThanMs: w.olderThanMs,
+        })
         if (!closed) print(lastListing)
       } catch (err) {
         io.stderr.write(`${formatError(err)}\n`)
@@ -219,9 +229,12 @@ const followListing = async (args: LsArgs, io: Io, w: FollowPlan): Promise<numbe
     if (w.parentGone()) stop()
   }, PARENT_CHECK_MS)
   // `--until-change` past its time: the document unchanged.
-  const giveUp = args.untilChange === undefined ? undefined : setTimeout(() => {
-    if (lastListing !== null && !closed) printOnce(io, lastListing, stop)
-  }, w.maxWaitMs)
+  const giveUp =
+    args.untilChange === undefined
+      ? undefined
+      : setTimeout(() => {
+          if (lastListing !== null && !closed) printOnce(io, lastListing, stop)
+        }, w.maxWaitMs)
   watcher.on('all', () => rescan.soon(FOLLOW_SOON))
   watcher.on('error', (err) => io.stderr.write(`${formatError(err)}\n`))
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))

@@ -25,7 +25,8 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
   } else if (io.stdout.isTTY) {
     io.stdout.write(view.queue.length === 0 ? 'Nothing waits on you.\n' : 'No wait matches those filters.\n')
   }
-  if (!view.tmuxAvailable && !args.json && io.stdout.isTTY) io.stderr.write('trailboss: tmux could not be run; panes are unknown (marked ?)\n')
+  if (!view.tmuxAvailable && !args.json && io.stdout.isTTY)
+    io.stderr.write('trailboss: tmux could not be run; panes are unknown (marked ?)\n')
   // Exit 3 when nothing shown needs you (with --all: when no wait is shown at all).
   return args.exitStatus && !shown.some((i) => countsAsWaiting(i, args.all)) ? EXIT_EMPTY_QUEUE : EXIT_OK
 }

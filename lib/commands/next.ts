@@ -47,9 +47,15 @@ export const pickClient = (clients: readonly Client[], name: string | undefined,
  * Where the caller is: $TMUX_PANE, else the pane its client shows (run-shell has no
  * $TMUX_PANE). Without $TMUX, a named client is looked for on the servers the waits run on.
  */
-const findHere = async (args: Pick<GoArgs, 'client'>, io: Io, deps: GoDeps, items: readonly QueueItem[] = []): Promise<{ here: Here | null; client: Client | null; socket: string | null }> => {
+const findHere = async (
+  args: Pick<GoArgs, 'client'>,
+  io: Io,
+  deps: GoDeps,
+  items: readonly QueueItem[] = [],
+): Promise<{ here: Here | null; client: Client | null; socket: string | null }> => {
   const caller = callerSocket(io.env.TMUX)
-  const sockets = caller !== null ? [caller] : args.client !== undefined ? [...new Set(items.flatMap((i) => (i.tmux ? [i.tmux.socket] : [])))] : []
+  const sockets =
+    caller !== null ? [caller] : args.client !== undefined ? [...new Set(items.flatMap((i) => (i.tmux ? [i.tmux.socket] : [])))] : []
   for (const socket of sockets) {
     const clients = await withTmux(() => listClients(socket, deps.exec)).catch(() => [])
     const client = pickClient(clients, args.client, io.env.TMUX_PANE ?? null)
@@ -66,7 +72,11 @@ export const runNext = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps
     reportSkipped(view, io)
     const { here } = await findHere(args, io, deps, view.items)
     const item = pickNext(view.items, here)
-    if (!item) throw new TrailbossError(view.queue.some((i) => !isAt(i, here)) ? 'nothing else waits in a pane' : 'nothing else is waiting', 'trailboss ls --all shows every session')
+    if (!item)
+      throw new TrailbossError(
+        view.queue.some((i) => !isAt(i, here)) ? 'nothing else waits in a pane' : 'nothing else is waiting',
+        'trailboss ls --all shows every session',
+      )
     return await goTo(item, view, args, io, deps)
   } catch (err) {
     await tellClient(args, io, callerSocket(io.env.TMUX), formatError(err), deps.exec)
@@ -78,8 +88,13 @@ export const runBack = async (args: BackArgs, io: Io, deps: GoDeps = defaultGoDe
   const goArgs: GoArgs = { target: undefined, client: args.client, print: args.print }
   try {
     const { client, socket } = await findHere(args, io, deps)
-    if (socket === null) throw new TrailbossError('back works inside tmux', 'run it in tmux, or from a key binding (see trailboss back --help)')
-    if (!client) throw new TrailbossError(args.client !== undefined ? `no tmux client named ${args.client}` : 'no client is attached to this tmux server', 'list them with `tmux list-clients`')
+    if (socket === null)
+      throw new TrailbossError('back works inside tmux', 'run it in tmux, or from a key binding (see trailboss back --help)')
+    if (!client)
+      throw new TrailbossError(
+        args.client !== undefined ? `no tmux client named ${args.client}` : 'no client is attached to this tmux server',
+        'list them with `tmux list-clients`',
+      )
     const origin = readOrigin(io.env, socket, client.name)
     if (!origin) throw new TrailbossError('nowhere to go back to', 'back returns to where you were before the last trailboss go or next')
     const check = await withTmux(() => readPane(socket, origin.pane, deps.exec))
@@ -92,7 +107,8 @@ export const runBack = async (args: BackArgs, io: Io, deps: GoDeps = defaultGoDe
     const r = await deps.exec(step, { socket })
     if (r.code !== 0) throw new TrailbossError(`tmux switch-client failed: ${r.stderr.trim()}`, 'nothing moved')
     // Back again returns here: `back` twice is where you started.
-    if (client.paneId && client.paneId !== origin.pane) writeOrigin(io.env, { socket, client: client.name, pane: client.paneId, at: io.now() })
+    if (client.paneId && client.paneId !== origin.pane)
+      writeOrigin(io.env, { socket, client: client.name, pane: client.paneId, at: io.now() })
     io.stderr.write(`trailboss: back to ${origin.pane}\n`)
     await tellClient(goArgs, io, socket, `trailboss: back to ${origin.pane}`, deps.exec)
     return EXIT_OK
@@ -110,7 +126,11 @@ export const runAck = async (args: AckArgs, io: Io): Promise<number> => {
     if (!isQueued(item)) throw new TrailbossError(`${describeItem(item)} is not waiting`, 'only a wait can be acknowledged')
   }
   for (const item of items) {
-    if (!markSeen(item, io)) throw new TrailbossError(`could not mark ${describeItem(item)} seen`, 'check that $TRAILBOSS_HOME is yours and writable (trailboss doctor)')
+    if (!markSeen(item, io))
+      throw new TrailbossError(
+        `could not mark ${describeItem(item)} seen`,
+        'check that $TRAILBOSS_HOME is yours and writable (trailboss doctor)',
+      )
     io.stderr.write(`trailboss: seen ${describeItem(item)}\n`)
   }
   return EXIT_OK

@@ -6,7 +6,17 @@ import { parseDuration } from '../duration.js'
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { formatVisible } from '../text/visible-text.js'
-import { checkDesktop, formatNotice, listTmuxClients, notifyDesktop, notifyTmux, ringBell, runExec, type Channel, type Outcome } from '../notify/channels.js'
+import {
+  checkDesktop,
+  formatNotice,
+  listTmuxClients,
+  notifyDesktop,
+  notifyTmux,
+  ringBell,
+  runExec,
+  type Channel,
+  type Outcome,
+} from '../notify/channels.js'
 import { deriveNew, deriveNotes, waitId, withNotifyState } from '../notify/state.js'
 import type { QueueItem } from '../queue/derive.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'
@@ -24,7 +34,8 @@ const DEFAULT_CHANNELS: Channel[] = ['desktop', 'tmux', 'bell']
 /** Pure: the channels asked for. --exec alone means only it; --via picks; else all that work. */
 export const deriveChannels = (args: Pick<NotifyArgs, 'via' | 'exec'>): Channel[] => {
   const via = (args.via ?? []) as Channel[]
-  if (via.includes('exec') && args.exec === undefined) throw new TrailbossError('--via exec needs --exec <command>', 'e.g. --exec "cat >> ~/waits.jsonl"', EXIT_USAGE)
+  if (via.includes('exec') && args.exec === undefined)
+    throw new TrailbossError('--via exec needs --exec <command>', 'e.g. --exec "cat >> ~/waits.jsonl"', EXIT_USAGE)
   if (via.length > 0) return [...new Set(args.exec !== undefined ? [...via, 'exec' as const] : via)]
   return args.exec !== undefined ? ['exec'] : DEFAULT_CHANNELS
 }
@@ -32,8 +43,12 @@ export const deriveChannels = (args: Pick<NotifyArgs, 'via' | 'exec'>): Channel[
 const tell = async (items: QueueItem[], channels: Channel[], args: NotifyArgs, io: Io, deps: NotifyDeps): Promise<Outcome[]> => {
   const notice = formatNotice(items)
   const outcomes: Outcome[] = []
-  const sockets = [...items.flatMap((i) => (i.tmux ? [i.tmux.socket] : [])), ...[callerSocket(io.env.TMUX)].filter((s): s is string => s !== null)]
-  const reach = channels.includes('tmux') || channels.includes('bell') ? await listTmuxClients(sockets, deps.exec) : { servers: [], why: null }
+  const sockets = [
+    ...items.flatMap((i) => (i.tmux ? [i.tmux.socket] : [])),
+    ...[callerSocket(io.env.TMUX)].filter((s): s is string => s !== null),
+  ]
+  const reach =
+    channels.includes('tmux') || channels.includes('bell') ? await listTmuxClients(sockets, deps.exec) : { servers: [], why: null }
   for (const channel of channels) {
     if (channel === 'desktop') outcomes.push(await notifyDesktop(notice, checkDesktop(io.env, deps.platform), io.env))
     else if (channel === 'tmux') outcomes.push(await notifyTmux(notice, reach, deps.exec))
@@ -45,7 +60,12 @@ const tell = async (items: QueueItem[], channels: Channel[], args: NotifyArgs, i
   return outcomes
 }
 
-export const runNotify = async (args: NotifyArgs, io: Io, opts: LoadOptions = {}, deps: NotifyDeps = { exec: execTmux, platform: process.platform }): Promise<number> => {
+export const runNotify = async (
+  args: NotifyArgs,
+  io: Io,
+  opts: LoadOptions = {},
+  deps: NotifyDeps = { exec: execTmux, platform: process.platform },
+): Promise<number> => {
   const channels = deriveChannels(args)
   const olderThanMs = args.olderThan === undefined ? 0 : parseDuration(args.olderThan)
   const profile = olderThanMs > 0 ? String(olderThanMs) : ''
@@ -70,17 +90,24 @@ export const runNotify = async (args: NotifyArgs, io: Io, opts: LoadOptions = {}
       // tells them; the reason is said once, not on every cron run (each line is a mail).
       const why = `could not notify (${failed.map((o) => o.detail).join('; ')})`
       const notes = deriveNotes(state, [why])
-      if (notes.say.length > 0) io.stderr.write(`trailboss: ${why} — use --exec <command>, or run notify where a desktop or tmux client is\n`)
+      if (notes.say.length > 0)
+        io.stderr.write(`trailboss: ${why} — use --exec <command>, or run notify where a desktop or tmux client is\n`)
       return { next: notes.next, result: EXIT_FAILURE }
     }
     // Say what failed, and which asked-for or desktop channel could not be used here (cron has
     // no desktop session), with what was used instead; a default tmux or bell without a client is
     // no news. A channel that cannot work here is said once, until that changes.
     const worth = failed.filter((o) => !o.unavailable || args.via !== undefined || o.channel === 'desktop')
-    const notes = deriveNotes(state, worth.filter((o) => o.unavailable).map((o) => o.detail))
+    const notes = deriveNotes(
+      state,
+      worth.filter((o) => o.unavailable).map((o) => o.detail),
+    )
     const say = [...notes.say, ...worth.filter((o) => !o.unavailable).map((o) => o.detail)]
     if (say.length > 0) io.stderr.write(`trailboss: ${say.join('; ')}; notified by ${delivered.map((o) => o.detail).join(', ')}\n`)
     const toldIds = items.map(waitId)
-    return { next: deriveNew(notes.next, profile, [...byId.keys()], toldIds).next, result: failed.some((o) => o.channel === 'exec') ? EXIT_FAILURE : EXIT_OK }
+    return {
+      next: deriveNew(notes.next, profile, [...byId.keys()], toldIds).next,
+      result: failed.some((o) => o.channel === 'exec') ? EXIT_FAILURE : EXIT_OK,
+    }
   })
 }

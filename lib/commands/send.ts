@@ -53,7 +53,12 @@ const AT_PROMPT: ReadonlySet<ScreenVerdict> = new Set(['idle', 'interrupted'])
  * process that made the wait (null: the record does not say which, as an older emitter's),
  * and what its pane shows.
  */
-export const deriveSendRefusal = (before: QueueItem, after: QueueItem | undefined, screen: ScreenVerdict | null, sameAgent: boolean | null = true): string | null => {
+export const deriveSendRefusal = (
+  before: QueueItem,
+  after: QueueItem | undefined,
+  screen: ScreenVerdict | null,
+  sameAgent: boolean | null = true,
+): string | null => {
   if (!before.tmux) return 'it does not run in tmux'
   if (before.state === 'permission') {
     // send types text; a dialog takes a key: ok/no press a permission dialog's, a question's is chosen in its pane.
@@ -66,8 +71,10 @@ export const deriveSendRefusal = (before: QueueItem, after: QueueItem | undefine
   if (!after || after.state !== 'waiting' || after.since !== before.since || after.record.promptId !== before.record.promptId) {
     return 'it changed while the text was on its way'
   }
-  if (after.tmux?.pane !== before.tmux.pane || after.tmux.socket !== before.tmux.socket || after.tmux.alive === false) return 'its pane is gone'
-  if (sameAgent === null) return 'its record does not say which process made the wait (recorded by an older trailboss-emit; its next event will)'
+  if (after.tmux?.pane !== before.tmux.pane || after.tmux.socket !== before.tmux.socket || after.tmux.alive === false)
+    return 'its pane is gone'
+  if (sameAgent === null)
+    return 'its record does not say which process made the wait (recorded by an older trailboss-emit; its next event will)'
   if (!sameAgent) return 'its pane no longer runs the agent that made the wait'
   if (screen === null) return 'its pane could not be read'
   if (!AT_PROMPT.has(screen)) return `its pane does not show the idle prompt (${screen === 'working' ? 'it is working' : screen})`
@@ -97,12 +104,14 @@ export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux)
     if (args.enter) {
       await waitForEcho(tmux.socket, tmux.pane, text, exec)
       const entered = await exec(['send-keys', '-t', tmux.pane, 'Enter'], { socket: tmux.socket })
-      if (entered.code !== 0) throw new TrailbossError(`tmux send-keys Enter failed: ${entered.stderr.trim()}`, 'the text was typed but not submitted')
+      if (entered.code !== 0)
+        throw new TrailbossError(`tmux send-keys Enter failed: ${entered.stderr.trim()}`, 'the text was typed but not submitted')
     }
     io.stderr.write(`trailboss: sent to ${describeItem(item)}${args.enter ? '' : ' (no Enter)'}\n`)
     return 0
   } catch (err) {
-    if (err instanceof TmuxUnavailable) throw new TrailbossError('tmux is not installed or not on PATH', 'install tmux, or run trailboss where tmux is on PATH')
+    if (err instanceof TmuxUnavailable)
+      throw new TrailbossError('tmux is not installed or not on PATH', 'install tmux, or run trailboss where tmux is on PATH')
     throw err
   }
 }

@@ -28,11 +28,14 @@ import { formatJson } from '../render/json-text.js'
 export const SHOW_LINES = 30
 
 /** What the wait is, in words that fit its kind: only a live permission "asks to run". */
-export const askHeading = (item: Pick<QueueItem, 'state' | 'kind'> & { record: Pick<QueueItem['record'], 'state'> }): { tool: string; message: string } => {
+export const askHeading = (
+  item: Pick<QueueItem, 'state' | 'kind'> & { record: Pick<QueueItem['record'], 'state'> },
+): { tool: string; message: string } => {
   if (item.state === 'permission' && item.kind === 'question') return { tool: 'Asks you:', message: 'Notice:' }
   if (item.state === 'permission') return { tool: 'Asks to run:', message: 'Notice:' }
   // The record still in its dialog: the person said no (or Esc) there. Else the tool was running.
-  if (item.kind === 'interrupted' && item.record.state === 'permission') return { tool: 'Was denied (its dialog got a no, or Esc):', message: 'Last message:' }
+  if (item.kind === 'interrupted' && item.record.state === 'permission')
+    return { tool: 'Was denied (its dialog got a no, or Esc):', message: 'Last message:' }
   if (item.kind === 'interrupted') return { tool: 'Was stopped (Esc, or a no in its dialog) at:', message: 'Last message:' }
   if (item.kind === 'error') return { tool: 'Was running:', message: 'Failed with:' }
   if (item.kind === 'done') return { tool: 'Was running:', message: 'Finished with:' }
@@ -40,16 +43,31 @@ export const askHeading = (item: Pick<QueueItem, 'state' | 'kind'> & { record: P
   return { tool: 'Tool:', message: 'Last message:' }
 }
 
-export const formatShow = (item: QueueItem, conversation: ConversationLine[] | null, screen: string | null, now: number, full = false): string => {
+export const formatShow = (
+  item: QueueItem,
+  conversation: ConversationLine[] | null,
+  screen: string | null,
+  now: number,
+  full = false,
+): string => {
   const out: string[] = []
-  const where = item.tmux ? `pane ${item.tmux.pane}${item.tmux.alive === false ? ' (gone)' : ''}` : item.headless ? 'headless' : 'no tmux pane'
-  out.push(`${item.n === null ? '-' : item.n} · ${item.project ?? '?'} · ${kindLabel(item)}${item.inferred ? ' (inferred)' : ''} · ${formatAge(now - item.since)} · ${where}`)
+  const where = item.tmux
+    ? `pane ${item.tmux.pane}${item.tmux.alive === false ? ' (gone)' : ''}`
+    : item.headless
+      ? 'headless'
+      : 'no tmux pane'
+  out.push(
+    `${item.n === null ? '-' : item.n} · ${item.project ?? '?'} · ${kindLabel(item)}${item.inferred ? ' (inferred)' : ''} · ${formatAge(now - item.since)} · ${where}`,
+  )
   out.push(`session ${item.sessionId} (key ${item.key}) on ${item.host}`)
   if (item.cwd) out.push(`cwd     ${item.cwd}`)
   if (item.tmux) out.push(`tmux    ${item.tmux.socket} ${item.tmux.pane}`)
   if (item.reason) out.push(`why     ${item.reason}`)
   const denied = item.record.denied
-  if (denied) out.push(`refused ${denied.tool}${denied.reason ? `: ${denied.reason}` : ''} (the agent's own check, ${formatAge(now - denied.at)} ago; it went on without it)`)
+  if (denied)
+    out.push(
+      `refused ${denied.tool}${denied.reason ? `: ${denied.reason}` : ''} (the agent's own check, ${formatAge(now - denied.at)} ago; it went on without it)`,
+    )
   out.push('')
   const heading = askHeading(item)
   const cut = (lines: string[]): string[] => cutLines(lines, full ? Infinity : SHOW_LINES)
@@ -82,12 +100,20 @@ export const formatShow = (item: QueueItem, conversation: ConversationLine[] | n
   }
   if (screen !== null) {
     out.push('Screen:')
-    out.push(...screen.replace(/\s+$/, '').split('\n').map((l) => `  │ ${l}`))
+    out.push(
+      ...screen
+        .replace(/\s+$/, '')
+        .split('\n')
+        .map((l) => `  │ ${l}`),
+    )
     out.push('')
   }
   const resume = agentFor(item.agent)?.resumeCommand(item.sessionId)
   if (!item.tmux && item.cwd && !item.headless && resume) out.push(`Not in tmux. To pick it up: cd ${item.cwd} && ${formatCommand(resume)}`)
-  return `${out.map((l) => formatVisible(l, { tabs: 'expand' })).join('\n').replace(/\n+$/, '')}\n`
+  return `${out
+    .map((l) => formatVisible(l, { tabs: 'expand' }))
+    .join('\n')
+    .replace(/\n+$/, '')}\n`
 }
 
 export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {

@@ -55,7 +55,8 @@ const readInputStream = (io: Io): Promise<string> =>
 export const parseSessionId = (input: string, env: Io['env']): string | undefined => {
   try {
     const doc = JSON.parse(input) as unknown
-    if (typeof doc === 'object' && doc !== null && typeof (doc as { session_id?: unknown }).session_id === 'string') return (doc as { session_id: string }).session_id
+    if (typeof doc === 'object' && doc !== null && typeof (doc as { session_id?: unknown }).session_id === 'string')
+      return (doc as { session_id: string }).session_id
   } catch {
     // Not JSON (run by hand): fall back on the environment.
   }
@@ -71,7 +72,12 @@ const runWrapped = (command: string, input: string, io: Io): Promise<string> => 
   // getBuiltinModule, not import(): the build allows no other dynamic import in the fast path's bundle.
   const { spawn } = process.getBuiltinModule('node:child_process')
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { env: io.env as NodeJS.ProcessEnv, cwd: io.cwd, stdio: ['pipe', 'pipe', 'ignore'], detached: true })
+    const child = spawn('sh', ['-c', command], {
+      env: io.env as NodeJS.ProcessEnv,
+      cwd: io.cwd,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      detached: true,
+    })
     let out = ''
     let done = false
     const timers: NodeJS.Timeout[] = []
@@ -123,8 +129,14 @@ export const joinStatus = (theirs: string, ours: string): string => {
 export const runStatusline = async (args: StatuslineArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const input = await readInput(io)
   const sessionId = parseSessionId(input, io.env)
-  const [theirs, view] = await Promise.all([args.wrap ? runWrapped(args.wrap, input, io) : Promise.resolve(''), loadQueue(io, { skipEnded: true, ...opts })])
-  const summary = deriveSummary(view.items, view.now, { all: args.all, ...(sessionId === undefined ? {} : { excludeSessionId: sessionId }) })
+  const [theirs, view] = await Promise.all([
+    args.wrap ? runWrapped(args.wrap, input, io) : Promise.resolve(''),
+    loadQueue(io, { skipEnded: true, ...opts }),
+  ])
+  const summary = deriveSummary(view.items, view.now, {
+    all: args.all,
+    ...(sessionId === undefined ? {} : { excludeSessionId: sessionId }),
+  })
   const ours = args.format === undefined ? formatOthers(summary) : formatSegment(summary, args.format)
   const text = joinStatus(theirs, ours)
   if (text) io.stdout.write(`${text}\n`)

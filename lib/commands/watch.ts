@@ -46,7 +46,13 @@ const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number>
     // `trailboss watch | head -3`: once the reader has gone, there is no one to tell.
     if (io.stdout.readerGone) stop()
   }
-  const live = await startLive(io, deps.exec, onView, () => {}, (err) => io.stderr.write(`${formatError(err)}\n`))
+  const live = await startLive(
+    io,
+    deps.exec,
+    onView,
+    () => {},
+    (err) => io.stderr.write(`${formatError(err)}\n`),
+  )
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
   for (const s of signals) process.once(s, stop)
   await stopped
@@ -55,7 +61,10 @@ const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number>
   return EXIT_OK
 }
 
-type Resizable = OutStream & { on?: (ev: 'resize' | 'error', fn: () => void) => unknown; off?: (ev: 'resize' | 'error', fn: () => void) => unknown }
+type Resizable = OutStream & {
+  on?: (ev: 'resize' | 'error', fn: () => void) => unknown
+  off?: (ev: 'resize' | 'error', fn: () => void) => unknown
+}
 
 /** The terminal the view owns: the alternate screen and raw keys while it shows, and only changed text written. */
 const openTerminal = (io: Io) => {
@@ -65,7 +74,9 @@ const openTerminal = (io: Io) => {
   let onScreen = false
   const draw = (lines: () => string[], force: boolean): void => {
     if (!onScreen) return
-    const text = `\u001b[H${lines().map((l) => `${l}\u001b[K`).join('\r\n')}\u001b[J`
+    const text = `\u001b[H${lines()
+      .map((l) => `${l}\u001b[K`)
+      .join('\r\n')}\u001b[J`
     // While nothing changes, the tick renders the same text: write nothing then.
     if (text === drawn && !force) return
     drawn = text
@@ -108,7 +119,11 @@ const openTerminal = (io: Io) => {
  * The keys, the resizes and every way out (a signal, a closed terminal, a crash) of the view;
  * returns what takes them off again and gives the terminal back.
  */
-const listen = (io: Io, term: ReturnType<typeof openTerminal>, on: { key: (key: string) => void; resize: () => void; quit: () => void }): (() => void) => {
+const listen = (
+  io: Io,
+  term: ReturnType<typeof openTerminal>,
+  on: { key: (key: string) => void; resize: () => void; quit: () => void },
+): (() => void) => {
   const onData = (chunk: Buffer | string): void => {
     for (const key of splitKeys(chunk.toString())) on.key(key)
   }
@@ -145,7 +160,11 @@ const listen = (io: Io, term: ReturnType<typeof openTerminal>, on: { key: (key: 
 }
 
 /** What a command run from the view said, to its message line; isTTY as the view's, so outside tmux `go` attaches here. */
-const runCaptured = async (io: Io, isTTY: boolean | undefined, fn: (io: Io) => Promise<number>): Promise<{ code: number; said: string }> => {
+const runCaptured = async (
+  io: Io,
+  isTTY: boolean | undefined,
+  fn: (io: Io) => Promise<number>,
+): Promise<{ code: number; said: string }> => {
   const said: string[] = []
   const capture: OutStream = { write: (t: string) => said.push(t), isTTY, columns: io.stdout.columns }
   let code = 1
@@ -168,7 +187,8 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
   const done = new Promise<number>((resolve) => {
     finish = resolve
   })
-  const lines = (): string[] => formatWatchScreen(screenOf(state, { now: io.now(), width: term.out.columns ?? 80, height: term.out.rows ?? 24, colour }))
+  const lines = (): string[] =>
+    formatWatchScreen(screenOf(state, { now: io.now(), width: term.out.columns ?? 80, height: term.out.rows ?? 24, colour }))
 
   const dispatch = (input: WatchInput): void => {
     const step = stepWatch(state, input)
@@ -182,7 +202,9 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     else if (effect.type === 'go') void goTo(effect.item)
     else if (effect.type === 'answer') {
       const { answer, item } = effect
-      void runCaptured(io, false, (captured) => deps.answer(answer, { target: item.key }, captured)).then(({ said }) => dispatch({ type: 'answered', said }))
+      void runCaptured(io, false, (captured) => deps.answer(answer, { target: item.key }, captured)).then(({ said }) =>
+        dispatch({ type: 'answered', said }),
+      )
     } else if (effect.type === 'mark-seen') {
       const ok = writeSeenMark(io.env, effect.item.sessionId, { since: effect.item.since, seenAt: io.now(), activeAt: null })
       dispatch({ type: 'marked', item: effect.item, ok })
@@ -195,7 +217,9 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     // Outside tmux `go` attaches in this terminal: hand it over, and take it back on detach.
     const attaching = !io.env.TMUX
     if (attaching) term.leave()
-    const { code, said } = await runCaptured(io, term.out.isTTY, (captured) => deps.go({ target: item.key, client: undefined, print: false }, captured))
+    const { code, said } = await runCaptured(io, term.out.isTTY, (captured) =>
+      deps.go({ target: item.key, client: undefined, print: false }, captured),
+    )
     if (attaching) term.enter(lines)
     dispatch({ type: 'went', code, said })
   }
@@ -227,13 +251,30 @@ const runOnce = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number
   const view = filterAgents(await loadQueue(io, { exec: deps.exec }), args.agent)
   const items = args.all ? view.items : view.queue
   const lines = io.stdout.isTTY
-    ? formatWatchScreen({ items, selected: null, now: view.now, width: io.stdout.columns ?? 80, height: io.stdout.rows ?? 24, details: false, colour: useColour(io), message: null, tmuxAvailable: view.tmuxAvailable, digits: '', all: args.all })
+    ? formatWatchScreen({
+        items,
+        selected: null,
+        now: view.now,
+        width: io.stdout.columns ?? 80,
+        height: io.stdout.rows ?? 24,
+        details: false,
+        colour: useColour(io),
+        message: null,
+        tmuxAvailable: view.tmuxAvailable,
+        digits: '',
+        all: args.all,
+      })
     : formatChanges(new Map(), items, view.now)
   io.stdout.write(lines.map((l) => `${l}\n`).join(''))
   return EXIT_OK
 }
 
-export const runWatch = async (args: WatchArgs, io: Io, commands: Pick<WatchDeps, 'go' | 'answer'>, exec: TmuxExec = execTmux): Promise<number> => {
+export const runWatch = async (
+  args: WatchArgs,
+  io: Io,
+  commands: Pick<WatchDeps, 'go' | 'answer'>,
+  exec: TmuxExec = execTmux,
+): Promise<number> => {
   const deps = { ...commands, exec }
   if (args.once) return runOnce(args, io, deps)
   if (io.stdout.isTTY && io.stdin.isTTY) return runScreen(args, io, deps)

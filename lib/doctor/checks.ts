@@ -28,7 +28,12 @@ export const RECENT_SESSION_MS = 24 * 60 * 60 * 1000
 export const checkNode = (version: string, execPath: string): Check =>
   compareVersions(version, MIN_NODE_VERSION) >= 0
     ? { id: 'node', status: 'ok', summary: `Node ${version} (${execPath})`, fix: null }
-    : { id: 'node', status: 'fail', summary: `Node ${version} is older than ${MIN_NODE_VERSION}`, fix: `install Node ${MIN_NODE_VERSION} or newer, then run trailboss install again` }
+    : {
+        id: 'node',
+        status: 'fail',
+        summary: `Node ${version} is older than ${MIN_NODE_VERSION}`,
+        fix: `install Node ${MIN_NODE_VERSION} or newer, then run trailboss install again`,
+      }
 
 /** One timed run of an emitter with an empty event and TRAILBOSS_DISABLE=1 (nothing is written). */
 export interface EmitterRun {
@@ -52,7 +57,12 @@ export const checkEmitterRun = (run: EmitterRun, missingFix: string): Check => {
     }
   }
   if (run.ms > EMIT_SLOW_MS) {
-    return { id, status: 'warn', summary: `${run.label} (${run.path}) took ${Math.round(run.ms)} ms to start (expected well under ${EMIT_SLOW_MS} ms)`, fix: 'a busy or slow machine? hooks are async, so the agent does not wait, but each event costs this much CPU' }
+    return {
+      id,
+      status: 'warn',
+      summary: `${run.label} (${run.path}) took ${Math.round(run.ms)} ms to start (expected well under ${EMIT_SLOW_MS} ms)`,
+      fix: 'a busy or slow machine? hooks are async, so the agent does not wait, but each event costs this much CPU',
+    }
   }
   return { id, status: 'ok', summary: `${run.label} runs (${run.path}, ${Math.round(run.ms)} ms)`, fix: null }
 }
@@ -79,16 +89,40 @@ export const checkHome = (h: HomeFacts): Check => {
       fix: 'point TRAILBOSS_HOME at a folder of your own, or unset it for ~/.trailboss (made 0700 on the next event)',
     }
   }
-  if (h.mode === null) return { id: 'home', status: 'info', summary: `${h.path} does not exist yet (no event recorded so far)`, fix: 'start an agent session after installing its hooks' }
-  if (!h.ownedByMe || !h.writable) return { id: 'home', status: 'fail', summary: `${h.path} is not ${h.ownedByMe ? 'writable' : 'owned by you'}`, fix: `chown -R "$USER" ${h.path} && chmod 700 ${h.path}` }
+  if (h.mode === null)
+    return {
+      id: 'home',
+      status: 'info',
+      summary: `${h.path} does not exist yet (no event recorded so far)`,
+      fix: 'start an agent session after installing its hooks',
+    }
+  if (!h.ownedByMe || !h.writable)
+    return {
+      id: 'home',
+      status: 'fail',
+      summary: `${h.path} is not ${h.ownedByMe ? 'writable' : 'owned by you'}`,
+      fix: `chown -R "$USER" ${h.path} && chmod 700 ${h.path}`,
+    }
   const loose = [h.mode, h.sessionsMode].some((m) => m !== null && (m & 0o077) !== 0)
-  if (loose) return { id: 'home', status: 'warn', summary: `${h.path} can be read by others (mode ${(h.mode & 0o777).toString(8)}${h.sessionsMode !== null ? `, sessions ${(h.sessionsMode & 0o777).toString(8)}` : ''}); records hold your agents' messages`, fix: `chmod 700 ${h.path} ${h.path}/sessions` }
+  if (loose)
+    return {
+      id: 'home',
+      status: 'warn',
+      summary: `${h.path} can be read by others (mode ${(h.mode & 0o777).toString(8)}${h.sessionsMode !== null ? `, sessions ${(h.sessionsMode & 0o777).toString(8)}` : ''}); records hold your agents' messages`,
+      fix: `chmod 700 ${h.path} ${h.path}/sessions`,
+    }
   return { id: 'home', status: 'ok', summary: `${h.path} is private to you`, fix: null }
 }
 
 export const checkRecords = (count: number, skipped: readonly { file: string; why: string }[], setAside: readonly string[]): Check[] => {
   const out: Check[] = []
-  if (skipped.length === 0) out.push({ id: 'records', status: 'ok', summary: `${count} session record${count === 1 ? '' : 's'} read, none failed the schema`, fix: null })
+  if (skipped.length === 0)
+    out.push({
+      id: 'records',
+      status: 'ok',
+      summary: `${count} session record${count === 1 ? '' : 's'} read, none failed the schema`,
+      fix: null,
+    })
   else {
     out.push({
       id: 'records',
@@ -99,7 +133,13 @@ export const checkRecords = (count: number, skipped: readonly { file: string; wh
     })
   }
   if (setAside.length > 0) {
-    out.push({ id: 'records-set-aside', status: 'warn', summary: `${setAside.length} damaged record${setAside.length === 1 ? ' was' : 's were'} set aside by the emitter`, fix: 'look at them, then delete them', details: [...setAside] })
+    out.push({
+      id: 'records-set-aside',
+      status: 'warn',
+      summary: `${setAside.length} damaged record${setAside.length === 1 ? ' was' : 's were'} set aside by the emitter`,
+      fix: 'look at them, then delete them',
+      details: [...setAside],
+    })
   }
   return out
 }
@@ -110,7 +150,13 @@ export const checkRecords = (count: number, skipped: readonly { file: string; wh
  */
 export const checkEndedIndex = (indexDir: string, marked: ReadonlySet<string>, records: readonly SessionRecord[]): Check => {
   const wrong = records.filter((r) => marked.has(r.sessionId) && r.state !== 'ended')
-  if (wrong.length === 0) return { id: 'ended-index', status: 'ok', summary: `the ended index marks ${marked.size} session${marked.size === 1 ? '' : 's'}, none of them live`, fix: null }
+  if (wrong.length === 0)
+    return {
+      id: 'ended-index',
+      status: 'ok',
+      summary: `the ended index marks ${marked.size} session${marked.size === 1 ? '' : 's'}, none of them live`,
+      fix: null,
+    }
   return {
     id: 'ended-index',
     status: 'fail',
@@ -127,13 +173,21 @@ export const checkCodeCache = (state: CodeCacheState): Check =>
     : {
         id: 'code-cache',
         status: 'info',
-        summary: state === 'refused' ? 'V8 refused the code cache (made by another Node version, or with other V8 flags): the CLI starts a few ms slower' : 'the package was built without a code cache: the CLI starts a few ms slower',
+        summary:
+          state === 'refused'
+            ? 'V8 refused the code cache (made by another Node version, or with other V8 flags): the CLI starts a few ms slower'
+            : 'the package was built without a code cache: the CLI starts a few ms slower',
         fix: 'reinstall the package (npm install -g trailboss, or npm run build in a clone); V8 flags in NODE_OPTIONS also make V8 refuse it',
       }
 
 export const checkTmux = (version: string | null): Check =>
   version === null
-    ? { id: 'tmux', status: 'fail', summary: 'tmux is not installed or not on PATH', fix: 'install tmux (Trail Boss takes you to panes with it); from cron, put its folder on PATH' }
+    ? {
+        id: 'tmux',
+        status: 'fail',
+        summary: 'tmux is not installed or not on PATH',
+        fix: 'install tmux (Trail Boss takes you to panes with it); from cron, put its folder on PATH',
+      }
     : { id: 'tmux', status: 'ok', summary: version, fix: null }
 
 /** An agent Trail Boss supports, and where PATH found its program (null: nowhere). */
@@ -153,7 +207,12 @@ export const checkAgentsInstalled = (agents: readonly AgentOnPath[]): Check => {
   const found = agents.filter((a) => a.path !== null)
   const names = agents.map((a) => `${a.label} (${a.command})`).join(', ')
   if (found.length === 0) {
-    return { id: 'agents', status: 'fail', summary: `no supported agent is installed: none of ${names} is on PATH`, fix: `install one (or put its folder on PATH), then: trailboss install --agent <${agents.map((a) => a.id).join('|')}>` }
+    return {
+      id: 'agents',
+      status: 'fail',
+      summary: `no supported agent is installed: none of ${names} is on PATH`,
+      fix: `install one (or put its folder on PATH), then: trailboss install --agent <${agents.map((a) => a.id).join('|')}>`,
+    }
   }
   return { id: 'agents', status: 'ok', summary: `agents on PATH: ${found.map((a) => `${a.label} (${a.path})`).join(', ')}`, fix: null }
 }
@@ -174,7 +233,12 @@ export const checkServers = (servers: ReadonlyMap<string, ServerAnswer>): Check[
       case 'no-server':
         return { id, status: 'info', summary: `tmux server ${socket} is not running; its sessions are gone`, fix: null }
       case 'unknown':
-        return { id, status: 'fail', summary: `tmux server ${socket} cannot be asked: ${a.why}`, fix: `check it by hand: tmux -S ${socket} list-panes -a` }
+        return {
+          id,
+          status: 'fail',
+          summary: `tmux server ${socket} cannot be asked: ${a.why}`,
+          fix: `check it by hand: tmux -S ${socket} list-panes -a`,
+        }
     }
   })
 
@@ -188,10 +252,17 @@ export const checkSessions = (records: readonly SessionRecord[], servers: Readon
       const last = `last event ${r.lastEvent} ${formatAge(now - r.lastEventAt)} ago, state ${r.state}`
       const id = `session:${r.sessionId}`
       if (r.headless) return { id, status: 'info', summary: `${label}: headless; ${last}`, fix: null }
-      if (!r.tmux) return { id, status: 'info', summary: `${label}: no tmux pane recorded; ${last}`, fix: r.state === 'ended' ? null : 'run the agent inside tmux to be taken to it' }
+      if (!r.tmux)
+        return {
+          id,
+          status: 'info',
+          summary: `${label}: no tmux pane recorded; ${last}`,
+          fix: r.state === 'ended' ? null : 'run the agent inside tmux to be taken to it',
+        }
       const a = servers.get(r.tmux.socket)
       const where = `pane ${r.tmux.pane}`
-      if (!a || a.status === 'unknown') return { id, status: 'info', summary: `${label}: ${where} could not be checked; ${last}`, fix: null }
+      if (!a || a.status === 'unknown')
+        return { id, status: 'info', summary: `${label}: ${where} could not be checked; ${last}`, fix: null }
       const alive = a.status === 'ok' && a.panes.has(r.tmux.pane)
       if (alive) return { id, status: 'ok', summary: `${label}: ${where} is there; ${last}`, fix: null }
       return {
@@ -269,7 +340,10 @@ export const checkLostEvents = (dir: string, files: readonly LostEventFacts[], l
     status: 'warn',
     summary: `${files.length} lost event${files.length === 1 ? '' : 's'} in ${dir} (${agents}), the oldest ${formatAge(oldest)} old: ${files.length === 1 ? 'an agent event' : 'agent events'} that reached no session record`,
     fix: `${logPath} says why each was lost (its hook stopped half way, or its payload was not JSON); their sessions went on with their next events. Read a file if you need what the agent sent; trailboss gc removes them once older than ${gcAfter}, or now: rm ${dir}/*.ev.lost`,
-    details: [...newest.map((f) => `${f.name}: ${f.agent ?? 'no agent named'}, ${formatAge(f.ageMs)} old`), ...(more > 0 ? [`and ${more} older`] : [])],
+    details: [
+      ...newest.map((f) => `${f.name}: ${f.agent ?? 'no agent named'}, ${formatAge(f.ageMs)} old`),
+      ...(more > 0 ? [`and ${more} older`] : []),
+    ],
   }
 }
 
@@ -280,13 +354,12 @@ export const LOG_LINES_SHOWN = 3
 
 /** The problems log of the last RECENT_SESSION_MS: lost or failed events are worth a warning. */
 export const checkLog = (path: string, text: string | null, now: number): Check => {
-  const recent = (text ?? '')
-    .split('\n')
-    .filter((line) => {
-      const at = Date.parse(line.slice(0, line.indexOf(' ')))
-      return Number.isFinite(at) && now - at <= RECENT_SESSION_MS
-    })
-  if (recent.length === 0) return { id: 'log', status: 'ok', summary: `no problems logged in the last ${formatAge(RECENT_SESSION_MS)} (${path})`, fix: null }
+  const recent = (text ?? '').split('\n').filter((line) => {
+    const at = Date.parse(line.slice(0, line.indexOf(' ')))
+    return Number.isFinite(at) && now - at <= RECENT_SESSION_MS
+  })
+  if (recent.length === 0)
+    return { id: 'log', status: 'ok', summary: `no problems logged in the last ${formatAge(RECENT_SESSION_MS)} (${path})`, fix: null }
   const problems = recent.filter((line) => LOG_PROBLEM.test(line))
   return {
     id: 'log',
@@ -319,6 +392,10 @@ export const formatReport = (r: DoctorReport, colour: boolean): string => {
   }
   const fails = r.checks.filter((c) => c.status === 'fail').length
   const warns = r.checks.filter((c) => c.status === 'warn').length
-  lines.push(fails === 0 ? `all good${warns ? ` (${warns} warning${warns === 1 ? '' : 's'})` : ''}` : `${fails} problem${fails === 1 ? '' : 's'}${warns ? `, ${warns} warning${warns === 1 ? '' : 's'}` : ''}`)
+  lines.push(
+    fails === 0
+      ? `all good${warns ? ` (${warns} warning${warns === 1 ? '' : 's'})` : ''}`
+      : `${fails} problem${fails === 1 ? '' : 's'}${warns ? `, ${warns} warning${warns === 1 ? '' : 's'}` : ''}`,
+  )
   return `${lines.join('\n')}\n`
 }

@@ -11,7 +11,15 @@ export interface RecentFile {
 
 /** Files under `cwd` matching `patterns`, modified at or after `since`, newest first. Never throws. */
 export const findRecentFiles = async (cwd: string, patterns: readonly string[], since: number, deep?: number): Promise<RecentFile[]> => {
-  const found = await fg([...patterns], { cwd, absolute: true, stats: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ...(deep ? { deep } : {}) }).catch(() => [])
+  const found = await fg([...patterns], {
+    cwd,
+    absolute: true,
+    stats: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    suppressErrors: true,
+    ...(deep ? { deep } : {}),
+  }).catch(() => [])
   return found
     .map((f) => ({ path: f.path, mtimeMs: f.stats?.mtimeMs ?? 0, size: f.stats?.size ?? 0 }))
     .filter((f) => f.mtimeMs >= since)

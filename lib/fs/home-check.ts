@@ -6,7 +6,8 @@ import { sessionsDir, trailbossHome, type Env } from '../paths.js'
 import { checkOwnFolder } from './safe-file.js'
 
 /** What the person should do about a refused home. */
-export const FOREIGN_HOME_HINT = 'nothing is read or written there; point TRAILBOSS_HOME at a folder of your own (trailboss doctor explains)'
+export const FOREIGN_HOME_HINT =
+  'nothing is read or written there; point TRAILBOSS_HOME at a folder of your own (trailboss doctor explains)'
 
 export interface HomeProblem {
   folder: string

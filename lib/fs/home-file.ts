@@ -11,7 +11,14 @@ import { PRIVATE_DIR_MODE } from './private-dir.js'
  * Writes `data` to `file`, which lies in `dir` (created 0700 if missing; the temp file goes there
  * too). Throws when it is not written: the home is not ours, or the write failed.
  */
-export const writeHomeFile = (env: Env, dir: string, file: string, data: string, tmpPrefix: string, opts: AtomicWriteOptions = {}): void => {
+export const writeHomeFile = (
+  env: Env,
+  dir: string,
+  file: string,
+  data: string,
+  tmpPrefix: string,
+  opts: AtomicWriteOptions = {},
+): void => {
   const problem = deriveHomeProblem(env)
   if (problem) throw new Error(formatHomeProblem(problem))
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })

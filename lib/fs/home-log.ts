@@ -11,7 +11,10 @@ export const appendHomeLog = (env: Env, line: string, now: number = Date.now()):
   try {
     if (deriveHomeProblem(env)) return
     mkdirSync(trailbossHome(env), { recursive: true, mode: PRIVATE_DIR_MODE })
-    appendPrivate(logFile(env), `${new Date(now).toISOString()} trailboss[${process.pid}] ${line.replace(/[\r\n]+/g, ' ').slice(0, 1000)}\n`)
+    appendPrivate(
+      logFile(env),
+      `${new Date(now).toISOString()} trailboss[${process.pid}] ${line.replace(/[\r\n]+/g, ' ').slice(0, 1000)}\n`,
+    )
   } catch {
     // The log is a courtesy: nothing depends on it.
   }

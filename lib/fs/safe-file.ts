@@ -82,7 +82,8 @@ export const withRegularFile = <T>(path: string, opts: OpenOptions, use: (fd: nu
   }
 }
 
-export const isRefusal = (v: unknown): v is Refusal => typeof v === 'object' && v !== null && (v as Refusal).ok === false && typeof (v as Refusal).why === 'string'
+export const isRefusal = (v: unknown): v is Refusal =>
+  typeof v === 'object' && v !== null && (v as Refusal).ok === false && typeof (v as Refusal).why === 'string'
 
 /** Reads `length` bytes at `position` (fewer if the file shrank meanwhile). */
 export const readRange = (fd: number, position: number, length: number): Buffer => {

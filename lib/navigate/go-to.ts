@@ -37,10 +37,14 @@ const shellQuote = (s: string): string => formatCommand([s])
 
 /** Where a session without tmux runs, and how to pick it up again there. */
 export const noTmuxError = (item: QueueItem, here: string): TrailbossError => {
-  const where = [item.cwd ? `in ${item.cwd}` : null, item.host ? `on ${item.host === here ? 'this host' : 'host'} ${item.host}` : null].filter(Boolean).join(' ')
+  const where = [item.cwd ? `in ${item.cwd}` : null, item.host ? `on ${item.host === here ? 'this host' : 'host'} ${item.host}` : null]
+    .filter(Boolean)
+    .join(' ')
   const how = item.headless ? 'runs headless (claude -p)' : 'does not run in tmux'
   const command = agentFor(item.agent)?.resumeCommand(item.sessionId)
-  const resume = command ? `${item.cwd ? `cd ${shellQuote(item.cwd)} && ` : ''}${formatCommand(command)}` : `its agent's resume of session ${item.sessionId}`
+  const resume = command
+    ? `${item.cwd ? `cd ${shellQuote(item.cwd)} && ` : ''}${formatCommand(command)}`
+    : `its agent's resume of session ${item.sessionId}`
   return new TrailbossError(
     `${describeItem(item)} ${how}${where ? `: it runs ${where}` : ''}`,
     `switch to its terminal${item.host && item.host !== here ? ` on ${item.host}` : ''}, or resume it there (after quitting it): ${resume}`,
@@ -53,7 +57,9 @@ export const goneError = (item: QueueItem, view: Pick<QueueView, 'queue'>, why: 
   const next = others.find((i) => !i.seen) ?? others[0]
   return new TrailbossError(
     `the pane of ${describeItem(item)} is gone (${why})`,
-    next ? `the next wait is ${describeItem(next)}: trailboss go ${next.key}` : 'nothing else waits in a pane; trailboss gc retires gone sessions',
+    next
+      ? `the next wait is ${describeItem(next)}: trailboss go ${next.key}`
+      : 'nothing else waits in a pane; trailboss gc retires gone sessions',
   )
 }
 
@@ -61,7 +67,8 @@ export const withTmux = async <T>(fn: () => Promise<T>): Promise<T> => {
   try {
     return await fn()
   } catch (err) {
-    if (err instanceof TmuxUnavailable) throw new TrailbossError('tmux is not installed or not on PATH', 'install tmux, or run trailboss where tmux is on PATH')
+    if (err instanceof TmuxUnavailable)
+      throw new TrailbossError('tmux is not installed or not on PATH', 'install tmux, or run trailboss where tmux is on PATH')
     throw err
   }
 }
@@ -70,7 +77,13 @@ export const withTmux = async <T>(fn: () => Promise<T>): Promise<T> => {
  * A key binding's `run-shell` drops stderr and shows only "returned 1" on failure, so with
  * `--client` and no terminal for stderr the outcome also goes to that client's message line.
  */
-export const tellClient = async (way: Pick<GoWay, 'client'>, io: Io, socket: string | null, text: string, exec: TmuxExec): Promise<void> => {
+export const tellClient = async (
+  way: Pick<GoWay, 'client'>,
+  io: Io,
+  socket: string | null,
+  text: string,
+  exec: TmuxExec,
+): Promise<void> => {
   if (way.client === undefined || io.stderr.isTTY === true || socket === null) return
   // Messages are format-expanded by tmux: a literal # is written ##.
   await exec(['display-message', '-c', way.client, text.replace(/#/g, '##')], { socket }).catch(() => undefined)
@@ -86,13 +99,19 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way:
   if (item.state === 'gone' || item.tmux.alive === false) throw goneError(item, view, item.reason ?? 'no longer in tmux')
   const target = item.tmux
   const check = await withTmux(() => readPane(target.socket, target.pane, deps.exec))
-  if (check.state !== 'live') throw goneError(item, view, check.state === 'no-server' ? 'tmux server is gone' : check.state === 'dead' ? 'pane is dead' : 'pane is gone')
+  if (check.state !== 'live')
+    throw goneError(
+      item,
+      view,
+      check.state === 'no-server' ? 'tmux server is gone' : check.state === 'dead' ? 'pane is dead' : 'pane is gone',
+    )
   if (target.serverPid !== null && check.serverPid !== target.serverPid) throw goneError(item, view, 'tmux server was restarted')
 
   const caller = callerSocket(io.env.TMUX)
   const targetClients = await withTmux(() => listClients(target.socket, deps.exec))
   let callerClients: Client[] | undefined
-  if (way.client !== undefined && caller !== null && caller !== target.socket) callerClients = await withTmux(() => listClients(caller, deps.exec)).catch(() => [])
+  if (way.client !== undefined && caller !== null && caller !== target.socket)
+    callerClients = await withTmux(() => listClients(caller, deps.exec)).catch(() => [])
   const plan = planGo(target, {
     callerSocket: caller,
     callerPane: io.env.TMUX_PANE ?? null,
@@ -122,7 +141,8 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way:
   if (plan.how === 'switch') {
     markSeen(item, io)
     // Where the client was, for `trailboss back` (not when it was there already).
-    if (plan.client.paneId && plan.client.paneId !== target.pane) writeOrigin(io.env, { socket: target.socket, client: plan.client.name, pane: plan.client.paneId, at: io.now() })
+    if (plan.client.paneId && plan.client.paneId !== target.pane)
+      writeOrigin(io.env, { socket: target.socket, client: plan.client.name, pane: plan.client.paneId, at: io.now() })
     await tellClient(way, io, target.socket, `trailboss: went to ${describeItem(item)}`, deps.exec)
   }
   return code

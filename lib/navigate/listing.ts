@@ -101,4 +101,3 @@ export const deriveListing = (view: QueueView, args: ListingArgs & { olderThanMs
   }
   return { ...content, digest: listingDigest(content) }
 }
-

@@ -74,12 +74,22 @@ export const checkDesktop = (env: Env, platform: NodeJS.Platform = process.platf
     return {
       ok: true,
       program,
-      args: (n) => ['-e', 'on run argv', '-e', 'display notification (item 2 of argv) with title (item 1 of argv)', '-e', 'end run', n.title, n.body],
+      args: (n) => [
+        '-e',
+        'on run argv',
+        '-e',
+        'display notification (item 2 of argv) with title (item 1 of argv)',
+        '-e',
+        'end run',
+        n.title,
+        n.body,
+      ],
     }
   }
   const program = findOnPath('notify-send', env.PATH)
   if (!program) return { ok: false, why: 'notify-send is not on PATH' }
-  if (!env.DBUS_SESSION_BUS_ADDRESS && !env.DISPLAY && !env.WAYLAND_DISPLAY) return { ok: false, why: 'no desktop session here (run from cron?)' }
+  if (!env.DBUS_SESSION_BUS_ADDRESS && !env.DISPLAY && !env.WAYLAND_DISPLAY)
+    return { ok: false, why: 'no desktop session here (run from cron?)' }
   return { ok: true, program, args: (n) => ['--app-name=Trail Boss', n.title, n.body] }
 }
 
@@ -123,7 +133,8 @@ export const listTmuxClients = async (sockets: readonly string[], exec: TmuxExec
 export const escapeTmuxFormat = (text: string): string => text.replaceAll('#', '##')
 
 export const notifyTmux = async (notice: Notice, reach: TmuxReach, exec: TmuxExec = execTmux): Promise<Outcome> => {
-  if (reach.servers.length === 0) return { channel: 'tmux', ok: false, detail: reach.why ?? 'no tmux client is attached', unavailable: true }
+  if (reach.servers.length === 0)
+    return { channel: 'tmux', ok: false, detail: reach.why ?? 'no tmux client is attached', unavailable: true }
   let shown = 0
   const errors: string[] = []
   for (const { socket, clients } of reach.servers) {
@@ -164,7 +175,9 @@ export const ringBell = (servers: readonly TmuxClients[], own: OutStream | null)
       }
     }
   }
-  return rung > 0 ? { channel: 'bell', ok: true, detail: `bell on ${rung} terminal${rung === 1 ? '' : 's'}` } : { channel: 'bell', ok: false, detail: 'no terminal to ring', unavailable: true }
+  return rung > 0
+    ? { channel: 'bell', ok: true, detail: `bell on ${rung} terminal${rung === 1 ? '' : 's'}` }
+    : { channel: 'bell', ok: false, detail: 'no terminal to ring', unavailable: true }
 }
 
 export interface ExecStreams {
@@ -175,7 +188,10 @@ export interface ExecStreams {
 /** Runs the person's command once for one item, its JSON (the `ls --json` item) on stdin. */
 export const runExec = (command: string, item: QueueItem, env: Env, streams: ExecStreams, timeoutMs = EXEC_TIMEOUT_MS): Promise<Outcome> =>
   new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { env: { ...env, TRAILBOSS_KEY: item.key } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn('sh', ['-c', command], {
+      env: { ...env, TRAILBOSS_KEY: item.key } as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     child.stdout.on('data', (c: Buffer) => streams.stdout.write(c.toString('utf8')))
     child.stderr.on('data', (c: Buffer) => streams.stderr.write(c.toString('utf8')))
     // A command that does not read its stdin closes the pipe early: that is its right.

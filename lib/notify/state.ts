@@ -49,13 +49,23 @@ export const parseNotifyState = (text: string | null): NotifyState => {
   return toState(got !== null && typeof got === 'object' ? (got.data as NotifyState) : null)
 }
 
-const notifyCache = (env: Env): CacheFile => ({ file: notifyStateFile(env), dir: trailbossHome(env), check: checkNotify, tmpPrefix: '.notify' })
+const notifyCache = (env: Env): CacheFile => ({
+  file: notifyStateFile(env),
+  dir: trailbossHome(env),
+  check: checkNotify,
+  tmpPrefix: '.notify',
+})
 
 /**
  * Pure: which of the current waits are new for this profile, and the set to remember. Only
  * current waits are remembered, so the file never grows past the queue.
  */
-export const deriveNew = (state: NotifyState, profile: string, currentIds: readonly string[], toldNow: readonly string[]): { fresh: string[]; next: NotifyState } => {
+export const deriveNew = (
+  state: NotifyState,
+  profile: string,
+  currentIds: readonly string[],
+  toldNow: readonly string[],
+): { fresh: string[]; next: NotifyState } => {
   const before = new Set(state.told[profile] ?? [])
   const fresh = currentIds.filter((id) => !before.has(id))
   const keep = new Set([...currentIds.filter((id) => before.has(id)), ...toldNow])
@@ -77,7 +87,10 @@ export const deriveNotes = (state: NotifyState, notes: readonly string[]): { say
  * Runs `fn` with the state under the lock and writes what it returns atomically (fsync: this
  * file decides whether the person hears about a wait again). `fn` returning null writes nothing.
  */
-export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => Promise<{ next: NotifyState | null; result: T }>): Promise<T> => {
+export const withNotifyState = async <T>(
+  env: Env,
+  fn: (state: NotifyState) => Promise<{ next: NotifyState | null; result: T }>,
+): Promise<T> => {
   const home = trailbossHome(env)
   // What cannot be remembered must not be told: a home we may not write fails at once.
   const foreign = deriveHomeProblem(env)
@@ -94,9 +107,15 @@ export const withNotifyState = async <T>(env: Env, fn: (state: NotifyState) => P
     })
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new TrailbossError(`another notify has held ${file}.lock for over ${NOTIFY_LOCK_WAIT_MS / 1000} s`, 'it may hang on a slow --exec command; nothing was notified this time')
+      throw new TrailbossError(
+        `another notify has held ${file}.lock for over ${NOTIFY_LOCK_WAIT_MS / 1000} s`,
+        'it may hang on a slow --exec command; nothing was notified this time',
+      )
     }
-    throw new TrailbossError(`cannot write in ${home} (${describeWriteError(err)}); nothing was notified`, 'notify remembers what it told there; point TRAILBOSS_HOME at a writable folder')
+    throw new TrailbossError(
+      `cannot write in ${home} (${describeWriteError(err)}); nothing was notified`,
+      'notify remembers what it told there; point TRAILBOSS_HOME at a writable folder',
+    )
   }
   try {
     // A FIFO, a link or a damaged file in its place reads as no state (said once in the log, and

@@ -23,7 +23,12 @@ export const NOTIFY_CHANNELS = ['desktop', 'tmux', 'bell', 'exec'] as const
 const AGENT_FILTER = { type: 'string', array: true, describe: 'only sessions of these agents' } as const satisfies OptionSpec
 
 export const LS_OPTIONS = {
-  all: { type: 'boolean', alias: 'a', default: false, describe: 'also list seen finished turns and working, idle, ended and gone sessions' },
+  all: {
+    type: 'boolean',
+    alias: 'a',
+    default: false,
+    describe: 'also list seen finished turns and working, idle, ended and gone sessions',
+  },
   plain: { type: 'boolean', default: false, describe: 'tab-separated lines, key first, no colour (for fzf)' },
   json: { type: 'boolean', default: false, describe: 'the versioned JSON contract (docs/ls.schema.json)' },
   kind: { type: 'string', array: true, choices: KINDS, describe: 'only these kinds of wait' },
@@ -32,14 +37,20 @@ export const LS_OPTIONS = {
   sort: { type: 'string', choices: SORTS, default: 'age', describe: 'order of the rows; each wait keeps its number' },
   'exit-status': { type: 'boolean', default: false, describe: 'exit 3 when nothing needs you (with --all: when nothing waits at all)' },
   agent: AGENT_FILTER,
-  follow: { type: 'boolean', default: false, describe: 'with --json: stay, and print the document again (one line) each time the queue changes' },
+  follow: {
+    type: 'boolean',
+    default: false,
+    describe: 'with --json: stay, and print the document again (one line) each time the queue changes',
+  },
   'until-change': {
     type: 'string',
-    describe: "with --json: wait until the document's digest differs from this one (a digest of an earlier ls --json), print it and exit; after 9 minutes, print it unchanged",
+    describe:
+      "with --json: wait until the document's digest differs from this one (a digest of an earlier ls --json), print it and exit; after 9 minutes, print it unchanged",
   },
   'read-at': {
     type: 'string',
-    describe: 'with --until-change: when that digest was read (ms since the epoch); the queue is not read again until the sessions folder is written after it, and a wait in which nothing was written ends printing nothing',
+    describe:
+      'with --until-change: when that digest was read (ms since the epoch); the queue is not read again until the sessions folder is written after it, and a wait in which nothing was written ends printing nothing',
   },
 } as const satisfies Record<string, OptionSpec>
 
@@ -52,7 +63,10 @@ export const STATUS_OPTIONS = {
 
 export const STATUSLINE_OPTIONS = {
   format: { type: 'string', describe: "a template as for status; default '{count} others wait · oldest {oldest}'" },
-  wrap: { type: 'string', describe: 'your own status-line command: run through sh with the same input, ended after 5 s; our segment follows its output' },
+  wrap: {
+    type: 'string',
+    describe: 'your own status-line command: run through sh with the same input, ended after 5 s; our segment follows its output',
+  },
   all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done); seen waits that need you always count' },
 } as const satisfies Record<string, OptionSpec>
 
@@ -92,7 +106,12 @@ export const NOTIFY_OPTIONS = {
 
 /** `agent`'s choices are the registered agents (lib/agents/index.ts); the wiring adds them. */
 export const INSTALL_OPTIONS = {
-  scope: { type: 'string', choices: SCOPES, default: 'user', describe: 'user (~/.claude), project (.claude/settings.json, shared) or local (.claude/settings.local.json)' },
+  scope: {
+    type: 'string',
+    choices: SCOPES,
+    default: 'user',
+    describe: 'user (~/.claude), project (.claude/settings.json, shared) or local (.claude/settings.local.json)',
+  },
   // No default here: the registry's default agent applies (lib/agents/hook-registry.ts).
   agent: { type: 'string', describe: 'the agent whose settings get the hooks (default: claude-code)' },
   'dry-run': { type: 'boolean', default: false, describe: 'print the change as a diff; write nothing' },
@@ -166,5 +185,8 @@ export type SendArgs = ArgsOf<typeof SEND_OPTIONS> & { target: string; text?: st
  */
 export const toYargsOptions = <T extends Readonly<Record<string, OptionSpec>>>(table: T): T =>
   Object.fromEntries(
-    Object.entries(table).map(([name, spec]) => [name, spec.array ? spec : { ...spec, coerce: (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v) }]),
+    Object.entries(table).map(([name, spec]) => [
+      name,
+      spec.array ? spec : { ...spec, coerce: (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v) },
+    ]),
   ) as unknown as T

@@ -31,7 +31,11 @@ export const readingOf = (input: unknown): Reading | string => {
   if (typeof input !== 'object' || input === null) return 'its record holds no tool input to compare with the dialog'
   const obj = input as Record<string, unknown>
   if (typeof obj.command === 'string' && obj.command.trim()) {
-    return { kind: 'command', command: obj.command, description: typeof obj.description === 'string' && obj.description.trim() ? obj.description : null }
+    return {
+      kind: 'command',
+      command: obj.command,
+      description: typeof obj.description === 'string' && obj.description.trim() ? obj.description : null,
+    }
   }
   const path = [obj.file_path, obj.path, obj.absolute_path].find((p): p is string => typeof p === 'string' && p.trim() !== '')
   if (path && typeof obj.content === 'string') return { kind: 'file', path, content: obj.content }
@@ -51,7 +55,8 @@ export const deriveDialogMismatch = (dialog: PermissionDialog, reading: Reading,
   if (block.kind === 'command') {
     if (reading.kind !== 'command') return 'its dialog asks to run a command, not to write the file the record names'
     const layouts = block.layouts(reading)
-    if (layouts.length === 0) return 'the command holds what Trail Boss cannot lay out as the dialog does (a tab, a control or wide character, or lines this agent was not seen to wrap)'
+    if (layouts.length === 0)
+      return 'the command holds what Trail Boss cannot lay out as the dialog does (a tab, a control or wide character, or lines this agent was not seen to wrap)'
     return layouts.some((l) => jsonEqual(l, block.rows)) ? null : `its dialog's command is not exactly the one in the record${cut}`
   }
   if (reading.kind !== 'file') return 'its dialog asks to write a file, not to run the command the record names'
@@ -67,7 +72,8 @@ export const deriveDialogMismatch = (dialog: PermissionDialog, reading: Reading,
  * exactly the record's input, for `no` as for `ok`.
  */
 export const deriveDialogKeys = (screen: AnswerScreen, reading: Reading, answer: Answer, cwd: string | null): DialogKeys | string => {
-  if (screen.verdict !== 'permission' || !screen.dialog) return `its pane does not show a permission dialog (${screen.verdict === 'permission' ? 'another dialog' : screen.verdict})`
+  if (screen.verdict !== 'permission' || !screen.dialog)
+    return `its pane does not show a permission dialog (${screen.verdict === 'permission' ? 'another dialog' : screen.verdict})`
   const dialog = screen.dialog
   const keys = answer === 'allow' ? dialog.allow : dialog.deny
   const mismatch = dialog.block === null ? null : deriveDialogMismatch(dialog, reading, cwd)
@@ -95,10 +101,17 @@ export const deriveAnswerRefusal = (
   if (before.kind === 'question') return 'it asks a question: answer it in its pane (trailboss go)'
   if (!before.ask.tool) return 'its record does not say which tool the dialog is for'
   if (!canRead) return `Trail Boss cannot read ${before.agent}'s dialogs`
-  if (!after || after.state !== 'permission' || after.since !== before.since || after.ask.tool !== before.ask.tool || !jsonEqual(after.ask.input, before.ask.input)) {
+  if (
+    !after ||
+    after.state !== 'permission' ||
+    after.since !== before.since ||
+    after.ask.tool !== before.ask.tool ||
+    !jsonEqual(after.ask.input, before.ask.input)
+  ) {
     return 'the dialog changed (it was answered, or another one is up)'
   }
-  if (after.tmux?.pane !== before.tmux.pane || after.tmux.socket !== before.tmux.socket || after.tmux.alive === false) return 'its pane is gone'
+  if (after.tmux?.pane !== before.tmux.pane || after.tmux.socket !== before.tmux.socket || after.tmux.alive === false)
+    return 'its pane is gone'
   if (sameAgent === null) return 'its record does not say which process asked (recorded by an older trailboss-emit; its next event will)'
   if (!sameAgent) return 'its pane no longer runs the agent that asked'
   const reading = readingOf(before.ask.input)

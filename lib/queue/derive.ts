@@ -17,7 +17,8 @@ export const MIN_KEY_LENGTH = 8
 /** Shells: a pane back at one of these no longer runs the agent (it exited or crashed). */
 export const SHELL_COMMANDS = new Set(['bash', 'zsh', 'fish', 'sh', 'dash', 'ksh', 'mksh', 'tcsh', 'csh', 'nu', 'xonsh', 'elvish', 'pwsh'])
 
-export type ServerPanes = { status: 'ok'; serverPid: number | null; panes: ReadonlyMap<string, Pane> } | { status: 'no-server' } | { status: 'unknown' }
+export type ServerPanes =
+  { status: 'ok'; serverPid: number | null; panes: ReadonlyMap<string, Pane> } | { status: 'no-server' } | { status: 'unknown' }
 
 export interface QueueFacts {
   transcripts: ReadonlyMap<string, TranscriptVerdict>
@@ -83,13 +84,15 @@ export const isQueued = (item: Pick<QueueItem, 'state' | 'headless'>): boolean =
  * Whether an item is in the default queue (`ls` without --all): every wait that needs the person,
  * seen or not (a glance is not an answer), and the finished turns not yet seen.
  */
-export const inDefaultQueue = (item: Pick<QueueItem, 'state' | 'headless' | 'needsYou' | 'seen'>): boolean => isQueued(item) && (item.needsYou || !item.seen)
+export const inDefaultQueue = (item: Pick<QueueItem, 'state' | 'headless' | 'needsYou' | 'seen'>): boolean =>
+  isQueued(item) && (item.needsYou || !item.seen)
 
 /**
  * Whether an item counts in every surface's count (ls, status, statusline, watch, notify, the
  * mod): the waits that need the person, seen or not; with `all`, the finished turns too.
  */
-export const countsAsWaiting = (item: Pick<QueueItem, 'state' | 'headless' | 'needsYou'>, all = false): boolean => isQueued(item) && (all || item.needsYou)
+export const countsAsWaiting = (item: Pick<QueueItem, 'state' | 'headless' | 'needsYou'>, all = false): boolean =>
+  isQueued(item) && (all || item.needsYou)
 
 /**
  * Whether a wait blocks on the person. A finished turn ("done") does not: the agent has nothing
@@ -194,7 +197,8 @@ export const applyTranscript = (rec: SessionRecord, verdict: TranscriptVerdict |
  */
 const applyLiveWait = (rec: SessionRecord, d: Derived, wait: LiveWait | undefined): Derived => {
   if (!wait) return d
-  if (d.state === 'working' && rec.state === 'working') return { ...d, state: 'permission', kind: wait.kind, since: wait.since, inferred: true, reason: wait.why }
+  if (d.state === 'working' && rec.state === 'working')
+    return { ...d, state: 'permission', kind: wait.kind, since: wait.since, inferred: true, reason: wait.why }
   if (d.state === 'permission' && rec.state === 'permission' && wait.since < d.since) return { ...d, since: wait.since }
   return d
 }
@@ -205,7 +209,8 @@ const applyPanes = (rec: SessionRecord, d: Derived, facts: QueueFacts, owners: R
   if (!server || server.status === 'unknown') return d
   const gone = (reason: string, inferred = false): Derived => ({ ...d, state: 'gone', kind: null, alive: false, reason, inferred })
   if (server.status === 'no-server') return gone('tmux server is gone')
-  if (rec.tmux.serverPid !== null && server.serverPid !== null && server.serverPid !== rec.tmux.serverPid) return gone('tmux server was restarted')
+  if (rec.tmux.serverPid !== null && server.serverPid !== null && server.serverPid !== rec.tmux.serverPid)
+    return gone('tmux server was restarted')
   const pane = server.panes.get(rec.tmux.pane)
   if (!pane || pane.dead) return gone('pane is gone')
   if (owners.get(`${rec.tmux.socket}\n${rec.tmux.pane}`) !== rec.sessionId) return gone('pane now runs another session')
@@ -229,7 +234,13 @@ const applyScreen = (rec: SessionRecord, d: Derived, screen: ScreenVerdict | und
     case 'permission':
       return d.state === 'permission'
         ? d
-        : { ...inferred, state: 'permission', kind: agentFor(rec.agent)?.isQuestionTool(rec.lastTool?.name) ? 'question' : 'permission', since: quietSince, reason: 'screen: dialog open' }
+        : {
+            ...inferred,
+            state: 'permission',
+            kind: agentFor(rec.agent)?.isQuestionTool(rec.lastTool?.name) ? 'question' : 'permission',
+            since: quietSince,
+            reason: 'screen: dialog open',
+          }
     default:
       return d
   }
@@ -252,7 +263,11 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
     // An interrupted turn says what was refused (the dialog's tool) or running (the call in
     // flight in its prompt: the folds keep lastTool so); none: it was writing its answer.
     const pendingTool =
-      d.state === 'permission' ? rec.tool ?? (d.inferred ? rec.lastTool : null) : d.kind === 'interrupted' ? rec.tool ?? rec.lastTool : null
+      d.state === 'permission'
+        ? (rec.tool ?? (d.inferred ? rec.lastTool : null))
+        : d.kind === 'interrupted'
+          ? (rec.tool ?? rec.lastTool)
+          : null
     return {
       n: null,
       key: keys.get(rec.sessionId) ?? rec.sessionId,
@@ -280,7 +295,8 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
     }
   })
   // Plain code-unit order for ties: localeCompare would load ICU's collator (~8 ms) on every run.
-  const byAge = (a: QueueItem, b: QueueItem): number => a.since - b.since || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
+  const byAge = (a: QueueItem, b: QueueItem): number =>
+    a.since - b.since || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
   // The waits that need the person, oldest first, then the finished turns. Numbers are not
   // positions: loadQueue gives each wait the one the book kept for it (queue/numbers.ts).
   const waits = items.filter(isQueued)

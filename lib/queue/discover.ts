@@ -108,7 +108,11 @@ const folderStamp = (folders: readonly string[], now: number): string | null => 
 }
 
 /** Pure: whether a pane's session is looked up this run; `stamp`: its agent's folders now (undefined: it names none). */
-export const deriveLookupDue = (memo: Pick<PaneMemo, 'sessionId' | 'lookedAt' | 'folders'>, stamp: string | null | undefined, now: number): boolean => {
+export const deriveLookupDue = (
+  memo: Pick<PaneMemo, 'sessionId' | 'lookedAt' | 'folders'>,
+  stamp: string | null | undefined,
+  now: number,
+): boolean => {
   if (stamp === undefined) return !isFresh(memo.lookedAt, now, memo.sessionId === null ? UNNAMED_LOOKUP_AFTER_MS : SESSION_LOOKUP_AFTER_MS)
   return stamp === null || stamp !== memo.folders || !isFresh(memo.lookedAt, now, SESSION_RECHECK_AFTER_MS)
 }
@@ -228,7 +232,11 @@ export const readHooklessScreens = async (found: Hookless[], cache: DiscoveryCac
   }
   await Promise.all(
     [...due].map(async ([socket, list]) => {
-      const texts = await capturePanes(socket, list.map((s) => s.tmux?.pane ?? ''), exec).catch(() => list.map(() => null))
+      const texts = await capturePanes(
+        socket,
+        list.map((s) => s.tmux?.pane ?? ''),
+        exec,
+      ).catch(() => list.map(() => null))
       list.forEach((s, i) => {
         const text = texts[i]
         if (text === null || text === undefined || !s.tmux) return
@@ -293,7 +301,11 @@ export const hooklessReason = (s: Hookless): string => `${s.state?.why ?? 'found
  * Pure: the panes to look at for agents: live, not at a shell, owned by no live record and
  * not already named by an agent's own list.
  */
-export const derivePanesToSearch = (servers: ReadonlyMap<string, ServerPanes>, records: readonly SessionRecord[], published: readonly Hookless[]): PaneInput[] => {
+export const derivePanesToSearch = (
+  servers: ReadonlyMap<string, ServerPanes>,
+  records: readonly SessionRecord[],
+  published: readonly Hookless[],
+): PaneInput[] => {
   const owned = new Set<string>()
   for (const r of records) if (r.tmux && !r.headless && r.state !== 'ended') owned.add(paneKey(r.tmux.socket, r.tmux.pane))
   for (const s of published) if (s.tmux) owned.add(paneKey(s.tmux.socket, s.tmux.pane))

@@ -75,7 +75,12 @@ export interface DiscoveryCache {
   waits: Record<string, WaitMemo>
 }
 
-const discoveryCache = (env: Env): CacheFile => ({ file: join(trailbossHome(env), 'discovery.json'), dir: trailbossHome(env), check: checkDiscovery, tmpPrefix: '.discovery' })
+const discoveryCache = (env: Env): CacheFile => ({
+  file: join(trailbossHome(env), 'discovery.json'),
+  dir: trailbossHome(env),
+  check: checkDiscovery,
+  tmpPrefix: '.discovery',
+})
 
 export const emptyDiscoveryCache = (): DiscoveryCache => ({ registry: {}, panes: {}, screens: {}, asks: {}, waits: {} })
 

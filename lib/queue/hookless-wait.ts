@@ -20,7 +20,10 @@ export const deriveWaitMemo = (rec: SessionRecord, old: WaitMemo | undefined, si
  * The caller still checks the transcript for a prompt in between.
  */
 export const mayContinueWait = (rec: SessionRecord, memo: WaitMemo): boolean =>
-  (rec.state === 'waiting' || rec.state === 'permission') && rec.state === memo.state && rec.since === rec.firstEventAt && memo.since <= rec.since
+  (rec.state === 'waiting' || rec.state === 'permission') &&
+  rec.state === memo.state &&
+  rec.since === rec.firstEventAt &&
+  memo.since <= rec.since
 
 /** Pure: the record as the continuation of the hook-less wait: its `since`, and for a finished turn its kind. */
 export const deriveContinuedWait = (rec: SessionRecord, memo: WaitMemo): SessionRecord => ({

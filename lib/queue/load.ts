@@ -7,12 +7,33 @@ import type { Io } from '../io.js'
 import { type Env, sessionsDir } from '../paths.js'
 import { readSeenMarks, deriveSeenUpdate, writeSeenMark, type SeenMark } from './seen.js'
 import { deriveNumbering, readNumbers, waitKey } from './numbers.js'
-import { deriveQueue, inDefaultQueue, isQueued, MAX_SCREEN_CHECKS_PER_RUN, SCREEN_CHECK_AFTER_MS, wantsScreenCheck, applyTranscript, type QueueItem, type ServerPanes } from './derive.js'
+import {
+  deriveQueue,
+  inDefaultQueue,
+  isQueued,
+  MAX_SCREEN_CHECKS_PER_RUN,
+  SCREEN_CHECK_AFTER_MS,
+  wantsScreenCheck,
+  applyTranscript,
+  type QueueItem,
+  type ServerPanes,
+} from './derive.js'
 import { agentFor } from '../agents/index.js'
 import { hooksFor } from '../agents/hook-registry.js'
 import type { AgentAdapter, LiveWait, ScreenVerdict, TranscriptVerdict } from '../agents/types.js'
 import { readStore, type SkippedFile } from '../record/read.js'
-import { deriveHookless, derivePanesToSearch, type Hookless, discoverInPanes, discoverySockets, hooklessReason, listPublishedSessions, NO_HOOKS_HINT, readHooklessScreens, toHooklessRecord } from './discover.js'
+import {
+  deriveHookless,
+  derivePanesToSearch,
+  type Hookless,
+  discoverInPanes,
+  discoverySockets,
+  hooklessReason,
+  listPublishedSessions,
+  NO_HOOKS_HINT,
+  readHooklessScreens,
+  toHooklessRecord,
+} from './discover.js'
 import { type DiscoveryCache, readDiscoveryCache, type WaitMemo, writeDiscoveryCache } from './discovery-cache.js'
 import { applyHooklessAsk, readHooklessAsks } from './hookless-ask.js'
 import { deriveContinuedWait, deriveSincePrompt, deriveWaitMemo, mayContinueWait } from './hookless-wait.js'
@@ -133,7 +154,11 @@ const askServer = async (socket: string, exec: TmuxExec): Promise<ServerPanes | 
  */
 const serverAsker = (
   exec: TmuxExec,
-): { ask: (socket: string) => void; see: (rec: SessionRecord) => void; answers: () => Promise<{ servers: Map<string, ServerPanes>; available: boolean }> } => {
+): {
+  ask: (socket: string) => void
+  see: (rec: SessionRecord) => void
+  answers: () => Promise<{ servers: Map<string, ServerPanes>; available: boolean }>
+} => {
   const asked = new Map<string, Promise<ServerPanes | 'unavailable'>>()
   const ask = (socket: string): void => {
     if (!asked.has(socket)) asked.set(socket, askServer(socket, exec))
@@ -192,7 +217,11 @@ const checkScreens = async (
   for (const rec of due) if (rec.tmux) bySocket.set(rec.tmux.socket, [...(bySocket.get(rec.tmux.socket) ?? []), rec])
   await Promise.all(
     [...bySocket].map(async ([socket, recs]) => {
-      const texts = await capturePanes(socket, recs.map((r) => r.tmux?.pane ?? ''), exec).catch(() => recs.map(() => null))
+      const texts = await capturePanes(
+        socket,
+        recs.map((r) => r.tmux?.pane ?? ''),
+        exec,
+      ).catch(() => recs.map(() => null))
       recs.forEach((rec, i) => {
         const text = texts[i]
         if (text === null || text === undefined) return
@@ -232,13 +261,21 @@ const numberWaits = async (env: Env, items: QueueItem[], now: number, complete: 
  * first hook continues a wait discovery gave their session (lib/queue/hookless-wait.ts). What
  * discovery gave each hook-less wait is remembered for that.
  */
-const applyHooklessWaits = (hooked: readonly SessionRecord[], hookless: readonly SessionRecord[], cache: DiscoveryCache, env: Env, now: number, screensOff: boolean): SessionRecord[] => {
+const applyHooklessWaits = (
+  hooked: readonly SessionRecord[],
+  hookless: readonly SessionRecord[],
+  cache: DiscoveryCache,
+  env: Env,
+  now: number,
+  screensOff: boolean,
+): SessionRecord[] => {
   const asks = readHooklessAsks(hookless, cache, env)
   const waits: Record<string, WaitMemo> = {}
   const found = hookless.map((r) => {
     const rec = applyHooklessAsk(r, asks.get(r.sessionId))
     const old = cache.waits[rec.sessionId]
-    if (rec.state === 'waiting' || rec.state === 'permission') waits[rec.sessionId] = deriveWaitMemo(rec, old, asks.get(rec.sessionId)?.size ?? -1)
+    if (rec.state === 'waiting' || rec.state === 'permission')
+      waits[rec.sessionId] = deriveWaitMemo(rec, old, asks.get(rec.sessionId)?.size ?? -1)
     // A read without screens (doctor) saw no state: what an earlier read saw still holds.
     else if (old && screensOff) waits[rec.sessionId] = old
     return rec
@@ -271,14 +308,20 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
   const now = io.now()
   const tmux = serverAsker(exec)
   // tmux answers while the records and transcripts are read: each list-panes starts with the first record naming its server.
-  const store = await readStore(io.env, sessionsDir(io.env), { agents: hooksFor, skipEnded: opts.skipEnded === true, onRecord: tmux.see, now })
+  const store = await readStore(io.env, sessionsDir(io.env), {
+    agents: hooksFor,
+    skipEnded: opts.skipEnded === true,
+    onRecord: tmux.see,
+    now,
+  })
   const memo = opts.discover === false ? null : readDiscoveryCache(io.env)
   const published = memo ? listPublishedSessions(io.env, memo.cache) : []
   if (memo) for (const socket of discoverySockets(io.env, published)) tmux.ask(socket)
   const transcripts = checkTranscripts(store.records, io.env, now)
   const liveWaits = checkLiveWaits(store.records, io.env)
   const { servers, available } = await tmux.answers()
-  const screens = opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)
+  const screens =
+    opts.screens === false ? new Map<string, ScreenVerdict>() : await checkScreens(store.records, transcripts, servers, io.env, now, exec)
   let records = store.records
   const reasons = new Map<string, string>()
   let found: Hookless[] = []
@@ -294,7 +337,10 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
     records = applyHooklessWaits(store.records, hookless, memo.cache, io.env, now, opts.screens === false)
     writeDiscoveryCache(io.env, memo.cache, memo.text)
   }
-  const marks = readSeenMarks(io.env, records.filter((r) => r.state !== 'ended').map((r) => r.sessionId))
+  const marks = readSeenMarks(
+    io.env,
+    records.filter((r) => r.state !== 'ended').map((r) => r.sessionId),
+  )
   const facts = { transcripts, servers, screens, liveWaits }
   const derive = (): QueueItem[] => {
     const derived = deriveQueue(records, { ...facts, seen: seenSinces(marks) }, store.endedIds)
@@ -307,7 +353,11 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
   }
   let items = derive()
   if (opts.autoSeen !== false) {
-    const update = deriveSeenUpdate(items.filter(isQueued).map((i) => ({ sessionId: i.sessionId, since: i.since, inFront: inFront(i, servers) })), marks, now)
+    const update = deriveSeenUpdate(
+      items.filter(isQueued).map((i) => ({ sessionId: i.sessionId, since: i.since, inFront: inFront(i, servers) })),
+      marks,
+      now,
+    )
     let newlySeen = false
     for (const [id, mark] of update) {
       if (!writeSeenMark(io.env, id, mark)) continue

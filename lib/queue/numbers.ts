@@ -65,7 +65,12 @@ export const formatNumbers = (entries: readonly NumberEntry[]): string =>
  * is freed now; a freed number is given to no other wait until NUMBER_HOLD_MS after it was freed.
  * An entry stamped after `now` was stamped before the clock stepped back: its hold is over.
  */
-export const deriveNumbering = (book: readonly NumberEntry[], waits: readonly NumberedWait[], now: number, holdMs = NUMBER_HOLD_MS): Numbering => {
+export const deriveNumbering = (
+  book: readonly NumberEntry[],
+  waits: readonly NumberedWait[],
+  now: number,
+  holdMs = NUMBER_HOLD_MS,
+): Numbering => {
   const current = new Set(waits.map(waitKey))
   const entries: NumberEntry[] = []
   let changed = false
@@ -94,7 +99,12 @@ export const deriveNumbering = (book: readonly NumberEntry[], waits: readonly Nu
   return { numbers, entries, changed }
 }
 
-const numbersCache = (env: Env): CacheFile => ({ file: numbersFile(env), dir: trailbossHome(env), check: checkNumbers, tmpPrefix: '.numbers' })
+const numbersCache = (env: Env): CacheFile => ({
+  file: numbersFile(env),
+  dir: trailbossHome(env),
+  check: checkNumbers,
+  tmpPrefix: '.numbers',
+})
 
 /**
  * The book as it is on disk (no lock: it is replaced atomically); none when missing or not ours.

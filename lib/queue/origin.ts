@@ -24,7 +24,8 @@ export const originDir = (env: Env): string => join(trailbossHome(env), 'back')
 const originFile = (env: Env, socket: string, client: string): string =>
   join(originDir(env), `${createHash('sha256').update(`${socket}\n${client}`).digest('hex').slice(0, 24)}.json`)
 
-const toOrigin = (file: (Origin & { v: number }) | null): Origin | null => file && { socket: file.socket, client: file.client, pane: file.pane, at: file.at }
+const toOrigin = (file: (Origin & { v: number }) | null): Origin | null =>
+  file && { socket: file.socket, client: file.client, pane: file.pane, at: file.at }
 
 /** Pure: a stored origin, or null when the text is not one of this version. */
 export const parseOrigin = (text: string): Origin | null => {
@@ -32,7 +33,12 @@ export const parseOrigin = (text: string): Origin | null => {
   return typeof got === 'object' ? toOrigin(got.data as Origin & { v: number }) : null
 }
 
-const originCache = (env: Env, socket: string, client: string): CacheFile => ({ file: originFile(env, socket, client), dir: originDir(env), check: checkOrigin, tmpPrefix: '.back' })
+const originCache = (env: Env, socket: string, client: string): CacheFile => ({
+  file: originFile(env, socket, client),
+  dir: originDir(env),
+  check: checkOrigin,
+  tmpPrefix: '.back',
+})
 
 export const readOrigin = (env: Env, socket: string, client: string): Origin | null => {
   const origin = toOrigin(readCache<Origin & { v: number }>(env, originCache(env, socket, client)).value)

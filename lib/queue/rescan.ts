@@ -32,7 +32,8 @@ const nodeTimers: RescanTimers = {
 }
 
 /** Pure: the delay before a run asked for at `now`, when the last run ended at `lastRunAt`. */
-export const deriveDelay = (when: RescanWhen, now: number, lastRunAt: number): number => Math.max(when.debounceMs, lastRunAt + (when.gapMs ?? 0) - now)
+export const deriveDelay = (when: RescanWhen, now: number, lastRunAt: number): number =>
+  Math.max(when.debounceMs, lastRunAt + (when.gapMs ?? 0) - now)
 
 /**
  * `scan` must handle its own errors (a watcher's event has no one to tell). `again` is when

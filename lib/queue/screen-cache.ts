@@ -15,7 +15,12 @@ export interface ScreenCacheEntry {
   verdict: ScreenVerdict
 }
 
-const screenCache = (env: Env): CacheFile => ({ file: join(trailbossHome(env), 'screens.json'), dir: trailbossHome(env), check: checkScreens, tmpPrefix: '.screens' })
+const screenCache = (env: Env): CacheFile => ({
+  file: join(trailbossHome(env), 'screens.json'),
+  dir: trailbossHome(env),
+  check: checkScreens,
+  tmpPrefix: '.screens',
+})
 
 export const readScreenCache = (env: Env): Record<string, ScreenCacheEntry> =>
   readCache<{ entries: Record<string, ScreenCacheEntry> }>(env, screenCache(env)).value?.entries ?? {}

@@ -36,7 +36,8 @@ const markFile = (env: Env, sessionId: string): string => {
   return join(seenDir(env), `${sessionId}.json`)
 }
 
-const toMark = (file: (SeenMark & { v: number }) | null): SeenMark | null => file && { since: file.since, seenAt: file.seenAt, activeAt: file.activeAt }
+const toMark = (file: (SeenMark & { v: number }) | null): SeenMark | null =>
+  file && { since: file.since, seenAt: file.seenAt, activeAt: file.activeAt }
 
 /** Pure: a mark's text, or null when it is not one of ours of this version. */
 export const parseSeenMark = (text: string): SeenMark | null => {
@@ -44,7 +45,12 @@ export const parseSeenMark = (text: string): SeenMark | null => {
   return typeof got === 'object' ? toMark(got.data as SeenMark & { v: number }) : null
 }
 
-const markCache = (env: Env, sessionId: string): CacheFile => ({ file: markFile(env, sessionId), dir: seenDir(env), check: checkSeen, tmpPrefix: '.seen' })
+const markCache = (env: Env, sessionId: string): CacheFile => ({
+  file: markFile(env, sessionId),
+  dir: seenDir(env),
+  check: checkSeen,
+  tmpPrefix: '.seen',
+})
 
 /** The marks of these sessions (those that have one): one readdir, then only their files. */
 export const readSeenMarks = (env: Env, sessionIds: Iterable<string>): Map<string, SeenMark> => {
@@ -88,18 +94,25 @@ export interface SeenCandidate {
  * note of when that was first seen; once it has been in front SEEN_AFTER_ACTIVE_MS, it is seen.
  * A wait no longer in front loses its note (the time must be one stretch).
  */
-export const deriveSeenUpdate = (waits: readonly SeenCandidate[], marks: ReadonlyMap<string, SeenMark>, now: number, afterMs = SEEN_AFTER_ACTIVE_MS): Map<string, SeenMark> => {
+export const deriveSeenUpdate = (
+  waits: readonly SeenCandidate[],
+  marks: ReadonlyMap<string, SeenMark>,
+  now: number,
+  afterMs = SEEN_AFTER_ACTIVE_MS,
+): Map<string, SeenMark> => {
   const out = new Map<string, SeenMark>()
   for (const w of waits) {
     const mark = marks.get(w.sessionId)
     const current = mark && mark.since >= w.since ? mark : null
     if (current?.seenAt !== null && current?.seenAt !== undefined) continue
     if (!w.inFront) {
-      if (current?.activeAt !== null && current?.activeAt !== undefined) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: null })
+      if (current?.activeAt !== null && current?.activeAt !== undefined)
+        out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: null })
       continue
     }
     // A note from before the clock stepped back starts the stretch again (else it never ends in time).
-    if (current?.activeAt === null || current?.activeAt === undefined || current.activeAt > now) out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: now })
+    if (current?.activeAt === null || current?.activeAt === undefined || current.activeAt > now)
+      out.set(w.sessionId, { since: w.since, seenAt: null, activeAt: now })
     else if (now - current.activeAt >= afterMs) out.set(w.sessionId, { since: w.since, seenAt: now, activeAt: current.activeAt })
   }
   return out

@@ -42,10 +42,18 @@ export const resolveTarget = (view: QueueView, target: string, io: Pick<Io, 'env
     const pick = mine.length > 0 ? mine : live
     if (pick.length === 1 && pick[0]) return pick[0]
     if (pick.length === 0) throw new TrailbossError(`no live session in pane ${t}`, 'see trailboss ls --all')
-    throw new TrailbossError(`pane ${t} exists on several tmux servers: ${pick.map(describe).join('; ')}`, 'name the session by its key instead', EXIT_FAILURE)
+    throw new TrailbossError(
+      `pane ${t} exists on several tmux servers: ${pick.map(describe).join('; ')}`,
+      'name the session by its key instead',
+      EXIT_FAILURE,
+    )
   }
   const matches = view.items.filter((i) => i.sessionId.startsWith(t))
   if (matches.length === 1 && matches[0]) return matches[0]
-  if (matches.length === 0) throw new TrailbossError(`no session matches ${JSON.stringify(t)}`, 'use a number, a key or a pane id from trailboss ls')
-  throw new TrailbossError(`${JSON.stringify(t)} matches ${matches.length} sessions: ${matches.map(describe).join('; ')}`, 'type more of the key')
+  if (matches.length === 0)
+    throw new TrailbossError(`no session matches ${JSON.stringify(t)}`, 'use a number, a key or a pane id from trailboss ls')
+  throw new TrailbossError(
+    `${JSON.stringify(t)} matches ${matches.length} sessions: ${matches.map(describe).join('; ')}`,
+    'type more of the key',
+  )
 }

@@ -34,10 +34,21 @@ export interface TranscriptMemo {
  * transcriptChecker), as one string; the record's last event too, so a new event always misses.
  */
 export const deriveVerdictInputs = (rec: SessionRecord): string =>
-  JSON.stringify([rec.agent, rec.transcriptPath, rec.offset, rec.state, rec.promptId, rec.tool?.useId ?? null, rec.since, rec.headless, rec.lastEventAt])
+  JSON.stringify([
+    rec.agent,
+    rec.transcriptPath,
+    rec.offset,
+    rec.state,
+    rec.promptId,
+    rec.tool?.useId ?? null,
+    rec.since,
+    rec.headless,
+    rec.lastEventAt,
+  ])
 
 /** Pure: the entries of a file that passed its check (lib/schemas/caches.ts). */
-const toEntries = (file: { entries: Record<string, TranscriptMemoEntry> } | null): Map<string, TranscriptMemoEntry> => new Map(file ? Object.entries(file.entries) : [])
+const toEntries = (file: { entries: Record<string, TranscriptMemoEntry> } | null): Map<string, TranscriptMemoEntry> =>
+  new Map(file ? Object.entries(file.entries) : [])
 
 /** Pure: the entries a file's text holds; none for anything but a memo of this version. */
 export const parseTranscriptMemo = (text: string): Map<string, TranscriptMemoEntry> => {
@@ -51,7 +62,12 @@ export const formatTranscriptMemo = (entries: ReadonlyMap<string, TranscriptMemo
 
 export const transcriptMemoFile = (env: Env): string => join(trailbossHome(env), 'transcripts.json')
 
-const transcriptMemo = (env: Env): CacheFile => ({ file: transcriptMemoFile(env), dir: trailbossHome(env), check: checkTranscripts, tmpPrefix: '.transcripts' })
+const transcriptMemo = (env: Env): CacheFile => ({
+  file: transcriptMemoFile(env),
+  dir: trailbossHome(env),
+  check: checkTranscripts,
+  tmpPrefix: '.transcripts',
+})
 
 /** The memo; missing, unreadable, corrupt or of another version = empty. */
 export const readTranscriptMemo = (env: Env): TranscriptMemo => {

@@ -20,7 +20,13 @@ export const markEnded = (dir: string, sessionId: string): void => {
   if (!isRealDir(index)) throw new Error(`${index} is not a folder of ours`)
   // O_NONBLOCK: a FIFO planted in a mark's place fails at once (ENXIO) instead of holding the
   // lock holder until a reader comes; a mark that cannot be made only costs readers a read.
-  closeSync(openSync(join(index, sessionId), constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, PRIVATE_FILE_MODE))
+  closeSync(
+    openSync(
+      join(index, sessionId),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      PRIVATE_FILE_MODE,
+    ),
+  )
 }
 
 /** Removes a session's mark, if any (no index folder, or something else in its place: none). */
@@ -60,7 +66,9 @@ export const unmarkBeforeWrite = (dir: string, sessionId: string, before: LiveSt
   } catch (err) {
     // Only regular files are marks (readEndedMarks), so what stays here hides nothing.
     const dropped = removeOwnFolder(endedIndexDir(dir), () => true)
-    log(`could not unmark ${sessionId} in the ended index (${(err as Error).message}); ${dropped ? 'dropped the index' : 'left the rest of the index'}`)
+    log(
+      `could not unmark ${sessionId} in the ended index (${(err as Error).message}); ${dropped ? 'dropped the index' : 'left the rest of the index'}`,
+    )
   }
 }
 

@@ -69,7 +69,7 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent, agents: Ag
     cwd: ev.cwd ?? base.cwd,
     project: ev.project ?? base.project,
     transcriptPath: ev.transcriptPath ?? base.transcriptPath,
-    tmux: ev.headless || base.headless ? null : ev.tmux ?? base.tmux,
+    tmux: ev.headless || base.headless ? null : (ev.tmux ?? base.tmux),
     firstEventAt: Math.min(base.firstEventAt, ev.stamp),
     lastEventAt: lastAhead ? ev.stamp : Math.max(base.lastEventAt, ev.stamp),
     lastEvent: lastAhead || ev.stamp >= base.lastEventAt ? ev.name : base.lastEvent,
@@ -119,5 +119,10 @@ export const applyEvent = (prev: SessionRecord | null, ev: HookEvent, agents: Ag
  * Folds events in stamp order (ties by arrival), as readers and the reliability tests do:
  * pending events, saved without the lock, have no other order than their stamps.
  */
-export const foldEvents = (rec: SessionRecord | null, events: readonly HookEvent[], agents: AgentRulesOf, now?: number): SessionRecord | null =>
+export const foldEvents = (
+  rec: SessionRecord | null,
+  events: readonly HookEvent[],
+  agents: AgentRulesOf,
+  now?: number,
+): SessionRecord | null =>
   [...events].sort((a, b) => a.stamp - b.stamp).reduce<SessionRecord | null>((r, e) => applyEvent(r, e, agents, now), rec)

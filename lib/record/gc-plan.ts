@@ -56,7 +56,9 @@ export const planGc = (listing: StoreListing, now: number, olderThanMs: number, 
       ...listing.temps.filter((f) => old(f.mtimeMs, ages.tempMs)).map((f): Leftover => ({ path: f.path, kind: 'file' })),
       ...listing.locks.filter((l) => old(l.mtimeMs, ages.lockMs)).map((l): Leftover => ({ path: l.path, kind: 'empty-dir' })),
       // Marks of records that are gone (removed by hand, or set aside): harmless, but clutter.
-      ...listing.marks.filter((m) => isValidSessionId(m.id) && m.recordExists === false).map((m): Leftover => ({ path: m.path, kind: 'file' })),
+      ...listing.marks
+        .filter((m) => isValidSessionId(m.id) && m.recordExists === false)
+        .map((m): Leftover => ({ path: m.path, kind: 'file' })),
     ],
     // Past the threshold, a person who wanted to look at one has had the time.
     lost: listing.lost.filter((f) => now - f.mtimeMs >= olderThanMs),

@@ -23,7 +23,11 @@ export const listStore = (dir: string): StoreListing => {
   return {
     temps: listRealDir(tdir).flatMap((e) => (e.isFile() && e.name.endsWith('.tmp') ? [at(join(tdir, e.name))] : [])),
     locks: listRealDir(dir).flatMap((e) => (e.isDirectory() && e.name.endsWith('.json.lock') ? [at(join(dir, e.name))] : [])),
-    marks: [...readEndedMarks(dir)].map((id) => ({ id, path: join(endedIndexDir(dir), id), recordExists: isValidSessionId(id) ? existsSync(recordFile(dir, id)) : null })),
+    marks: [...readEndedMarks(dir)].map((id) => ({
+      id,
+      path: join(endedIndexDir(dir), id),
+      recordExists: isValidSessionId(id) ? existsSync(recordFile(dir, id)) : null,
+    })),
     lost: listLostSpool(spoolDir(dir)),
   }
 }
@@ -33,7 +37,8 @@ export const readGcPlan = (dir: string, now: number, olderThanMs: number): GcPla
   planGc(listStore(dir), now, olderThanMs, { tempMs: TEMP_LEFTOVER_MS, lockMs: LOCK_STALE_MS * 2 })
 
 /** Removes one leftover (a lock folder only when empty); false when it was not ours or is gone. */
-export const removeLeftover = (leftover: Leftover): boolean => (leftover.kind === 'file' ? removeOwnFile(leftover.path) : removeOwnEmptyDir(leftover.path))
+export const removeLeftover = (leftover: Leftover): boolean =>
+  leftover.kind === 'file' ? removeOwnFile(leftover.path) : removeOwnEmptyDir(leftover.path)
 
 /**
  * Removes a session's record, its pending events and its ended mark, under its lock; false when

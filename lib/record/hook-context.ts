@@ -28,4 +28,10 @@ export const projectLabelIn =
     }
   }
 
-export const hookContext = (env: Env, stamp: number, host: string): HookContext => ({ env, stamp, host, fileSize, projectLabel: projectLabelIn(env) })
+export const hookContext = (env: Env, stamp: number, host: string): HookContext => ({
+  env,
+  stamp,
+  host,
+  fileSize,
+  projectLabel: projectLabelIn(env),
+})

@@ -6,7 +6,9 @@ import type { HookEvent, SessionRecord } from './types.js'
 export const looksLikeRecord = (v: unknown, sessionId: string): v is SessionRecord => {
   if (typeof v !== 'object' || v === null) return false
   const r = v as Partial<SessionRecord>
-  return r.v === 1 && r.sessionId === sessionId && typeof r.state === 'string' && typeof r.events === 'number' && Array.isArray(r.foldedPending)
+  return (
+    r.v === 1 && r.sessionId === sessionId && typeof r.state === 'string' && typeof r.events === 'number' && Array.isArray(r.foldedPending)
+  )
 }
 
 export const looksLikeEvent = (v: unknown, sessionId: string): v is HookEvent => {

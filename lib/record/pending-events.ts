@@ -49,8 +49,20 @@ export const readPendingEvents = (dir: string, sessionId: string, folded: readon
 }
 
 /** The record as readers should see it: the file with its pending events folded in memory. */
-export const withPending = (rec: SessionRecord | null, pending: readonly PendingEvent[], agents: AgentRulesOf, now: number = Date.now()): SessionRecord | null =>
-  pending.length === 0 ? rec : foldEvents(rec, pending.map((p) => p.event), agents, now)
+export const withPending = (
+  rec: SessionRecord | null,
+  pending: readonly PendingEvent[],
+  agents: AgentRulesOf,
+  now: number = Date.now(),
+): SessionRecord | null =>
+  pending.length === 0
+    ? rec
+    : foldEvents(
+        rec,
+        pending.map((p) => p.event),
+        agents,
+        now,
+      )
 
 /** Saves an event as its own file, created exclusively, never overwritten (docs/design.md §2.4). */
 export const writePendingEvent = (dir: string, ev: HookEvent, tmpDir = tempDir(dir)): string => {

@@ -14,7 +14,16 @@ import { foldEvents } from './fold.js'
 import { readPendingEvents, withPending } from './pending-events.js'
 import { readSpooledEvents } from './spool-events.js'
 import { myUid } from '../fs/file-stamp.js'
-import { deriveFileStamp, isSettled, readSnapshot, type RecordSnapshot, SNAPSHOT_MAX_ENTRIES, type SnapshotEntry, statRecordFile, writeSnapshot } from './snapshot.js'
+import {
+  deriveFileStamp,
+  isSettled,
+  readSnapshot,
+  type RecordSnapshot,
+  SNAPSHOT_MAX_ENTRIES,
+  type SnapshotEntry,
+  statRecordFile,
+  writeSnapshot,
+} from './snapshot.js'
 
 export interface SkippedFile {
   file: string
@@ -62,7 +71,12 @@ const MISSING = 'missing'
 export const ENDED = Symbol('ended')
 
 /** Reads one record file: the record, why it was skipped, or ENDED when told to skip those. */
-const readRecordOrEnded = async (path: string, sessionId: string, skipEnded: boolean, file?: { ino: number }): Promise<SessionRecord | string | typeof ENDED> => {
+const readRecordOrEnded = async (
+  path: string,
+  sessionId: string,
+  skipEnded: boolean,
+  file?: { ino: number },
+): Promise<SessionRecord | string | typeof ENDED> => {
   let data: unknown
   // Never blocks on a FIFO, never follows a link, never reads more than a record can be.
   const got = readRegularFile(path, { cap: READ_CAP.record, ownOnly: true })
@@ -151,7 +165,8 @@ const readOneRecord = async (src: RecordSource, id: string, skipEnded: boolean):
   // with a ctime older than this run began was not written since, so the text read is its.
   if (src.snapshot && typeof rec === 'object' && rec.state !== 'ended' && src.remembered.size < SNAPSHOT_MAX_ENTRIES) {
     const after = statRecordFile(file, src.uid)
-    if (after && Number(after.ino) === read.ino && isSettled(after.ctimeNs, src.readAt)) src.remembered.set(id, { k: deriveFileStamp(after), r: rec })
+    if (after && Number(after.ino) === read.ino && isSettled(after.ctimeNs, src.readAt))
+      src.remembered.set(id, { k: deriveFileStamp(after), r: rec })
   }
   return rec
 }
@@ -159,7 +174,14 @@ const readOneRecord = async (src: RecordSource, id: string, skipEnded: boolean):
 export const readStore = async (env: Env, dir: string, opts: ReadOptions): Promise<StoreContents> => {
   // A home of another user may hold anything they planted: one line for it, no record read.
   const foreign = deriveHomeProblem(env)
-  if (foreign) return { dir, records: [], endedIds: [], skipped: [{ file: foreign.folder, why: `${foreign.why} — ${FOREIGN_HOME_HINT}` }], setAside: [] }
+  if (foreign)
+    return {
+      dir,
+      records: [],
+      endedIds: [],
+      skipped: [{ file: foreign.folder, why: `${foreign.why} — ${FOREIGN_HOME_HINT}` }],
+      setAside: [],
+    }
   // Events hooks/spool.sh stored that no fold has written yet (record/spool.ts): like pending
   // events, they make a session read whole, and may be all there is of it. Read before the
   // folder is listed: a fold removes a spool file only after writing its record, so an event

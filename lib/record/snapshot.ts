@@ -39,7 +39,12 @@ export const statRecordFile = (path: string, uid: bigint | null): BigIntStats | 
 
 export const snapshotFile = (env: Env): string => join(trailbossHome(env), 'records.json')
 
-const snapshotCache = (env: Env): CacheFile => ({ file: snapshotFile(env), dir: trailbossHome(env), check: checkRecords, tmpPrefix: '.records' })
+const snapshotCache = (env: Env): CacheFile => ({
+  file: snapshotFile(env),
+  dir: trailbossHome(env),
+  check: checkRecords,
+  tmpPrefix: '.records',
+})
 
 interface SnapshotFile {
   dir: string

@@ -78,14 +78,17 @@ export interface SpoolIncomplete {
   notJson?: boolean
 }
 
-export const isIncomplete = (v: unknown): v is SpoolIncomplete => typeof v === 'object' && v !== null && typeof (v as SpoolIncomplete).incomplete === 'string'
+export const isIncomplete = (v: unknown): v is SpoolIncomplete =>
+  typeof v === 'object' && v !== null && typeof (v as SpoolIncomplete).incomplete === 'string'
 
 /** Pure: whether an incomplete file is a lost event by now, rather than one still being written. */
 export const isLostSpoolFile = (f: SpoolIncomplete, now: number): boolean => f.notJson === true || now - f.mtimeMs >= SPOOL_LOST_MS
 
 /** Pure: why a lost spool file is lost, for the log and for readers' messages. */
 export const describeLost = (f: SpoolIncomplete, now: number): string =>
-  f.notJson === true ? `its ${f.incomplete}` : `incomplete for ${Math.round((now - f.mtimeMs) / 1000)} s: its hook stopped half way (${f.incomplete})`
+  f.notJson === true
+    ? `its ${f.incomplete}`
+    : `incomplete for ${Math.round((now - f.mtimeMs) / 1000)} s: its hook stopped half way (${f.incomplete})`
 
 /**
  * Pure: whether JSON.parse stopped at the end of `text` (a prefix of JSON: a file still being
@@ -123,7 +126,8 @@ const MAX_PROCS = 3
  */
 export const parseSpool = (text: string, mtimeMs: number): SpoolEntry | SpoolIncomplete | string => {
   const end = text.indexOf('\n\n')
-  if (end < 0) return SPOOL_MAGIC.startsWith(text.slice(0, SPOOL_MAGIC.length)) ? { incomplete: 'no header yet', mtimeMs } : 'not a spool file'
+  if (end < 0)
+    return SPOOL_MAGIC.startsWith(text.slice(0, SPOOL_MAGIC.length)) ? { incomplete: 'no header yet', mtimeMs } : 'not a spool file'
   const lines = text.slice(0, end).split('\n')
   if (lines[0] !== SPOOL_MAGIC) return 'not a spool file'
   let agent: string | null = null
@@ -164,7 +168,11 @@ export const parseSpool = (text: string, mtimeMs: number): SpoolEntry | SpoolInc
  * `agentEnv`: the variables the entry's agent reads (its `sessionEnv`); with the pane's, the
  * only ones taken from the file, whatever else it names.
  */
-export const spoolEnv = (base: Readonly<Record<string, string | undefined>>, entry: SpoolEntry, agentEnv: readonly string[]): Record<string, string | undefined> => {
+export const spoolEnv = (
+  base: Readonly<Record<string, string | undefined>>,
+  entry: SpoolEntry,
+  agentEnv: readonly string[],
+): Record<string, string | undefined> => {
   const env: Record<string, string | undefined> = { ...base }
   for (const name of [...SPOOL_PANE_ENV, ...agentEnv]) {
     delete env[name]

@@ -12,7 +12,8 @@ export type AgentId = string
 export const LIVE_STATES = ['idle', 'working', 'permission', 'waiting', 'ended'] as const
 export type LiveState = (typeof LIVE_STATES)[number]
 /** The states a transcript check on read may overturn (a wait answered elsewhere, a turn interrupted); idle and ended ones it leaves. */
-export const isTranscriptChecked = (state: LiveState): state is 'working' | 'permission' | 'waiting' => state === 'working' || state === 'permission' || state === 'waiting'
+export const isTranscriptChecked = (state: LiveState): state is 'working' | 'permission' | 'waiting' =>
+  state === 'working' || state === 'permission' || state === 'waiting'
 /** What a wait is about; every list of kinds (options, schemas, summaries) starts here. */
 export const WAIT_KINDS = ['permission', 'question', 'done', 'error', 'interrupted'] as const
 export type WaitKind = (typeof WAIT_KINDS)[number]

@@ -115,4 +115,3 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
     await release().catch((err: Error) => log(`unlock of ${file} failed: ${err.message}`))
   }
 }
-

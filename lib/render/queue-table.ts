@@ -25,7 +25,11 @@ export const summarizeAsk = (ask: Ask, max = 80, kind: WaitKind | null = null): 
   } else if (kind === 'interrupted' && !ask.message) {
     text = STOPPED_WRITING
   } else if (ask.message) {
-    const lines = ask.message.trim().split('\n').map((l) => l.trim()).filter(Boolean)
+    const lines = ask.message
+      .trim()
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
     text = lines[lines.length - 1] ?? ''
   }
   // Line breaks and spaces fold into one space; a \r, \v or \f is a control and is shown.
@@ -43,10 +47,12 @@ export const truncate = (text: string, max: number): string => {
 
 const padEnd = (text: string, width: number): string => text + ' '.repeat(Math.max(0, width - [...text].length))
 
-export const kindLabel = (item: Pick<QueueItem, 'state' | 'kind'>): string => (item.state === 'permission' || item.state === 'waiting' ? item.kind ?? item.state : item.state)
+export const kindLabel = (item: Pick<QueueItem, 'state' | 'kind'>): string =>
+  item.state === 'permission' || item.state === 'waiting' ? (item.kind ?? item.state) : item.state
 
 /** The kind with its marks: `~` inferred, `✓` seen (listed with --all). */
-export const kindCell = (item: Pick<QueueItem, 'state' | 'kind' | 'inferred' | 'seen'>): string => `${kindLabel(item)}${item.inferred ? '~' : ''}${item.seen ? '✓' : ''}`
+export const kindCell = (item: Pick<QueueItem, 'state' | 'kind' | 'inferred' | 'seen'>): string =>
+  `${kindLabel(item)}${item.inferred ? '~' : ''}${item.seen ? '✓' : ''}`
 
 const PALETTE: Readonly<Record<string, string>> = {
   permission: '\u001b[33m',
@@ -130,12 +136,32 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
   }))
   const widest = (texts: string[], min: number, max = Infinity): number => Math.min(max, Math.max(min, ...texts.map((t) => [...t].length)))
   const w = {
-    n: widest(rows.map((r) => r.n), 1),
-    age: widest(rows.map((r) => r.age), 3),
-    kind: widest(rows.map((r) => r.kind), 4),
-    agent: widest(rows.map((r) => r.agent), 5),
-    project: widest(rows.map((r) => r.project), 7, PROJECT_MAX),
-    place: widest(rows.map((r) => r.place.text + r.place.mark), 5, PLACE_MAX),
+    n: widest(
+      rows.map((r) => r.n),
+      1,
+    ),
+    age: widest(
+      rows.map((r) => r.age),
+      3,
+    ),
+    kind: widest(
+      rows.map((r) => r.kind),
+      4,
+    ),
+    agent: widest(
+      rows.map((r) => r.agent),
+      5,
+    ),
+    project: widest(
+      rows.map((r) => r.project),
+      7,
+      PROJECT_MAX,
+    ),
+    place: widest(
+      rows.map((r) => r.place.text + r.place.mark),
+      5,
+      PLACE_MAX,
+    ),
   }
   const gaps = (cols: number): number => cols * 2
   let showAgent = true
@@ -149,16 +175,35 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
   const askWidth = Math.max(ASK_MIN, opts.width - fixed())
   const line = (cells: string[]): string => truncate(cells.join('  ').trimEnd(), Math.max(ASK_MIN, opts.width))
   const pick = (all: string[]): string[] => (showAgent ? all : all.filter((_, i) => i !== 3))
-  const header = line(pick([padEnd('#', w.n), padEnd('AGE', w.age), padEnd('KIND', w.kind), padEnd('AGENT', w.agent), padEnd('PROJECT', w.project), padEnd('WHERE', w.place), 'ASK']))
+  const header = line(
+    pick([
+      padEnd('#', w.n),
+      padEnd('AGE', w.age),
+      padEnd('KIND', w.kind),
+      padEnd('AGENT', w.agent),
+      padEnd('PROJECT', w.project),
+      padEnd('WHERE', w.place),
+      'ASK',
+    ]),
+  )
   const out = [opts.colour ? `${BOLD}${header}${RESET}` : header]
   for (const r of rows) {
     const kindCell = padEnd(r.kind, w.kind)
     const colourOf = PALETTE[kindLabel(r.item)]
-    const cells = pick([padEnd(r.n, w.n), padEnd(r.age, w.age), kindCell, padEnd(r.agent, w.agent), padEnd(truncate(r.project, w.project), w.project), padEnd(truncatePlace(r.place, w.place), w.place), summarizeItemAsk(r.item, askWidth)])
+    const cells = pick([
+      padEnd(r.n, w.n),
+      padEnd(r.age, w.age),
+      kindCell,
+      padEnd(r.agent, w.agent),
+      padEnd(truncate(r.project, w.project), w.project),
+      padEnd(truncatePlace(r.place, w.place), w.place),
+      summarizeItemAsk(r.item, askWidth),
+    ])
     let text = line(cells)
     // Colour goes in after the cut, so escape codes never count as width; # and AGE are ASCII.
     const at = w.n + w.age + 4
-    if (opts.colour && colourOf && text.slice(at, at + kindCell.length) === kindCell) text = `${text.slice(0, at)}${colourOf}${kindCell}${RESET}${text.slice(at + kindCell.length)}`
+    if (opts.colour && colourOf && text.slice(at, at + kindCell.length) === kindCell)
+      text = `${text.slice(0, at)}${colourOf}${kindCell}${RESET}${text.slice(at + kindCell.length)}`
     // Finished turns, seen waits and other sessions are dimmed: they do not block on the person.
     out.push(opts.colour && (r.item.n === null || !r.item.needsYou) ? `${DIM}${text}${RESET}` : text)
   }
@@ -175,7 +220,17 @@ const field = (text: string): string => formatVisible(text)
 export const formatPlain = (items: readonly QueueItem[], now: number): string =>
   items
     .map((i) =>
-      [i.key, i.n === null ? '-' : String(i.n), formatAge(now - i.since), kindCell(i), i.project ?? '?', i.tmux?.pane ?? '-', summarizeItemAsk(i, 200), agentLabel(i.agent), placeLabel(i)]
+      [
+        i.key,
+        i.n === null ? '-' : String(i.n),
+        formatAge(now - i.since),
+        kindCell(i),
+        i.project ?? '?',
+        i.tmux?.pane ?? '-',
+        summarizeItemAsk(i, 200),
+        agentLabel(i.agent),
+        placeLabel(i),
+      ]
         .map(field)
         .join('\t'),
     )
@@ -194,7 +249,12 @@ export interface JsonItem {
   project: string | null
   host: string
   headless: boolean
-  tmux: { pane: string; socket: string; alive: boolean | null; place: { session: string; window: number; windowName: string } | null } | null
+  tmux: {
+    pane: string
+    socket: string
+    alive: boolean | null
+    place: { session: string; window: number; windowName: string } | null
+  } | null
   inferred: boolean
   reason: string | null
   /** A wait that blocks on the person; false for a finished turn (done) and for every other session. */
@@ -228,6 +288,8 @@ export const toJsonItem = (i: QueueItem): JsonItem => ({
   seen: i.seen,
   ask: i.ask,
   lastEventAt: new Date(i.record.lastEventAt).toISOString(),
-  denied: i.record.denied ? { tool: i.record.denied.tool, reason: i.record.denied.reason, at: new Date(i.record.denied.at).toISOString() } : null,
+  denied: i.record.denied
+    ? { tool: i.record.denied.tool, reason: i.record.denied.reason, at: new Date(i.record.denied.at).toISOString() }
+    : null,
   hint: i.hint,
 })

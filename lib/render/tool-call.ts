@@ -30,7 +30,15 @@ const commandOf = (o: Obj): string | null => {
 }
 
 const editDiff = (file: string, oldText: string, newText: string): string[] =>
-  createTwoFilesPatch(file, file, oldText.endsWith('\n') ? oldText : `${oldText}\n`, newText.endsWith('\n') ? newText : `${newText}\n`, '', '', { context: 3 })
+  createTwoFilesPatch(
+    file,
+    file,
+    oldText.endsWith('\n') ? oldText : `${oldText}\n`,
+    newText.endsWith('\n') ? newText : `${newText}\n`,
+    '',
+    '',
+    { context: 3 },
+  )
     .split('\n')
     .slice(2) // the ===== separator and the Index line say nothing here
     .filter((l) => l !== '')
@@ -40,7 +48,7 @@ const QUESTION_TYPES: Readonly<Record<string, string>> = { yesno: ' (yes or no)'
 const renderQuestions = (qs: Obj[]): string[] =>
   qs.flatMap((q) => {
     const options = objects(q.options)
-    const how = q.multiSelect === true ? ' (several answers)' : QUESTION_TYPES[s(q.type)] ?? ''
+    const how = q.multiSelect === true ? ' (several answers)' : (QUESTION_TYPES[s(q.type)] ?? '')
     return [
       `${q.header ? `[${s(q.header)}] ` : ''}${s(q.question)}${how}`,
       ...options.map((opt, i) => `  ${i + 1}. ${s(opt.label)}${opt.description ? ` — ${s(opt.description)}` : ''}`),
@@ -51,7 +59,9 @@ const renderQuestions = (qs: Obj[]): string[] =>
 export const renderToolCall = (tool: string, input: unknown): string[] => {
   if (typeof input === 'string') {
     // Over the record's cap: the input is kept as its truncated JSON text.
-    return [tool, ...indent(input), input.endsWith(TRUNCATION_MARKER) ? '  (input truncated; the transcript has it whole)' : ''].filter(Boolean)
+    return [tool, ...indent(input), input.endsWith(TRUNCATION_MARKER) ? '  (input truncated; the transcript has it whole)' : ''].filter(
+      Boolean,
+    )
   }
   const o = asObj(input) ?? {}
   const file = s(o.file_path)
@@ -64,7 +74,10 @@ export const renderToolCall = (tool: string, input: unknown): string[] => {
   }
   if (file && Array.isArray(o.edits)) {
     const edits = objects(o.edits)
-    return [`${tool} ${file} (${edits.length} edits)`, ...edits.flatMap((e) => indent(editDiff(file, s(e.old_string), s(e.new_string)).join('\n')))]
+    return [
+      `${tool} ${file} (${edits.length} edits)`,
+      ...edits.flatMap((e) => indent(editDiff(file, s(e.old_string), s(e.new_string)).join('\n'))),
+    ]
   }
   if (file && (typeof o.old_string === 'string' || typeof o.new_string === 'string')) {
     const all = o.replace_all === true || o.allow_multiple === true

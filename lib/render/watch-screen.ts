@@ -83,7 +83,9 @@ export const formatWatchScreen = (s: WatchScreen): string[] => {
 
   if (s.items.length === 0) return [...top, '', ...footer].slice(0, height)
 
-  const tableLines = formatTable(s.items, { now: s.now, colour: s.colour, width: width - 2 }).replace(/\n$/, '').split('\n')
+  const tableLines = formatTable(s.items, { now: s.now, colour: s.colour, width: width - 2 })
+    .replace(/\n$/, '')
+    .split('\n')
   const header = tableLines[0] ?? ''
   const rows = tableLines.slice(1)
   const sel = deriveSelectedIndex(s.items, s.selected)
@@ -94,7 +96,9 @@ export const formatWatchScreen = (s: WatchScreen): string[] => {
   const detailRoom = Math.min(details.length, Math.max(0, Math.floor((height - frame) / 2)))
   const room = Math.max(1, height - frame - detailRoom)
   const start = Math.min(Math.max(0, sel - room + 1), Math.max(0, rows.length - room))
-  const visible = rows.slice(start, start + room).map((r, i) => (start + i === sel ? `${s.colour ? BOLD : ''}>${s.colour ? RESET : ''} ${r}` : `  ${r}`))
+  const visible = rows
+    .slice(start, start + room)
+    .map((r, i) => (start + i === sel ? `${s.colour ? BOLD : ''}>${s.colour ? RESET : ''} ${r}` : `  ${r}`))
   const more = rows.length > room ? [`  (${start + 1}-${start + visible.length} of ${rows.length})`] : []
   const body = [`  ${header}`, ...visible, ...more, ...details.slice(0, detailRoom)]
   const gap = Math.max(0, height - top.length - body.length - footer.length)
@@ -106,23 +110,30 @@ const signature = (i: QueueItem): string => `${i.state}/${i.kind ?? ''}@${i.sinc
 
 /** One log line: time, number, kind, project, ask, pane, key (tab-free, for logs and grep). */
 export const formatChangeLine = (i: QueueItem, now: number): string =>
-  formatVisible([
-    new Date(now).toISOString(),
-    i.n === null ? '-' : `#${i.n}`,
-    `${kindLabel(i)}${i.inferred ? '~' : ''}`,
-    i.project ?? '?',
-    i.tmux?.pane ?? '-',
-    i.key,
-    summarizeItemAsk(i, 120),
-  ]
-    .filter((f) => f !== '')
-    .join('  '))
+  formatVisible(
+    [
+      new Date(now).toISOString(),
+      i.n === null ? '-' : `#${i.n}`,
+      `${kindLabel(i)}${i.inferred ? '~' : ''}`,
+      i.project ?? '?',
+      i.tmux?.pane ?? '-',
+      i.key,
+      summarizeItemAsk(i, 120),
+    ]
+      .filter((f) => f !== '')
+      .join('  '),
+  )
 
 /**
  * The lines a change from `prev` to `next` earns: one per session that appeared, changed state
  * or kind, or started a new wait; one per session that left (its new state, or `gone`).
  */
-export const formatChanges = (prev: ReadonlyMap<string, QueueItem>, next: readonly QueueItem[], now: number, everyone: readonly QueueItem[] = next): string[] => {
+export const formatChanges = (
+  prev: ReadonlyMap<string, QueueItem>,
+  next: readonly QueueItem[],
+  now: number,
+  everyone: readonly QueueItem[] = next,
+): string[] => {
   const lines: string[] = []
   const seen = new Set<string>()
   for (const i of next) {
@@ -133,7 +144,18 @@ export const formatChanges = (prev: ReadonlyMap<string, QueueItem>, next: readon
   for (const [id, before] of prev) {
     if (seen.has(id)) continue
     const after = everyone.find((i) => i.sessionId === id)
-    lines.push(formatVisible([new Date(now).toISOString(), '-', after ? kindLabel(after) : 'gone', before.project ?? '?', before.tmux?.pane ?? '-', before.key].join('  ')))
+    lines.push(
+      formatVisible(
+        [
+          new Date(now).toISOString(),
+          '-',
+          after ? kindLabel(after) : 'gone',
+          before.project ?? '?',
+          before.tmux?.pane ?? '-',
+          before.key,
+        ].join('  '),
+      ),
+    )
   }
   return lines
 }

@@ -77,7 +77,8 @@ const DOWN_KEYS = new Set(['j', '\u001b[B'])
 const UP_KEYS = new Set(['k', '\u001b[A'])
 
 /** The rows shown. */
-export const shownItems = (s: Pick<WatchState, 'all' | 'queue'>): readonly QueueItem[] => (s.queue ? (s.all ? s.queue.items : s.queue.queue) : [])
+export const shownItems = (s: Pick<WatchState, 'all' | 'queue'>): readonly QueueItem[] =>
+  s.queue ? (s.all ? s.queue.items : s.queue.queue) : []
 
 const selectedItem = (s: WatchState): QueueItem | undefined => {
   const items = shownItems(s)
@@ -174,6 +175,9 @@ export const stepWatch = (s: WatchState, input: WatchInput): WatchStep => {
     case 'answered':
       return { state: { ...s, busy: false, message: saidLines(input.said).join(' · ') || null }, effects: [{ type: 'rescan' }, DRAW] }
     case 'marked':
-      return { state: { ...s, message: input.ok ? `seen: ${input.item.n ?? input.item.key}` : 'could not mark it seen' }, effects: [{ type: 'rescan' }, DRAW] }
+      return {
+        state: { ...s, message: input.ok ? `seen: ${input.item.n ?? input.item.key}` : 'could not mark it seen' },
+        effects: [{ type: 'rescan' }, DRAW],
+      }
   }
 }

@@ -74,16 +74,30 @@ export const transcriptsSchema = z.object({ v: z.literal(TRANSCRIPT_MEMO_VERSION
 
 // Each entry's record is checked by the record's own compiled check (lib/record/snapshot.ts): the
 // file's check holds the snapshot's frame only, not a second copy of the record schema.
-export const recordsSchema = z.object({ v: z.literal(SNAPSHOT_VERSION), dir: z.string(), entries: byId(z.object({ k: z.string(), r: z.record(z.string(), z.unknown()) })) })
+export const recordsSchema = z.object({
+  v: z.literal(SNAPSHOT_VERSION),
+  dir: z.string(),
+  entries: byId(z.object({ k: z.string(), r: z.record(z.string(), z.unknown()) })),
+})
 
 const numberEntry = z.object({ n: z.number().check(z.int(), z.gte(1)), sessionId, since: time, freedAt: z.nullable(time) })
 export const numbersSchema = z.object({ v: z.literal(NUMBERS_VERSION), waits: z.array(numberEntry) })
 
-export const notifySchema = z.object({ v: z.literal(NOTIFY_STATE_VERSION), told: z.record(z.string(), z.array(z.string())), said: z.optional(z.array(z.string())) })
+export const notifySchema = z.object({
+  v: z.literal(NOTIFY_STATE_VERSION),
+  told: z.record(z.string(), z.array(z.string())),
+  said: z.optional(z.array(z.string())),
+})
 
 export const seenSchema = z.object({ v: z.literal(SEEN_VERSION), since: time, seenAt: z.nullable(time), activeAt: z.nullable(time) })
 
-export const originSchema = z.object({ v: z.literal(ORIGIN_VERSION), socket: z.string(), client: z.string(), pane: z.string().check(z.regex(/^%\d+$/)), at: time })
+export const originSchema = z.object({
+  v: z.literal(ORIGIN_VERSION),
+  socket: z.string(),
+  client: z.string(),
+  pane: z.string().check(z.regex(/^%\d+$/)),
+  at: time,
+})
 
 /** Every cache, by the name its compiled check is exported under (lib/cache/check.generated.js). */
 export const CACHE_SCHEMAS = {

@@ -14,7 +14,8 @@ export const checkHooksMergeable = (settings: JsonObject, notEvents: readonly st
   if (hooks === undefined) return
   if (!isJsonObject(hooks)) throw new TrailbossError('its "hooks" is not an object', 'fix the file by hand, then run this again')
   for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups) && !notEvents.includes(event)) throw new TrailbossError(`its "hooks.${event}" is not a list`, 'fix the file by hand, then run this again')
+    if (!Array.isArray(groups) && !notEvents.includes(event))
+      throw new TrailbossError(`its "hooks.${event}" is not a list`, 'fix the file by hand, then run this again')
   }
 }
 
@@ -61,7 +62,12 @@ export const withoutOurHooks = (group: Json, isOurs: IsOurHook): Json | null => 
  * group of ours keeps its place (so a second install changes nothing), stray entries of ours
  * elsewhere go, and every foreign key, group and hook stays as it was, in its order.
  */
-export const mergeHookGroups = (settings: JsonObject, events: readonly string[], isOurs: IsOurHook, entryFor: (event: string) => JsonObject): JsonObject => {
+export const mergeHookGroups = (
+  settings: JsonObject,
+  events: readonly string[],
+  isOurs: IsOurHook,
+  entryFor: (event: string) => JsonObject,
+): JsonObject => {
   const cleaned = unmergeHookGroups(settings, (g) => withoutOurHooks(g, isOurs), events, events.length > 0)
   const prevHooks = isJsonObject(settings.hooks) ? settings.hooks : {}
   const hooks: JsonObject = isJsonObject(cleaned.hooks) ? { ...cleaned.hooks } : {}

@@ -77,7 +77,10 @@ const startsLine = (text: string, offset: number): boolean => {
 }
 
 /** A value laid out as the file lays out its values, its lines continuing at `pad`. */
-const renderValue = (value: Json, pad: string, l: TextLayout): string => JSON.stringify(value, null, l.indent).split('\n').join(l.eol + pad)
+const renderValue = (value: Json, pad: string, l: TextLayout): string =>
+  JSON.stringify(value, null, l.indent)
+    .split('\n')
+    .join(l.eol + pad)
 
 /** The spacing the file uses after a key's colon (`"a": 1` or `"a":1`), from a member. */
 const colonOf = (text: string, property: JsonNode | undefined): string => {
@@ -162,7 +165,8 @@ export const editJsonText = (previous: string, before: JsonObject, next: JsonObj
     const container = containerAt(path)
     const members = container.children ?? []
     const index = typeof key === 'number' ? key : members.length
-    const make = (pad: string, colon: string): string => (typeof key === 'number' ? renderValue(value, pad, l) : `${JSON.stringify(key)}:${colon}${renderValue(value, pad, l)}`)
+    const make = (pad: string, colon: string): string =>
+      typeof key === 'number' ? renderValue(value, pad, l) : `${JSON.stringify(key)}:${colon}${renderValue(value, pad, l)}`
     text = apply(text, insertion(text, container, index, make, l))
   }
   const replace = (path: JsonPath, value: Json): void => {

@@ -33,7 +33,8 @@ export const isOurSpoolFile = (path: string, known: readonly string[] = []): boo
 export const isOurEmitterFile = (path: string, known: readonly string[] = []): boolean => known.includes(path) || NPM_EMITTER.test(path)
 
 /** What may follow the emitter in our command: nothing, or the agent it records for. */
-const namesAgentOnly = (rest: readonly unknown[]): boolean => rest.length === 0 || (rest.length === 2 && rest[0] === '--agent' && typeof rest[1] === 'string' && AGENT_ID.test(rest[1]))
+const namesAgentOnly = (rest: readonly unknown[]): boolean =>
+  rest.length === 0 || (rest.length === 2 && rest[0] === '--agent' && typeof rest[1] === 'string' && AGENT_ID.test(rest[1]))
 
 /**
  * A hook's command (and its exec-form arguments) is ours when it is exactly one our install
@@ -49,7 +50,15 @@ export const isOurCommand = (command: unknown, args: unknown, known: readonly st
     const [file, ...rest] = args as unknown[]
     if (command === '/bin/sh') {
       const [id, node, ...more] = rest
-      return typeof file === 'string' && isOurSpoolFile(file, known) && typeof id === 'string' && AGENT_ID.test(id) && typeof node === 'string' && NODE_BIN.test(node) && more.length === 0
+      return (
+        typeof file === 'string' &&
+        isOurSpoolFile(file, known) &&
+        typeof id === 'string' &&
+        AGENT_ID.test(id) &&
+        typeof node === 'string' &&
+        NODE_BIN.test(node) &&
+        more.length === 0
+      )
     }
     return NODE_BIN.test(command) && typeof file === 'string' && isOurEmitterFile(file, known) && namesAgentOnly(rest)
   }

@@ -14,7 +14,6 @@ export const EMIT_BIN = 'trailboss-emit'
 /** How to install the package for good, as doctor's fixes say it. */
 export const INSTALL_PACKAGE = 'npm install -g trailboss (from a clone: npm install -g .)'
 
-
 /** What our hooks run: exec form (Node binary + emitter file) or the emitter from PATH. */
 export interface EmitterCommand {
   command: string

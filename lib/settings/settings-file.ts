@@ -23,12 +23,20 @@ export const parseSettings = (text: string, file: string): JsonObject => {
   try {
     value = JSON.parse(text)
   } catch (err) {
-    throw new TrailbossError(`${file} is not valid JSON (${(err as Error).message}); left it untouched`, 'fix it by hand (comments are not allowed), then run this again')
+    throw new TrailbossError(
+      `${file} is not valid JSON (${(err as Error).message}); left it untouched`,
+      'fix it by hand (comments are not allowed), then run this again',
+    )
   }
-  if (!isJsonObject(value)) throw new TrailbossError(`${file} does not hold a JSON object; left it untouched`, 'fix it by hand, then run this again')
+  if (!isJsonObject(value))
+    throw new TrailbossError(`${file} does not hold a JSON object; left it untouched`, 'fix it by hand, then run this again')
   // JSON.parse keeps the last of two equal keys: a rewrite would drop the first one's content.
   const dup = findDuplicateKey(text)
-  if (dup) throw new TrailbossError(`${file} has the key ${JSON.stringify(dup.key)} twice (at ${dup.at}); left it untouched`, 'merge the two by hand, then run this again')
+  if (dup)
+    throw new TrailbossError(
+      `${file} has the key ${JSON.stringify(dup.key)} twice (at ${dup.at}); left it untouched`,
+      'merge the two by hand, then run this again',
+    )
   return value
 }
 
@@ -164,12 +172,15 @@ const guardedUpdate = async (
     const { after, changed, empty } = compute(before)
     const restore = opts.restoreIfEmpty !== undefined && before !== null && empty ? opts.restoreIfEmpty : undefined
     if (restore === undefined) return { file, target, before, after, changed, removed: false }
-    return restore === null ? { file, target, before, after: '', changed: true, removed: true } : { file, target, before, after: restore, changed: restore !== before, removed: false }
+    return restore === null
+      ? { file, target, before, after: '', changed: true, removed: true }
+      : { file, target, before, after: restore, changed: restore !== before, removed: false }
   }
   const none = { backup: null, createdDirs: [] }
   if (opts.dryRun) return { ...run(), ...none }
   // Nothing to take out of a file that is not there: create neither it nor its folder.
-  if (!fs.existsSync(target) && !compute(null).changed) return { file, target, before: null, after: '', changed: false, removed: false, ...none }
+  if (!fs.existsSync(target) && !compute(null).changed)
+    return { file, target, before: null, after: '', changed: false, removed: false, ...none }
   const createdDirs = foldersMade(fs.mkdirSync(dirname(target), { recursive: true, mode: 0o700 }), dirname(target))
   // realpath: false locks a file that does not exist yet (proper-lockfile: <file>.lock/).
   let compromised: Error | undefined
@@ -193,7 +204,8 @@ const guardedUpdate = async (
       mode = fs.statSync(target).mode & 0o777
       const dir = opts.backupDir ?? join(trailbossHome(env), 'backups')
       const foreign = opts.backupDir === undefined ? deriveHomeProblem(env) : null
-      if (foreign) throw new TrailbossError(`no backup of ${file} written: ${foreign.folder} ${foreign.why}; left it untouched`, FOREIGN_HOME_HINT)
+      if (foreign)
+        throw new TrailbossError(`no backup of ${file} written: ${foreign.folder} ${foreign.why}; left it untouched`, FOREIGN_HOME_HINT)
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
       backup = join(dir, `${basename(target)}.${stampForFile((opts.now ?? Date.now)())}.${randomBytes(2).toString('hex')}.bak`)
       fs.writeFileSync(backup, result.before, { flag: 'wx', mode: 0o600 })
@@ -212,7 +224,12 @@ const guardedUpdate = async (
  * with a backup of what was there; writes nothing when nothing changes or on a dry run.
  * Refuses (throws, file untouched) when the file is not one JSON object.
  */
-export const updateSettingsFile = (file: string, env: Env, change: (settings: JsonObject) => JsonObject, opts: UpdateOptions = {}): Promise<SettingsUpdate> =>
+export const updateSettingsFile = (
+  file: string,
+  env: Env,
+  change: (settings: JsonObject) => JsonObject,
+  opts: UpdateOptions = {},
+): Promise<SettingsUpdate> =>
   guardedUpdate(
     file,
     env,
@@ -220,7 +237,11 @@ export const updateSettingsFile = (file: string, env: Env, change: (settings: Js
       const settings = before === null ? {} : parseSettings(before, file)
       const next = change(settings)
       const changed = !jsonEqual(settings, next)
-      return { after: changed ? formatSettingsEdit(before, settings, next) : (before ?? ''), changed, empty: Object.keys(next).length === 0 }
+      return {
+        after: changed ? formatSettingsEdit(before, settings, next) : (before ?? ''),
+        changed,
+        empty: Object.keys(next).length === 0,
+      }
     },
     opts,
   )
@@ -229,7 +250,12 @@ export const updateSettingsFile = (file: string, env: Env, change: (settings: Js
  * updateSettingsFile for a file that is not JSON (Codex's config.toml): `change` maps its text
  * (null: missing) to the new text, or null to leave it as it is.
  */
-export const updateTextFile = (file: string, env: Env, change: (text: string | null) => string | null, opts: UpdateOptions = {}): Promise<SettingsUpdate> =>
+export const updateTextFile = (
+  file: string,
+  env: Env,
+  change: (text: string | null) => string | null,
+  opts: UpdateOptions = {},
+): Promise<SettingsUpdate> =>
   guardedUpdate(
     file,
     env,
@@ -266,4 +292,3 @@ export const readSettingsFile = (file: string): { settings: JsonObject | null; e
     return { settings: null, error: err instanceof TrailbossError ? err.message : String(err) }
   }
 }
-

@@ -40,7 +40,16 @@ export const readTomlData = (ast: AST.TOMLProgram): { [key: string]: TomlData } 
   traverseNodes(ast, {
     enterNode: (node) => {
       if (node.type !== 'TOMLValue') return
-      const tagged = node.kind === 'integer' ? node.bigint.toString() : node.kind === 'float' ? String(node.value) : node.kind === 'boolean' ? String(node.value) : node.kind === 'string' ? node.value : node.datetime
+      const tagged =
+        node.kind === 'integer'
+          ? node.bigint.toString()
+          : node.kind === 'float'
+            ? String(node.value)
+            : node.kind === 'boolean'
+              ? String(node.value)
+              : node.kind === 'string'
+                ? node.value
+                : node.datetime
       // The tag is what comparisons see; the node is a copy the caller parsed for this.
       ;(node as { value: unknown }).value = `${node.kind}:${tagged}`
     },
@@ -85,7 +94,8 @@ const listKeyValues = (ast: AST.TOMLProgram): PlacedKeyValue[] => {
   return out
 }
 
-const startsWith = (full: readonly (string | number)[], path: Path): boolean => full.length >= path.length && path.every((p, i) => full[i] === p)
+const startsWith = (full: readonly (string | number)[], path: Path): boolean =>
+  full.length >= path.length && path.every((p, i) => full[i] === p)
 
 /**
  * The places that define something at or under `path`: a table whose header starts with it, a
@@ -100,7 +110,8 @@ export type TomlSite =
 export const findTomlSites = (ast: AST.TOMLProgram, path: Path): TomlSite[] => {
   const out: TomlSite[] = []
   for (const node of ast.body[0].body) {
-    if (node.type === 'TOMLTable' && startsWith(node.resolvedKey, path)) out.push({ kind: 'table', node, key: node.kind === 'standard' ? (node.key.keys[path.length - 1] ?? null) : null })
+    if (node.type === 'TOMLTable' && startsWith(node.resolvedKey, path))
+      out.push({ kind: 'table', node, key: node.kind === 'standard' ? (node.key.keys[path.length - 1] ?? null) : null })
   }
   for (const p of listKeyValues(ast)) {
     // A pair inside a site found already (its base reaches the path) belongs to that site.

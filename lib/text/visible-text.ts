@@ -11,7 +11,8 @@
  * part of the start-up of `ls --json`, which prints no text through here.
  */
 let hiddenPattern: RegExp | undefined
-const isHidden = (c: string): boolean => (hiddenPattern ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/u).test(c)
+const isHidden = (c: string): boolean =>
+  (hiddenPattern ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/u).test(c)
 
 /** Arabic and Syriac signs that are format characters yet print (they prefix a number). */
 const PRINTING_FORMAT = new Set([0x600, 0x601, 0x602, 0x603, 0x604, 0x605, 0x6dd, 0x70f, 0x890, 0x891, 0x8e2, 0x110bd, 0x110cd])
@@ -30,7 +31,8 @@ const isJoiningLetter = (cp: number | undefined): boolean => {
 }
 const isVisibleBase = (cp: number | undefined): boolean =>
   cp !== undefined && !isHidden(String.fromCodePoint(cp)) && !/[\s\p{M}]/u.test(String.fromCodePoint(cp))
-const isVariationSelector = (cp: number | undefined): boolean => cp !== undefined && ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef))
+const isVariationSelector = (cp: number | undefined): boolean =>
+  cp !== undefined && ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef))
 const isTag = (cp: number): boolean => cp >= 0xe0020 && cp <= 0xe007f
 
 /**
@@ -100,7 +102,11 @@ const PLAIN = /^[\x20-\x7e]*$/
 /** Text with every control and non-printing character shown as a visible escape. */
 export const formatVisible = (text: string, opts: VisibleOptions = {}): string => {
   if (PLAIN.test(text)) return text
-  if (opts.newlines) return text.split('\n').map((line) => formatVisible(line, { tabs: opts.tabs ?? 'escape' })).join('\n')
+  if (opts.newlines)
+    return text
+      .split('\n')
+      .map((line) => formatVisible(line, { tabs: opts.tabs ?? 'escape' }))
+      .join('\n')
   // Iterating a string by code point yields a lone surrogate as itself.
   const cps = Array.from(text, (c) => c.codePointAt(0)!)
   let out = ''

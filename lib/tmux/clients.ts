@@ -64,6 +64,5 @@ export const readPane = async (socket: string, pane: string, exec: TmuxExec = ex
   return dead === '1' ? { state: 'dead' } : { state: 'live', serverPid: Number(pid) }
 }
 
-
 /** The most recently active first; a tie goes to the newest attach (higher pid), not list order. */
 export const byActivity = (a: Client, b: Client): number => b.activity - a.activity || b.pid - a.pid

@@ -152,7 +152,12 @@ export const execTmux: TmuxExec = async (args, call = {}) => {
   }
   let started: Promise<HandleExit> | null
   try {
-    started = spawnOnHandle('tmux', argv, { env: call.env ?? process.env, stdout: out, stderr: err, timeoutMs: call.timeoutMs ?? TMUX_TIMEOUT_MS })
+    started = spawnOnHandle('tmux', argv, {
+      env: call.env ?? process.env,
+      stdout: out,
+      stderr: err,
+      timeoutMs: call.timeoutMs ?? TMUX_TIMEOUT_MS,
+    })
   } catch (e) {
     closeSync(out)
     closeSync(err)

@@ -112,7 +112,11 @@ export const parseCaptures = (stdout: string, count: number): (string | null)[] 
  * The visible text of several panes of one server in one tmux run (a command sequence),
  * since each tmux process costs a few ms: null for a pane whose capture did not come back.
  */
-export const capturePanes = async (socket: string | undefined, paneIds: readonly string[], exec: TmuxExec = execTmux): Promise<(string | null)[]> => {
+export const capturePanes = async (
+  socket: string | undefined,
+  paneIds: readonly string[],
+  exec: TmuxExec = execTmux,
+): Promise<(string | null)[]> => {
   if (paneIds.length === 0) return []
   const args = paneIds.flatMap((id) => ['capture-pane', '-p', '-t', id, ';', 'display-message', '-p', CAPTURE_MARK, ';']).slice(0, -1)
   return parseCaptures((await exec(args, { socket })).stdout, paneIds.length)

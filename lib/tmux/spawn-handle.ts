@@ -60,7 +60,15 @@ export const deriveSpawnShape = (major: number, binding: Pick<ProcessBinding, 'c
 /** One call of the handle's spawn in the shape this Node takes: the options object child_process builds, or its positional arguments. */
 const spawnIn = (shape: 'options' | 'positional', handle: ProcessHandle, s: RawSpawn): number =>
   shape === 'options'
-    ? handle.spawn({ file: s.file, args: s.args, envPairs: s.envPairs, stdio: s.stdio, detached: false, windowsHide: false, windowsVerbatimArguments: false })
+    ? handle.spawn({
+        file: s.file,
+        args: s.args,
+        envPairs: s.envPairs,
+        stdio: s.stdio,
+        detached: false,
+        windowsHide: false,
+        windowsVerbatimArguments: false,
+      })
     : handle.spawn(s.file, s.args, undefined, s.envPairs, s.stdio, 0, undefined, undefined)
 
 /** Pure: the environment as `KEY=value` pairs, as child_process passes it (unset values left out). */

@@ -8,14 +8,16 @@
 
 let hiddenPattern: RegExp | undefined
 /** Controls, format characters, separators, surrogates, default-ignorables, noncharacters. */
-const isHidden = (c: string): boolean => (hiddenPattern ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/u).test(c)
+const isHidden = (c: string): boolean =>
+  (hiddenPattern ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}]/u).test(c)
 const charOf = (cp: number | undefined): string => (cp === undefined ? '' : String.fromCodePoint(cp))
 /** Arabic and Syriac signs that are format characters yet print (they prefix a number). */
 const PRINTING_FORMAT = new Set([0x600, 0x601, 0x602, 0x603, 0x604, 0x605, 0x6dd, 0x70f, 0x890, 0x891, 0x8e2, 0x110bd, 0x110cd])
 const isPictographic = (cp: number | undefined): boolean => /\p{Extended_Pictographic}/u.test(charOf(cp))
 /** Letters of the scripts whose shaping uses joiners (Arabic, Indic, …), not Latin, Greek, Cyrillic or Common. */
 const isJoiningLetter = (cp: number | undefined): boolean =>
-  /[\p{L}\p{M}]/u.test(charOf(cp)) && !/[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]/u.test(charOf(cp))
+  /[\p{L}\p{M}]/u.test(charOf(cp)) &&
+  !/[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]/u.test(charOf(cp))
 const isSelector = (cp: number): boolean => (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef)
 const isTag = (cp: number | undefined): boolean => cp !== undefined && cp >= 0xe0020 && cp <= 0xe007f
 
@@ -120,7 +122,10 @@ export const askLine = (ask: unknown, max = 80): string => {
           : ''
     text = detail ? `${tool}: ${detail}` : tool
   } else {
-    const lines = (str(ask.message) ?? '').split('\n').map((l) => l.trim()).filter(Boolean)
+    const lines = (str(ask.message) ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
     text = lines[lines.length - 1] ?? ''
   }
   // As `trailboss ls` words it: tabs, newlines and spaces run together, the rest made visible.

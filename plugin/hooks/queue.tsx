@@ -12,7 +12,18 @@
 // it reads nothing and loads nothing, and a wait in which nothing was written ends empty, so each
 // renewal at rest costs one small start.
 import type { EngineInterface, Register, RenderInputOf, Timer } from 'claude-code'
-import { formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, visibleText, waitId, type Wait } from './queue-view'
+import {
+  formatAge,
+  formatStatus,
+  formatToast,
+  newWaits,
+  nextChangeAt,
+  othersOf,
+  parseListing,
+  visibleText,
+  waitId,
+  type Wait,
+} from './queue-view'
 
 /** `trailboss ls` takes ~0.1 s; this bounds a hung one (a stuck tmux server). */
 const LS_TIMEOUT_MS = 15_000
@@ -99,7 +110,8 @@ const state: State = {
 const readQueue = async ($: EngineInterface, argv: readonly string[], timeoutMs: number): Promise<boolean | 'quiet'> => {
   try {
     const r = await $.process.run(argv, { timeoutMs })
-    if (r.exitCode !== 0 && /read-at/.test(r.stderr)) throw new Error('`trailboss` is older than this plugin (no --read-at): npm install -g trailboss')
+    if (r.exitCode !== 0 && /read-at/.test(r.stderr))
+      throw new Error('`trailboss` is older than this plugin (no --read-at): npm install -g trailboss')
     if (r.exitCode !== 0) throw new Error(r.stderr.trim().split('\n')[0] || `\`trailboss ls --json\` exited ${r.exitCode}`)
     if (argv.includes('--read-at') && r.stdout.trim() === '') return 'quiet'
     const listing = parseListing(r.stdout)
@@ -118,7 +130,9 @@ const readQueue = async ($: EngineInterface, argv: readonly string[], timeoutMs:
   } catch (err) {
     // Not installed, not on PATH, a foreign program: say so in the entry, once per change.
     const message = err instanceof Error ? err.message : String(err)
-    const error = /ENOENT|not found|No such file/i.test(message) ? '`trailboss` is not on PATH (npm install -g trailboss)' : visibleText(message)
+    const error = /ENOENT|not found|No such file/i.test(message)
+      ? '`trailboss` is not on PATH (npm install -g trailboss)'
+      : visibleText(message)
     if (error === state.error) return false
     state.error = error
     state.waits = []
@@ -191,7 +205,14 @@ const wait = ($: EngineInterface): void => {
   void (async () => {
     try {
       const startedAt = await $.clock.now()
-      const argv = [COMMAND, 'ls', '--json', '--until-change', digest, ...(readAt === null ? [] : ['--read-at', String(Math.floor(readAt))])]
+      const argv = [
+        COMMAND,
+        'ls',
+        '--json',
+        '--until-change',
+        digest,
+        ...(readAt === null ? [] : ['--read-at', String(Math.floor(readAt))]),
+      ]
       const answer = await readQueue($, argv, WAIT_TIMEOUT_MS)
       const answeredAt = await $.clock.now()
       if (answer === true) {
@@ -282,7 +303,12 @@ const openPane = async ($: EngineInterface): Promise<void> => {
   await refresh($, true)
 }
 
-const drawPane = async ($: EngineInterface, e: RenderInputOf<'Pane', 'terminal'> | RenderInputOf<'Pane', Exclude<Parameters<EngineInterface['ui']['resolve']>[0]['surface'], 'terminal'>>) => {
+const drawPane = async (
+  $: EngineInterface,
+  e:
+    | RenderInputOf<'Pane', 'terminal'>
+    | RenderInputOf<'Pane', Exclude<Parameters<EngineInterface['ui']['resolve']>[0]['surface'], 'terminal'>>,
+) => {
   const { Box, Text, Button } = $.ui.resolve(e)
   const now = await $.clock.now()
   if (state.error) return <Text color="red">trailboss: {state.error}</Text>

@@ -1,13 +1,38 @@
 // The mod's pure half: reading `trailboss ls --json` and wording what it shows.
 import { expect, test } from 'claude-code/testing'
-import { askLine, formatAge, formatStatus, formatToast, newWaits, nextChangeAt, othersOf, parseListing, visibleText, waitId, type Wait } from '../hooks/queue-view'
+import {
+  askLine,
+  formatAge,
+  formatStatus,
+  formatToast,
+  newWaits,
+  nextChangeAt,
+  othersOf,
+  parseListing,
+  visibleText,
+  waitId,
+  type Wait,
+} from '../hooks/queue-view'
 
-const wait = (over: Partial<Wait> = {}): Wait => ({ n: 1, key: 'k1', sessionId: 's1', kind: 'permission', since: 0, project: 'api', ask: 'Bash: ls', pane: '%1', seen: false, ...over })
+const wait = (over: Partial<Wait> = {}): Wait => ({
+  n: 1,
+  key: 'k1',
+  sessionId: 's1',
+  kind: 'permission',
+  since: 0,
+  project: 'api',
+  ask: 'Bash: ls',
+  pane: '%1',
+  seen: false,
+  ...over,
+})
 
 test('askLine words a wait as `trailboss ls` does', () => {
   expect(askLine({ tool: 'Bash', input: { command: 'npm run migrate' }, message: null })).toBe('Bash: npm run migrate')
   expect(askLine({ tool: 'Edit', input: { file_path: '/a/b.ts', old_string: 'x' }, message: null })).toBe('Edit: /a/b.ts')
-  expect(askLine({ tool: 'AskUserQuestion', input: { questions: [{ question: 'Red or blue?' }] }, message: null })).toBe('AskUserQuestion: Red or blue?')
+  expect(askLine({ tool: 'AskUserQuestion', input: { questions: [{ question: 'Red or blue?' }] }, message: null })).toBe(
+    'AskUserQuestion: Red or blue?',
+  )
   expect(askLine({ tool: 'Bash', input: 'echo  hi\nthere', message: null })).toBe('Bash: echo hi there')
   expect(askLine({ tool: 'Mystery', input: { n: 1 }, message: null })).toBe('Mystery: {"n":1}')
   expect(askLine({ tool: null, input: null, message: 'Done.\n\nShould I also update the docs?\n' })).toBe('Should I also update the docs?')
@@ -16,24 +41,71 @@ test('askLine words a wait as `trailboss ls` does', () => {
   expect(askLine({ tool: 'Bash', input: { command: 'x'.repeat(100) } }, 20)).toBe(`Bash: ${'x'.repeat(13)}…`)
 })
 
-test('parseListing keeps the queue\'s items, skips what lacks a field, refuses what is not the contract', () => {
-  const good = { n: 1, key: 'aaaa1111', sessionId: 'aaaa1111-x', state: 'permission', kind: 'permission', since: '2026-12-01T10:00:00.000Z', project: 'api', tmux: { pane: '%3' }, ask: { tool: 'Bash', input: { command: 'ls' }, message: null } }
+test("parseListing keeps the queue's items, skips what lacks a field, refuses what is not the contract", () => {
+  const good = {
+    n: 1,
+    key: 'aaaa1111',
+    sessionId: 'aaaa1111-x',
+    state: 'permission',
+    kind: 'permission',
+    since: '2026-12-01T10:00:00.000Z',
+    project: 'api',
+    tmux: { pane: '%3' },
+    ask: { tool: 'Bash', input: { command: 'ls' }, message: null },
+  }
   const listing = parseListing(
     JSON.stringify({
       version: 2,
-      queue: [good, { ...good, key: 7 }, { ...good, since: 'yesterday' }, { ...good, n: null }, 'x', { ...good, key: 'bbbb2222', tmux: null, project: null, kind: null, state: 'waiting' }],
+      queue: [
+        good,
+        { ...good, key: 7 },
+        { ...good, since: 'yesterday' },
+        { ...good, n: null },
+        'x',
+        { ...good, key: 'bbbb2222', tmux: null, project: null, kind: null, state: 'waiting' },
+      ],
     }),
   )
   expect(listing.skipped).toBe(4)
   expect(listing.waits).toEqual([
-    { n: 1, key: 'aaaa1111', sessionId: 'aaaa1111-x', kind: 'permission', since: Date.parse('2026-12-01T10:00:00Z'), project: 'api', ask: 'Bash: ls', pane: '%3', seen: false },
-    { n: 1, key: 'bbbb2222', sessionId: 'aaaa1111-x', kind: 'waiting', since: Date.parse('2026-12-01T10:00:00Z'), project: '?', ask: 'Bash: ls', pane: null, seen: false },
+    {
+      n: 1,
+      key: 'aaaa1111',
+      sessionId: 'aaaa1111-x',
+      kind: 'permission',
+      since: Date.parse('2026-12-01T10:00:00Z'),
+      project: 'api',
+      ask: 'Bash: ls',
+      pane: '%3',
+      seen: false,
+    },
+    {
+      n: 1,
+      key: 'bbbb2222',
+      sessionId: 'aaaa1111-x',
+      kind: 'waiting',
+      since: Date.parse('2026-12-01T10:00:00Z'),
+      project: '?',
+      ask: 'Bash: ls',
+      pane: null,
+      seen: false,
+    },
   ])
   const finished = parseListing(
-    JSON.stringify({ version: 2, queue: [{ ...good, needsYou: true, seen: false }, { ...good, key: 'cccc3333', kind: 'done', needsYou: false }, { ...good, key: 'dddd4444', n: 4, seen: true }] }),
+    JSON.stringify({
+      version: 2,
+      queue: [
+        { ...good, needsYou: true, seen: false },
+        { ...good, key: 'cccc3333', kind: 'done', needsYou: false },
+        { ...good, key: 'dddd4444', n: 4, seen: true },
+      ],
+    }),
   )
   // A seen wait that needs the person still counts (a glance is not an answer), marked seen.
-  expect(finished.waits.map((w) => [w.key, w.n, w.seen])).toEqual([['aaaa1111', 1, false], ['dddd4444', 4, true]])
+  expect(finished.waits.map((w) => [w.key, w.n, w.seen])).toEqual([
+    ['aaaa1111', 1, false],
+    ['dddd4444', 4, true],
+  ])
   expect(finished.skipped).toBe(0)
   // The digest `ls --json --until-change` waits on; a CLI older than it has none.
   expect(listing.digest).toBeNull()
@@ -82,7 +154,15 @@ test('what the mod draws is visible text, as the CLI shows it', () => {
   expect(visibleText('plain text')).toBe('plain text')
   expect(visibleText('\u001b]52;c;eA==\u0007 \u009b31m \r\u001b[K')).toBe('^[]52;c;eA==^G \\u009b31m \\r^[[K')
   expect(visibleText('👩🏽‍💻 ❤️ 日本語 r\u200dm \u202e')).toBe('👩🏽‍💻 ❤️ 日本語 r\\u200dm \\u202e')
-  const good = { n: 1, key: 'aaaa1111', sessionId: 'aaaa1111-x', kind: 'question\u0007', since: '2026-12-01T10:00:00.000Z', project: 'api\u001b]0;x\u0007', ask: { tool: null, input: null, message: 'Done.\nShall I?\u009b2J' } }
+  const good = {
+    n: 1,
+    key: 'aaaa1111',
+    sessionId: 'aaaa1111-x',
+    kind: 'question\u0007',
+    since: '2026-12-01T10:00:00.000Z',
+    project: 'api\u001b]0;x\u0007',
+    ask: { tool: null, input: null, message: 'Done.\nShall I?\u009b2J' },
+  }
   const [w] = parseListing(JSON.stringify({ version: 2, queue: [good], digest: 'd' })).waits
   expect([w?.project, w?.kind, w?.ask, w?.key]).toEqual(['api^[]0;x^G', 'question^G', 'Shall I?\\u009b2J', 'aaaa1111'])
   expect(formatToast(w!)).toBe('api^[]0;x^G waits: Shall I?\\u009b2J')

@@ -37,9 +37,30 @@ const item = (w: Wait, n: number) => ({
   lastEventAt: w.since,
 })
 
-const API: Wait = { key: 'aaaa1111', sessionId: 'aaaa1111-0000', kind: 'permission', since: '2026-12-01T09:56:00Z', project: 'api', ask: { tool: 'Bash', input: { command: 'npm run migrate' }, message: null } }
-const WEB: Wait = { key: 'bbbb2222', sessionId: 'bbbb2222-0000', kind: 'question', since: '2026-12-01T09:58:30Z', project: 'web', ask: { tool: null, input: null, message: 'Done.\nShould I also update the docs?' } }
-const SELF: Wait = { key: 'own-sess', sessionId: OWN, kind: 'done', since: '2026-12-01T09:50:00Z', project: 'here', ask: { tool: null, input: null, message: 'All done.' } }
+const API: Wait = {
+  key: 'aaaa1111',
+  sessionId: 'aaaa1111-0000',
+  kind: 'permission',
+  since: '2026-12-01T09:56:00Z',
+  project: 'api',
+  ask: { tool: 'Bash', input: { command: 'npm run migrate' }, message: null },
+}
+const WEB: Wait = {
+  key: 'bbbb2222',
+  sessionId: 'bbbb2222-0000',
+  kind: 'question',
+  since: '2026-12-01T09:58:30Z',
+  project: 'web',
+  ask: { tool: null, input: null, message: 'Done.\nShould I also update the docs?' },
+}
+const SELF: Wait = {
+  key: 'own-sess',
+  sessionId: OWN,
+  kind: 'done',
+  since: '2026-12-01T09:50:00Z',
+  project: 'here',
+  ask: { tool: null, input: null, message: 'All done.' },
+}
 
 /** A short hash of a text (FNV-1a), as the CLI's digest is one of its document. */
 const hash = (text: string): string => {
@@ -117,7 +138,9 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => Out | undefined
     const digest = e.argv[i + 1]
     if (i < 0 || digest === undefined || digest !== w.digest()) return reply(now())
     const quiet = e.argv.includes('--read-at') ? { exitCode: 0, stdout: '', stderr: '' } : undefined
-    return new Promise((resolve) => pending.push({ digest, answer: () => resolve(reply(now())), quiet: () => resolve(reply(quiet ?? now())) }))
+    return new Promise((resolve) =>
+      pending.push({ digest, answer: () => resolve(reply(now())), quiet: () => resolve(reply(quiet ?? now())) }),
+    )
   })
   return w
 }
@@ -205,7 +228,15 @@ test('at rest one run stays pending: for half an hour nothing else is run or dra
   w.timeUp()
   await settleChange(w)
   expect(w.lsCount()).toBe(3)
-  expect(w.runs[2]).toEqual(['trailboss', 'ls', '--json', '--until-change', w.digest(), '--read-at', String(T0 + 30 * 60_000 - ANSWER_SLACK_MS)])
+  expect(w.runs[2]).toEqual([
+    'trailboss',
+    'ls',
+    '--json',
+    '--until-change',
+    w.digest(),
+    '--read-at',
+    String(T0 + 30 * 60_000 - ANSWER_SLACK_MS),
+  ])
   expect(w.pendingCount()).toBe(1)
   expect(w.statuses).toEqual([])
 })
@@ -262,12 +293,16 @@ test('while this session is in use and others wait, the age moves by the minute 
   await w.clock.advance(AGE_MOVES_FOR_MS)
   expect(w.lsCount()).toBe(runs)
   // Between two steps of the age, nothing is drawn again.
-  expect(w.statuses).toEqual(['1 other waits · oldest 4m+', ...Array.from({ length: 10 }, (_, i) => `1 other waits · oldest ${i + 9}m`), '1 other waits · oldest 19m+'])
+  expect(w.statuses).toEqual([
+    '1 other waits · oldest 4m+',
+    ...Array.from({ length: 10 }, (_, i) => `1 other waits · oldest ${i + 9}m`),
+    '1 other waits · oldest 19m+',
+  ])
   await w.clock.advance(3600_000)
   expect(w.statuses.length).toBe(12)
 })
 
-test('this session\'s turn ends refresh the queue (what only a check on read sees)', async ($, on) => {
+test("this session's turn ends refresh the queue (what only a check on read sees)", async ($, on) => {
   const w = world(on)
   on('turn.complete', (_$, e) => ({ text: e.answer }))
   await startSession($)
@@ -287,7 +322,10 @@ test('when trailboss cannot run, the entry says so instead of showing nothing, a
   await w.clock.settle()
   expect(w.lsCount()).toBe(1)
   await w.clock.advance(RETRY_MS)
-  expect(w.runs).toEqual([['trailboss', 'ls', '--json'], ['trailboss', 'ls', '--json']])
+  expect(w.runs).toEqual([
+    ['trailboss', 'ls', '--json'],
+    ['trailboss', 'ls', '--json'],
+  ])
   expect(w.statuses.length).toBe(1)
 })
 
@@ -324,7 +362,8 @@ test('/trailboss opens a pane with a row per wait; its button runs `trailboss go
 
 test('a refused `go` says why in a toast', async ($, on) => {
   const w = world(on, {
-    ls: (argv) => (argv[1] === 'go' ? { exitCode: 1, stdout: '', stderr: 'trailboss: pane %3 is gone — the next wait is 2' } : undefined) as never,
+    ls: (argv) =>
+      (argv[1] === 'go' ? { exitCode: 1, stdout: '', stderr: 'trailboss: pane %3 is gone — the next wait is 2' } : undefined) as never,
   })
   w.setWaits([API])
   await startSession($)
@@ -342,11 +381,19 @@ test('an empty queue draws one line in the pane', async ($, on) => {
   await ui.unmount()
 })
 
-test('text with terminal controls is drawn visible: in the toast, the pane\'s rows and a refused `go`', async ($, on) => {
+test("text with terminal controls is drawn visible: in the toast, the pane's rows and a refused `go`", async ($, on) => {
   const raw = /[\u0000-\u001f\u007f-\u009f]/
   const osc = '\u001b]0;pwned\u0007\u009b2J'
-  const HOSTILE: Wait = { ...API, key: 'cccc3333', sessionId: 'cccc3333-0000', project: `api${osc}`, ask: { tool: 'Bash', input: { command: `ls${osc}` }, message: null } }
-  const w = world(on, { ls: (argv) => (argv[1] === 'go' ? { exitCode: 1, stdout: '', stderr: `trailboss: gone${osc}` } : undefined) as never })
+  const HOSTILE: Wait = {
+    ...API,
+    key: 'cccc3333',
+    sessionId: 'cccc3333-0000',
+    project: `api${osc}`,
+    ask: { tool: 'Bash', input: { command: `ls${osc}` }, message: null },
+  }
+  const w = world(on, {
+    ls: (argv) => (argv[1] === 'go' ? { exitCode: 1, stdout: '', stderr: `trailboss: gone${osc}` } : undefined) as never,
+  })
   w.setWaits([WEB])
   await startSession($)
   w.setWaits([WEB, HOSTILE])

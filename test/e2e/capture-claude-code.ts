@@ -12,10 +12,37 @@ import { BUILDS, capture, press, sleep, startClaude, startE2e, submit, waitFor, 
 
 /** Every hook event 2.1.332 accepts (from its settings schema); older builds ignore the extra keys. */
 const EVENTS = [
-  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Notification', 'UserPromptSubmit', 'UserPromptExpansion',
-  'SessionStart', 'SessionEnd', 'Stop', 'StopFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'PreModelSwitch',
-  'PostModelSwitch', 'PermissionRequest', 'PermissionDenied', 'Setup', 'TeammateIdle', 'TaskCreated', 'TaskCompleted', 'Elicitation',
-  'ElicitationResult', 'ConfigChange', 'WorktreeCreate', 'WorktreeRemove', 'InstructionsLoaded', 'CwdChanged', 'DirectoryAdded',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Notification',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'SessionStart',
+  'SessionEnd',
+  'Stop',
+  'StopFailure',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'PermissionRequest',
+  'PermissionDenied',
+  'Setup',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted',
+  'Elicitation',
+  'ElicitationResult',
+  'ConfigChange',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'DirectoryAdded',
   'PreSkillShellCommand',
 ]
 
@@ -71,10 +98,20 @@ const note = (what: string): void => {
 writeFileSync(join(e2e.root, 'hooklog.cjs'), HOOK_LOGGER)
 writeFileSync(join(e2e.root, 'statusline.cjs'), STATUSLINE_LOGGER)
 const hooks: Record<string, unknown> = {}
-for (const ev of EVENTS) hooks[ev] = [{ hooks: [{ type: 'command', command: `${process.execPath} ${join(e2e.root, 'hooklog.cjs')} ${hooksLog} ${ev}`, timeout: 5 }] }]
+for (const ev of EVENTS)
+  hooks[ev] = [
+    { hooks: [{ type: 'command', command: `${process.execPath} ${join(e2e.root, 'hooklog.cjs')} ${hooksLog} ${ev}`, timeout: 5 }] },
+  ]
 writeFileSync(
   join(e2e.home, '.claude', 'settings.json'),
-  JSON.stringify({ hooks, statusLine: { type: 'command', command: `${process.execPath} ${join(e2e.root, 'statusline.cjs')} ${slLog}`, refreshInterval: 1 } }, null, 2),
+  JSON.stringify(
+    {
+      hooks,
+      statusLine: { type: 'command', command: `${process.execPath} ${join(e2e.root, 'statusline.cjs')} ${slLog}`, refreshInterval: 1 },
+    },
+    null,
+    2,
+  ),
 )
 
 // Pollers: the registry files and the transcript, every 100 ms, each change with its time.
@@ -90,7 +127,11 @@ const poll = (async () => {
         if (seen.get(name) !== text) {
           seen.set(name, text)
           let parsed: unknown = text
-          try { parsed = JSON.parse(text) } catch { /* caught mid-write: logged as text */ }
+          try {
+            parsed = JSON.parse(text)
+          } catch {
+            /* caught mid-write: logged as text */
+          }
           appendFileSync(regLog, JSON.stringify({ t: Date.now(), file: name, content: parsed }) + '\n')
         }
       }
@@ -109,7 +150,8 @@ const poll = (async () => {
           const chunk = Buffer.from(text).subarray(from).toString('utf8')
           const end = chunk.lastIndexOf('\n')
           if (end < 0) continue
-          for (const line of chunk.slice(0, end).split('\n').filter(Boolean)) appendFileSync(trLog, JSON.stringify({ t: Date.now(), file: name, line: JSON.parse(line) }) + '\n')
+          for (const line of chunk.slice(0, end).split('\n').filter(Boolean))
+            appendFileSync(trLog, JSON.stringify({ t: Date.now(), file: name, line: JSON.parse(line) }) + '\n')
           offsets.set(file, from + Buffer.byteLength(chunk.slice(0, end + 1)))
         }
       }
@@ -121,13 +163,24 @@ const poll = (async () => {
 })()
 
 const shot = async (pane: string, name: string): Promise<void> => {
-  writeFileSync(join(out, 'screens', `${name}.txt`), (await capture(e2e, pane)).split('\n').map((l) => l.trimEnd()).join('\n'))
+  writeFileSync(
+    join(out, 'screens', `${name}.txt`),
+    (await capture(e2e, pane))
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n'),
+  )
   note(`screen ${name}`)
 }
-const hookSeen = (event: string, extra: (p: Record<string, unknown>) => boolean = () => true, after = 0) => async (): Promise<true | undefined> => {
-  const lines = readFileSync(hooksLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: number; event: string; payload: Record<string, unknown> })
-  return lines.some((l) => l.t >= after && l.event === event && extra(l.payload)) ? true : undefined
-}
+const hookSeen =
+  (event: string, extra: (p: Record<string, unknown>) => boolean = () => true, after = 0) =>
+  async (): Promise<true | undefined> => {
+    const lines = readFileSync(hooksLog, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { t: number; event: string; payload: Record<string, unknown> })
+    return lines.some((l) => l.t >= after && l.event === event && extra(l.payload)) ? true : undefined
+  }
 
 try {
   const a = await startClaude(e2e, 'main')
@@ -135,10 +188,18 @@ try {
   const DIALOG = /Do you want to proceed\?|can't check actions in this session\s*$|Enter to stay in auto mode|Enter to select/m
   /** Waits for the idle prompt (footer back, no dialog), so each step starts from the same place. */
   const ready = async (): Promise<void> => {
-    await waitFor('the idle prompt', async () => {
-      const s = await capture(e2e, a.pane)
-      return /\? for shortcuts|⏵⏵ auto mode on|⏸ manual mode on|accept edits on|plan mode on/.test(s) && !DIALOG.test(s) && !/esc to interrupt/.test(s) ? true : undefined
-    }, 30_000).catch(() => note('not at the idle prompt after 30 s'))
+    await waitFor(
+      'the idle prompt',
+      async () => {
+        const s = await capture(e2e, a.pane)
+        return /\? for shortcuts|⏵⏵ auto mode on|⏸ manual mode on|accept edits on|plan mode on/.test(s) &&
+          !DIALOG.test(s) &&
+          !/esc to interrupt/.test(s)
+          ? true
+          : undefined
+      },
+      30_000,
+    ).catch(() => note('not at the idle prompt after 30 s'))
     await sleep(500)
   }
   const dialogShows = async (from: number, what: string): Promise<void> => {
@@ -149,7 +210,11 @@ try {
   await shot(a.pane, '01-startup')
 
   let t = await submit(e2e, a.pane, 'hello there')
-  await waitFor('Stop', hookSeen('Stop', () => true, t), 20_000)
+  await waitFor(
+    'Stop',
+    hookSeen('Stop', () => true, t),
+    20_000,
+  )
   await sleep(1500)
   await shot(a.pane, '02-after-stop')
 
@@ -158,7 +223,11 @@ try {
   note('submitted PERM')
   await dialogShows(t, 'first dialog')
   await shot(a.pane, '03-dialog')
-  await waitFor('Notification', hookSeen('Notification', (p) => p.notification_type !== 'idle_prompt', t), 20_000).catch(() => note('no Notification within 20 s'))
+  await waitFor(
+    'Notification',
+    hookSeen('Notification', (p) => p.notification_type !== 'idle_prompt', t),
+    20_000,
+  ).catch(() => note('no Notification within 20 s'))
   note('Notification seen (or not)')
   await shot(a.pane, '04-dialog-after-notification')
   if (/Enter to stay in auto mode/.test(await capture(e2e, a.pane))) {
@@ -166,7 +235,11 @@ try {
     note('pressed Enter: stay in auto mode')
     await sleep(1500)
     await shot(a.pane, '05-approval-dialog')
-    await waitFor('Notification 2', hookSeen('Notification', (p) => p.notification_type !== 'idle_prompt', t), 20_000).catch(() => note('no 2nd Notification within 20 s'))
+    await waitFor(
+      'Notification 2',
+      hookSeen('Notification', (p) => p.notification_type !== 'idle_prompt', t),
+      20_000,
+    ).catch(() => note('no 2nd Notification within 20 s'))
     note('second Notification seen (or not)')
   }
   // Approve: the choices are "No" (selected) then "Yes" on 2.1.332's approval after auto mode;
@@ -174,7 +247,11 @@ try {
   const screen = await capture(e2e, a.pane)
   t = /❯ No/.test(screen) ? (await press(e2e, a.pane, 'Down'), await press(e2e, a.pane, 'Enter')) : await press(e2e, a.pane, 'Enter')
   note('approved')
-  await waitFor('Stop after tool', hookSeen('Stop', () => true, t), 20_000).catch(() => note('no Stop after the tool'))
+  await waitFor(
+    'Stop after tool',
+    hookSeen('Stop', () => true, t),
+    20_000,
+  ).catch(() => note('no Stop after the tool'))
   await sleep(1000)
   await shot(a.pane, '06-after-approve')
 
@@ -192,13 +269,21 @@ try {
   await dialogShows(t, 'ask dialog')
   await shot(a.pane, '09-askuserquestion')
   await press(e2e, a.pane, 'Enter')
-  await waitFor('Stop after ask', hookSeen('Stop', () => true, t), 20_000).catch(() => note('no Stop after ask'))
+  await waitFor(
+    'Stop after ask',
+    hookSeen('Stop', () => true, t),
+    20_000,
+  ).catch(() => note('no Stop after ask'))
   await sleep(1000)
   await shot(a.pane, '10-after-answer')
 
   await ready()
   t = await submit(e2e, a.pane, 'FAIL now')
-  await waitFor('StopFailure', hookSeen('StopFailure', () => true, t), 30_000).catch(() => note('no StopFailure'))
+  await waitFor(
+    'StopFailure',
+    hookSeen('StopFailure', () => true, t),
+    30_000,
+  ).catch(() => note('no StopFailure'))
   await sleep(1000)
   await shot(a.pane, '11-api-error')
 

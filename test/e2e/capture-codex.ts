@@ -48,18 +48,20 @@ const hooksList = async (lab: CodexLab): Promise<unknown> => {
   send({ method: 'initialized' })
   send({ id: 2, method: 'hooks/list', params: { cwds: [lab.project] } })
   try {
-    return (await waitFor(
-      'hooks/list answer',
-      () => {
-        for (const line of out.split('\n')) {
-          if (!line.startsWith('{')) continue
-          const msg = JSON.parse(line) as { id?: number; result?: unknown }
-          if (msg.id === 2) return msg.result
-        }
-        return undefined
-      },
-      30_000,
-    )).value
+    return (
+      await waitFor(
+        'hooks/list answer',
+        () => {
+          for (const line of out.split('\n')) {
+            if (!line.startsWith('{')) continue
+            const msg = JSON.parse(line) as { id?: number; result?: unknown }
+            if (msg.id === 2) return msg.result
+          }
+          return undefined
+        },
+        30_000,
+      )
+    ).value
   } finally {
     child.kill()
   }
@@ -80,32 +82,69 @@ const main = async (): Promise<void> => {
   // Not rewritten: each currentHash covers its command with the real paths (test/codex-hook-trust.test.ts).
   writeFileSync(join(OUT, 'hooks-list.json'), `${JSON.stringify(list, null, 2)}\n`)
   writeFileSync(join(OUT, 'hooks.json'), rewrite(readFileSync(join(lab.codexHome, 'hooks.json'), 'utf8')))
-  writeFileSync(join(OUT, 'config.toml'), rewrite(readFileSync(join(lab.codexHome, 'config.toml'), 'utf8')).replace(/127\.0\.0\.1:\d+/, '127.0.0.1:PORT'))
+  writeFileSync(
+    join(OUT, 'config.toml'),
+    rewrite(readFileSync(join(lab.codexHome, 'config.toml'), 'utf8')).replace(/127\.0\.0\.1:\d+/, '127.0.0.1:PORT'),
+  )
 
   let shot = 0
   const screen = async (pane: string, name: string): Promise<void> => {
-    const text = (await capture(lab, pane)).split('\n').map((l) => l.trimEnd()).join('\n').replace(/\n+$/, '\n')
+    const text = (await capture(lab, pane))
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n')
+      .replace(/\n+$/, '\n')
     writeFileSync(join(OUT, 'screens', `${String(++shot).padStart(2, '0')}-${name}.txt`), rewrite(text))
   }
   const lines = (): number => (readFileSync(log, 'utf8').match(/\n/g) ?? []).length
   const scenario = (name: string): void => appendFileSync(log, `${JSON.stringify({ scenario: name })}\n`)
   /** Waits for an event named `name` logged after line `from`. */
   const eventAfter = async (from: number, name: string): Promise<true> =>
-    (await waitFor(`${name} after line ${from}`, () => (readFileSync(log, 'utf8').split('\n').slice(from).some((l) => l.includes(`"event":"${name}"`)) ? true : undefined), 20_000)).value
+    (
+      await waitFor(
+        `${name} after line ${from}`,
+        () =>
+          readFileSync(log, 'utf8')
+            .split('\n')
+            .slice(from)
+            .some((l) => l.includes(`"event":"${name}"`))
+            ? true
+            : undefined,
+        20_000,
+      )
+    ).value
 
   /** Shift+Tab cycles Default and Plan; a key sent while a turn winds down may be lost. */
   const toggleMode = async (pane: string, plan: boolean): Promise<void> => {
-    await waitFor(plan ? 'Plan mode' : 'Default mode', async () => {
-      if (/Plan mode \(shift\+tab to cycle\)/.test(await capture(lab, pane)) === plan) return true
-      await press(lab, pane, 'BTab')
-      await sleep(500)
-      return undefined
-    }, 10_000)
+    await waitFor(
+      plan ? 'Plan mode' : 'Default mode',
+      async () => {
+        if (/Plan mode \(shift\+tab to cycle\)/.test(await capture(lab, pane)) === plan) return true
+        await press(lab, pane, 'BTab')
+        await sleep(500)
+        return undefined
+      },
+      10_000,
+    )
   }
 
   try {
     await lab.tmux('set-option', '-g', 'remain-on-exit', 'on')
-    const r = await lab.tmux('new-window', '-d', '-t', 'home:', '-n', 'main', '-c', lab.project, '-P', '-F', '#{pane_id}', CODEX_BIN, '--no-daemon')
+    const r = await lab.tmux(
+      'new-window',
+      '-d',
+      '-t',
+      'home:',
+      '-n',
+      'main',
+      '-c',
+      lab.project,
+      '-P',
+      '-F',
+      '#{pane_id}',
+      CODEX_BIN,
+      '--no-daemon',
+    )
     const pane = r.stdout.trim()
     writeFileSync(log, '')
     scenario('startup (no hook fires until the first prompt)')
@@ -204,7 +243,23 @@ const main = async (): Promise<void> => {
     if (!resumeId) throw new Error('no resume hint on screen')
 
     scenario(`resume (codex resume <id>): SessionStart source resume with the next prompt`)
-    const r2 = await lab.tmux('new-window', '-d', '-t', 'home:', '-n', 'resumed', '-c', lab.project, '-P', '-F', '#{pane_id}', CODEX_BIN, '--no-daemon', 'resume', resumeId)
+    const r2 = await lab.tmux(
+      'new-window',
+      '-d',
+      '-t',
+      'home:',
+      '-n',
+      'resumed',
+      '-c',
+      lab.project,
+      '-P',
+      '-F',
+      '#{pane_id}',
+      CODEX_BIN,
+      '--no-daemon',
+      'resume',
+      resumeId,
+    )
     const pane2 = r2.stdout.trim()
     await waitForScreen(lab, pane2, /\? for shortcuts/, 30_000)
     from = lines()
@@ -230,12 +285,20 @@ const main = async (): Promise<void> => {
     }
     writeFileSync(join(OUT, 'hook-env.txt'), rewrite([...seen.values()].join('')))
     const sessions = join(lab.codexHome, 'sessions')
-    const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]))
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]))
     for (const file of walk(sessions)) {
       copyFileSync(file, join(OUT, 'rollouts', file.split('/').pop()!))
       writeFileSync(join(OUT, 'rollouts', file.split('/').pop()!), rewrite(readFileSync(file, 'utf8')))
     }
-    writeFileSync(join(OUT, 'mock-requests.json'), `${JSON.stringify(lab.api.requests.map((q) => ({ ...q, at: q.at - lab.api.requests[0]!.at })), null, 1)}\n`)
+    writeFileSync(
+      join(OUT, 'mock-requests.json'),
+      `${JSON.stringify(
+        lab.api.requests.map((q) => ({ ...q, at: q.at - lab.api.requests[0]!.at })),
+        null,
+        1,
+      )}\n`,
+    )
     console.log(`captured ${lines()} lines, ${shot} screens into ${OUT}`)
   } finally {
     await lab.close()

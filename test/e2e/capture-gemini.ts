@@ -59,7 +59,15 @@ writeFileSync(join(root, 'hook-log.cjs'), HOOK_LOGGER)
 const api = await startMockGeminiApi({ scratchDir: scratch })
 const hookEntries = (events: string[]) =>
   Object.fromEntries(
-    events.map((e) => [e, [{ matcher: '*', hooks: [{ type: 'command', command: `${process.execPath} ${join(root, 'hook-log.cjs')} ${hookLog} ${e}`, timeout: 5000 }] }]]),
+    events.map((e) => [
+      e,
+      [
+        {
+          matcher: '*',
+          hooks: [{ type: 'command', command: `${process.execPath} ${join(root, 'hook-log.cjs')} ${hookLog} ${e}`, timeout: 5000 }],
+        },
+      ],
+    ]),
   )
 const settings = { ...GEMINI_SETTINGS, hooks: hookEntries(EVENTS) }
 writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2))
@@ -77,7 +85,11 @@ const tmux = (...args: string[]): Promise<{ stdout: string; code: number }> =>
     execFile('tmux', ['-S', socket, '-f', '/dev/null', ...args], { env }, (err, stdout) => r({ stdout, code: err ? 1 : 0 })),
   )
 
-const rewrite = (text: string): string => text.split(root).join(EXAMPLE_ROOT).replace(new RegExp(`127\\.0\\.0\\.1:${api.port}`, 'g'), '127.0.0.1:PORT')
+const rewrite = (text: string): string =>
+  text
+    .split(root)
+    .join(EXAMPLE_ROOT)
+    .replace(new RegExp(`127\\.0\\.0\\.1:${api.port}`, 'g'), '127.0.0.1:PORT')
 
 const capture = async (pane: string): Promise<string> => (await tmux('capture-pane', '-p', '-t', pane)).stdout
 
@@ -121,7 +133,8 @@ const waitScreen = (pane: string, re: RegExp | ((s: string) => boolean), what = 
     return (typeof re === 'function' ? re(s) : re.test(s)) ? true : undefined
   })
 /** Idle: the prompt's placeholder and no spinner. The input box stays on screen while the model works. */
-const READY = (s: string): boolean => /Type your message/.test(s) && !/esc to cancel|Executing Hooks|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /.test(s) && !/Allow execution/.test(s)
+const READY = (s: string): boolean =>
+  /Type your message/.test(s) && !/esc to cancel|Executing Hooks|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /.test(s) && !/Allow execution/.test(s)
 
 const note = (text: string) => {
   appendFileSync(hookLog, JSON.stringify({ event: '#step', ts: Date.now(), payload: { step: text } }) + '\n')
@@ -163,7 +176,11 @@ const geminiCmd = (...args: string[]) => [process.execPath, GEMINI_JS, ...args]
 /** Gemini CLI outlives its pane (and ignores SIGTERM): its pids are killed with their trees at the end. */
 const pids: number[] = []
 const newWindow = async (name: string, ...args: string[]): Promise<string> => {
-  const [pane = '', pid] = (await tmux('new-window', '-d', '-t', 'cap:', '-n', name, '-c', project, '-P', '-F', '#{pane_id} #{pane_pid}', ...geminiCmd(...args))).stdout.trim().split(' ')
+  const [pane = '', pid] = (
+    await tmux('new-window', '-d', '-t', 'cap:', '-n', name, '-c', project, '-P', '-F', '#{pane_id} #{pane_pid}', ...geminiCmd(...args))
+  ).stdout
+    .trim()
+    .split(' ')
   if (Number(pid) > 0) pids.push(Number(pid))
   return pane
 }
@@ -205,7 +222,9 @@ try {
   await waitHook('Notification', 1)
   await saveScreen(a, 'permission-shell', 'permission dialog for a shell command (after Notification)')
   {
-    const chats = readdirSync(join(home, '.gemini', 'tmp'), { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl'))
+    const chats = readdirSync(join(home, '.gemini', 'tmp'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.jsonl'))
     const chat = chats.map((f) => join(home, '.gemini', 'tmp', f)).find((f) => /chats/.test(f))
     if (chat) writeFileSync(join(root, 'chat-at-permission.jsonl'), readFileSync(chat))
   }
@@ -248,13 +267,18 @@ try {
 
   const endsBefore = count('SessionEnd')
   await submit(a, '/quit')
-  await waitFor('pane A dead', async () => ((await tmux('display-message', '-p', '-t', a, '#{pane_dead}')).stdout.trim() === '1' ? true : undefined))
+  await waitFor('pane A dead', async () =>
+    (await tmux('display-message', '-p', '-t', a, '#{pane_dead}')).stdout.trim() === '1' ? true : undefined,
+  )
   await settle(3000)
   console.log(`SessionEnd after /quit: ${count('SessionEnd') - endsBefore}`)
   await saveScreen(a, 'after-quit', 'after /quit (pane dead, remain-on-exit)')
 
   // Session B: resume the latest session, one turn, then the pane is killed. The model events are hooked too.
-  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ ...settings, hooks: hookEntries([...EVENTS, ...MODEL_EVENTS]) }, null, 2))
+  writeFileSync(
+    join(home, '.gemini', 'settings.json'),
+    JSON.stringify({ ...settings, hooks: hookEntries([...EVENTS, ...MODEL_EVENTS]) }, null, 2),
+  )
   const b = await newWindow('b', '--resume', 'latest')
   note('start gemini --resume latest (session B)')
   const starts = count('SessionStart')
@@ -273,7 +297,8 @@ try {
   await settle(4000)
   note('end')
 } catch (err) {
-  for (const line of (await tmux('list-panes', '-a', '-F', '#{pane_id}')).stdout.trim().split('\n')) console.error(`--- ${line}\n${await capture(line)}`)
+  for (const line of (await tmux('list-panes', '-a', '-F', '#{pane_id}')).stdout.trim().split('\n'))
+    console.error(`--- ${line}\n${await capture(line)}`)
   throw err
 } finally {
   const tree = await processTree(pids)
@@ -300,10 +325,7 @@ writeFileSync(join(OUT, 'gemini-home-tree.txt'), tree.join('\n') + '\n')
 for (const f of tree.filter((f) => /chats\/.*\.jsonl$/.test(f))) {
   writeFileSync(join(OUT, 'chats', f.split('/').pop()!), rewrite(readFileSync(join(home, '.gemini', f), 'utf8')))
 }
-writeFileSync(
-  join(OUT, 'mock-requests.jsonl'),
-  rewrite(api.requests.map((r) => JSON.stringify(r)).join('\n') + '\n'),
-)
+writeFileSync(join(OUT, 'mock-requests.jsonl'), rewrite(api.requests.map((r) => JSON.stringify(r)).join('\n') + '\n'))
 cpSync(join(root, 'screens.log'), join(OUT, 'screens', 'index.tsv'))
 if (process.env.KEEP !== '1') rmSync(root, { recursive: true, force: true })
 else console.log(`kept ${root}`)

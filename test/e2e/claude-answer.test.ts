@@ -3,7 +3,25 @@
 // dialog the person already answered is refused with nothing pressed. One session per build.
 import { existsSync } from 'node:fs'
 import t, { type Test } from 'tap'
-import { BUILDS, capture, TRAILBOSS_BIN, checkClaude, itemOf, lsJson, press, startClaude, startE2e, submit, trailboss, waitFor, waitForItem, waitForScreen, type ClaudeBuild, type E2e, type Item } from './harness.js'
+import {
+  BUILDS,
+  capture,
+  TRAILBOSS_BIN,
+  checkClaude,
+  itemOf,
+  lsJson,
+  press,
+  startClaude,
+  startE2e,
+  submit,
+  trailboss,
+  waitFor,
+  waitForItem,
+  waitForScreen,
+  type ClaudeBuild,
+  type E2e,
+  type Item,
+} from './harness.js'
 import { TEXT_AFTER_TOOL } from './mock-api.js'
 
 /** A bound, not a measure: both builds run at once on a loaded 2-core machine. */
@@ -21,7 +39,9 @@ const askPermission = async (e2e: E2e, pane: string, sessionId: string, prompt: 
       const it = itemOf(await lsJson(e2e), sessionId)
       // Not inferred: on 2.1.332 the registry may list the wait before the hook names its tool,
       // and until then the ask is the session's previous tool call.
-      return it?.state === 'permission' && !it.inferred && typeof (it.ask.input as { command?: unknown } | null)?.command === 'string' ? it : undefined
+      return it?.state === 'permission' && !it.inferred && typeof (it.ask.input as { command?: unknown } | null)?.command === 'string'
+        ? it
+        : undefined
     },
     BOUND_MS,
     t0,
@@ -78,7 +98,18 @@ const script = async (t: Test, build: ClaudeBuild): Promise<void> => {
   t.match(box ?? '', /^❯\s*$/, `${tag}the input box is empty`)
 
   // From watch: y on the selected row allows, and a refusal shows in its message line.
-  const opened = await e2e.tmux('new-window', '-d', '-P', '-F', '#{pane_id}', '-e', 'TRAILBOSS_ALLOW_SEND=1', process.execPath, TRAILBOSS_BIN, 'watch')
+  const opened = await e2e.tmux(
+    'new-window',
+    '-d',
+    '-P',
+    '-F',
+    '#{pane_id}',
+    '-e',
+    'TRAILBOSS_ALLOW_SEND=1',
+    process.execPath,
+    TRAILBOSS_BIN,
+    'watch',
+  )
   const watch = opened.stdout.trim()
   const fourth = await askPermission(e2e, a.pane, id, 'PERM from watch')
   await waitForScreen(e2e, watch, /> \d+\s+\S+\s+permission\s+claude/, BOUND_MS, 'the wait selected in watch')
@@ -92,7 +123,13 @@ const script = async (t: Test, build: ClaudeBuild): Promise<void> => {
   await waitForScreen(e2e, watch, /trailboss: allowed \d+ · /, BOUND_MS, 'the news in watch')
   await waitForScreen(e2e, watch, /> \d+\s+\S+\s+done\s+claude/, BOUND_MS, 'the finished turn selected in watch')
   await press(e2e, watch, 'n')
-  const refused = await waitForScreen(e2e, watch, /not answering .*does not wait on a permission dialog \(done\)/, BOUND_MS, 'the refusal in watch')
+  const refused = await waitForScreen(
+    e2e,
+    watch,
+    /not answering .*does not wait on a permission dialog \(done\)/,
+    BOUND_MS,
+    'the refusal in watch',
+  )
   // A finished turn counts for nothing: the title says so, and the view is still there.
   t.match(refused, /Trail Boss · nothing waits on you/, `${tag}watch stays open after a refusal`)
   await press(e2e, watch, 'q')

@@ -7,7 +7,22 @@ import { existsSync } from 'node:fs'
 import { readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { capture, checkClaude, itemOf, lsJson, NEWEST, startClaude, startE2e, submit, trailboss, waitFor, waitForItem, waitForScreen, type E2e, type Item } from './harness.js'
+import {
+  capture,
+  checkClaude,
+  itemOf,
+  lsJson,
+  NEWEST,
+  startClaude,
+  startE2e,
+  submit,
+  trailboss,
+  waitFor,
+  waitForItem,
+  waitForScreen,
+  type E2e,
+  type Item,
+} from './harness.js'
 import { TEXT_AFTER_TOOL } from './mock-api.js'
 
 const BOUND_MS = 30_000
@@ -76,12 +91,20 @@ t.test(`ok and no answer Claude Code ${NEWEST.version}'s auto-mode dialogs from 
   for (const k of ['tool', 'lastTool']) if (rec[k]) rec[k].input.command = short
   await writeFile(`${path}.lag.tmp`, JSON.stringify(rec))
   await rename(`${path}.lag.tmp`, path)
-  const stale = await waitFor('the lagging record in the queue', async () => {
-    const it = itemOf(await lsJson(e2e), id)
-    return (it?.ask.input as { command?: string } | null)?.command === short ? it : undefined
-  }, BOUND_MS)
+  const stale = await waitFor(
+    'the lagging record in the queue',
+    async () => {
+      const it = itemOf(await lsJson(e2e), id)
+      return (it?.ask.input as { command?: string } | null)?.command === short ? it : undefined
+    },
+    BOUND_MS,
+  )
   // The dialog: the lines under the last full-width rule (the bullet above it blinks).
-  const dialogPart = (screen: string): string => screen.split('\n').slice(screen.split('\n').findLastIndex((l) => /^─{20,}$/.test(l))).join('\n')
+  const dialogPart = (screen: string): string =>
+    screen
+      .split('\n')
+      .slice(screen.split('\n').findLastIndex((l) => /^─{20,}$/.test(l)))
+      .join('\n')
   const before = dialogPart(await capture(e2e, a.pane))
   const refused = await trailboss(e2e, ['ok', stale.value.key], ALLOW)
   t.not(refused.code, 0, 'ok on a dialog whose command only begins with the recorded one: refused')

@@ -39,7 +39,9 @@ t.test(`Claude Code ${NEWEST.version} in auto mode behind a gateway`, async (t) 
   const e2e = await startE2e({ build: NEWEST, mode: 'auto' })
   t.teardown(() => e2e.close())
   const lat = new Latencies()
-  t.teardown(() => console.error(`# latency ${NEWEST.version} auto mode (keypress or dialog → state in ls --json)\n${lat.format().replace(/^/gm, '# ')}`))
+  t.teardown(() =>
+    console.error(`# latency ${NEWEST.version} auto mode (keypress or dialog → state in ls --json)\n${lat.format().replace(/^/gm, '# ')}`),
+  )
 
   const step = async (name: string, fn: () => Promise<void>): Promise<void> => {
     try {
@@ -50,7 +52,12 @@ t.test(`Claude Code ${NEWEST.version} in auto mode behind a gateway`, async (t) 
   }
   /** When a dialog matching `re` first showed on the pane (polled every 50 ms). */
   const dialogAt = async (pane: string, re: RegExp, from: number): Promise<number> => {
-    const { ms } = await waitFor(`a dialog matching ${re}`, async () => (re.test(await capture(e2e, pane)) ? true : undefined), 20_000, from)
+    const { ms } = await waitFor(
+      `a dialog matching ${re}`,
+      async () => (re.test(await capture(e2e, pane)) ? true : undefined),
+      20_000,
+      from,
+    )
     return from + ms
   }
 
@@ -64,9 +71,21 @@ t.test(`Claude Code ${NEWEST.version} in auto mode behind a gateway`, async (t) 
     let found: { value: Item; ms: number } | undefined
     const said: string[] = []
     for (let attempt = 1; attempt <= 3 && !found; attempt++) {
-      const r = await run(NEWEST.bin, ['--permission-mode', 'auto', '-p', `PERM headless ${attempt}`], { ...e2e.env, TMUX: undefined, TMUX_PANE: undefined }, 60_000, '', e2e.project)
+      const r = await run(
+        NEWEST.bin,
+        ['--permission-mode', 'auto', '-p', `PERM headless ${attempt}`],
+        { ...e2e.env, TMUX: undefined, TMUX_PANE: undefined },
+        60_000,
+        '',
+        e2e.project,
+      )
       said.push(`exit ${r.code}: ${r.stdout.trim().slice(0, 120)}`)
-      found = await waitFor('the headless session with its refusal', async () => (await lsJson(e2e)).queue.find((i) => i.headless && i.denied), HOOK_BOUND_MS, t0).catch(() => undefined)
+      found = await waitFor(
+        'the headless session with its refusal',
+        async () => (await lsJson(e2e)).queue.find((i) => i.headless && i.denied),
+        HOOK_BOUND_MS,
+        t0,
+      ).catch(() => undefined)
     }
     if (!found) {
       // Claude Code itself decides whether to refuse here: in a quiet fresh-clone run it ran the
@@ -106,10 +125,20 @@ t.test(`Claude Code ${NEWEST.version} in auto mode behind a gateway`, async (t) 
     const t0 = await submit(e2e, a.pane, 'PERM please')
     const shown = await dialogAt(a.pane, CANT_CHECK, t0)
     const early = await waitForItem(e2e, id, isAutoModeWait, shown, NOTIFICATION_BOUND_MS)
-    lat.add("can't-check dialog visible → a wait in ls", early, `(${early.item.state}/${early.item.kind}, ${early.item.inferred ? 'inferred' : 'hook'})`)
+    lat.add(
+      "can't-check dialog visible → a wait in ls",
+      early,
+      `(${early.item.state}/${early.item.kind}, ${early.item.inferred ? 'inferred' : 'hook'})`,
+    )
     t.equal(early.item.ask.tool, 'Bash', 'the wait names the tool')
     // The Notification agent_needs_input (~6 s after the dialog) names auto mode.
-    const named = await waitForItem(e2e, id, (i) => isAutoModeWait(i) && /auto mode/i.test(i.ask.message ?? ''), shown, NOTIFICATION_BOUND_MS)
+    const named = await waitForItem(
+      e2e,
+      id,
+      (i) => isAutoModeWait(i) && /auto mode/i.test(i.ask.message ?? ''),
+      shown,
+      NOTIFICATION_BOUND_MS,
+    )
     lat.add("can't-check dialog visible → the ask names auto mode", named)
     // From the Notification itself (its stamp in the record) to `ls` naming auto mode.
     const stamp = (JSON.parse(await recordText(e2e, id)) as { stateStamp: number }).stateStamp
@@ -122,7 +151,13 @@ t.test(`Claude Code ${NEWEST.version} in auto mode behind a gateway`, async (t) 
   await step('stay in auto mode: the approval dialog is a wait', async () => {
     const t0 = await press(e2e, a.pane, 'Enter')
     const shown = await dialogAt(a.pane, APPROVAL, t0)
-    const r = await waitForItem(e2e, id, (i) => i.state === 'permission' && i.kind === 'permission' && i.n !== null, shown, NOTIFICATION_BOUND_MS * 2)
+    const r = await waitForItem(
+      e2e,
+      id,
+      (i) => i.state === 'permission' && i.kind === 'permission' && i.n !== null,
+      shown,
+      NOTIFICATION_BOUND_MS * 2,
+    )
     lat.add('approval dialog visible → permission in ls', r, `(${r.item.inferred ? 'inferred' : 'hook'})`)
     t.equal(r.item.ask.tool, 'Bash')
     // "No" is preselected here: Down, then Enter approves.

@@ -5,7 +5,27 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { attachClient, capture, checkClaude, clientPane, EMIT_BIN, NEWEST, OLDEST, lsJson, itemOf, REPO, startClaude, startE2e, submit, press, trailboss, TRAILBOSS_BIN, waitFor, waitForScreen, type E2e } from './harness.js'
+import {
+  attachClient,
+  capture,
+  checkClaude,
+  clientPane,
+  EMIT_BIN,
+  NEWEST,
+  OLDEST,
+  lsJson,
+  itemOf,
+  REPO,
+  startClaude,
+  startE2e,
+  submit,
+  press,
+  trailboss,
+  TRAILBOSS_BIN,
+  waitFor,
+  waitForScreen,
+  type E2e,
+} from './harness.js'
 
 t.setTimeout(240_000)
 
@@ -22,7 +42,10 @@ const preparePlugin = async (e2e: E2e): Promise<string> => {
   cpSync(join(REPO, 'plugin'), plugin, { recursive: true, filter: (src) => !src.includes(join('.claude-plugin', 'types')) })
   const bin = join(e2e.root, 'bin')
   mkdirSync(bin)
-  for (const [name, file] of [['trailboss', TRAILBOSS_BIN], ['trailboss-emit', EMIT_BIN]] as const) {
+  for (const [name, file] of [
+    ['trailboss', TRAILBOSS_BIN],
+    ['trailboss-emit', EMIT_BIN],
+  ] as const) {
     writeFileSync(join(bin, name), `#!/bin/sh\nexec '${process.execPath}' '${file}' "$@"\n`, { mode: 0o755 })
   }
   // tmux 3.3 gives a new window the PATH of the tmux command that made it: e2e.tmux's environment.
@@ -30,7 +53,7 @@ const preparePlugin = async (e2e: E2e): Promise<string> => {
   return plugin
 }
 
-t.test('Claude Code 2.1.332: another session\'s wait in the status entry, one toast, the pane and its go button', async (t) => {
+t.test("Claude Code 2.1.332: another session's wait in the status entry, one toast, the pane and its go button", async (t) => {
   t.comment(`claude: ${await checkClaude(NEWEST)}`)
   const e2e = await startE2e({ build: NEWEST, noHooks: true })
   t.teardown(() => e2e.close())
@@ -66,9 +89,19 @@ t.test('Claude Code 2.1.332: another session\'s wait in the status entry, one to
   })()
 
   const enter = await submit(e2e, other.pane, 'PERM please touch the file')
-  const { ms: dialogMs } = await waitFor('the permission dialog', async () => (/Do you want to proceed\?/.test(await capture(e2e, other.pane)) ? true : undefined), STEP_MS, enter)
+  const { ms: dialogMs } = await waitFor(
+    'the permission dialog',
+    async () => (/Do you want to proceed\?/.test(await capture(e2e, other.pane)) ? true : undefined),
+    STEP_MS,
+    enter,
+  )
   const dialogAt = enter + dialogMs
-  const { ms: statusMs } = await waitFor('the wait in the watcher\'s status entry', async () => (STATUS.test(await capture(e2e, watcher.pane)) ? true : undefined), STEP_MS, dialogAt)
+  const { ms: statusMs } = await waitFor(
+    "the wait in the watcher's status entry",
+    async () => (STATUS.test(await capture(e2e, watcher.pane)) ? true : undefined),
+    STEP_MS,
+    dialogAt,
+  )
   t.pass(`the other session's wait is in the watcher's status entry ${statusMs} ms after its dialog showed`)
   console.error(`# mod status entry: ${statusMs} ms after the dialog (${dialogMs + statusMs} ms after Enter)`)
   const item = itemOf(await lsJson(e2e), other.sessionId)
@@ -82,7 +115,12 @@ t.test('Claude Code 2.1.332: another session\'s wait in the status entry, one to
   const screen = await waitForScreen(e2e, watcher.pane, /\[ go 1 \].*permission/, STEP_MS, 'the pane with the wait')
   t.match(screen, /\[ go 1 \] proj permission \d+[sm] Bash: touch /, 'the row: number, project, kind, age, ask')
   const pressed = await press(e2e, watcher.pane, '1')
-  const { ms: goMs } = await waitFor('the client to move to the waiting session', async () => ((await clientPane(e2e, client.name)) === other.pane ? true : undefined), STEP_MS, pressed)
+  const { ms: goMs } = await waitFor(
+    'the client to move to the waiting session',
+    async () => ((await clientPane(e2e, client.name)) === other.pane ? true : undefined),
+    STEP_MS,
+    pressed,
+  )
   t.pass(`the go button moved the client to the waiting pane in ${goMs} ms`)
 
   // The toast is long gone by now; it was never shown again.
@@ -92,7 +130,7 @@ t.test('Claude Code 2.1.332: another session\'s wait in the status entry, one to
   t.equal(toasts, 1, 'the toast showed once')
 })
 
-t.test('Claude Code 2.1.197 loads the same plugin\'s command hooks (it has no mods)', async (t) => {
+t.test("Claude Code 2.1.197 loads the same plugin's command hooks (it has no mods)", async (t) => {
   t.comment(`claude: ${await checkClaude(OLDEST)}`)
   const e2e = await startE2e({ build: OLDEST, noHooks: true })
   t.teardown(() => e2e.close())
@@ -100,7 +138,7 @@ t.test('Claude Code 2.1.197 loads the same plugin\'s command hooks (it has no mo
   const session = await startClaude(e2e, 'old', ['--plugin-dir', plugin])
   const enter = await submit(e2e, session.pane, 'QUESTION from the old build')
   const { value: item } = await waitFor(
-    'the session recorded through the plugin\'s hooks',
+    "the session recorded through the plugin's hooks",
     async () => {
       const i = itemOf(await lsJson(e2e), session.sessionId)
       return i?.state === 'waiting' ? i : undefined
@@ -124,14 +162,22 @@ for (const build of [OLDEST, NEWEST]) {
     const inst = await trailboss(e2e, ['install', '--statusline'])
     t.equal(inst.code, 0, inst.stderr)
     await submit(e2e, waiter.pane, 'QUESTION from the waiting session')
-    await waitFor('the waiting session in the queue', async () => (itemOf(await lsJson(e2e), waiter.sessionId)?.n ? true : undefined), STEP_MS)
+    await waitFor(
+      'the waiting session in the queue',
+      async () => (itemOf(await lsJson(e2e), waiter.sessionId)?.n ? true : undefined),
+      STEP_MS,
+    )
     // Claude Code runs the status line when its own session changes: the viewer's turn does that.
     // Its settings watcher may take a moment to see the new statusLine: a second turn then.
-    const shows = async (): Promise<true | undefined> => (/\b1 other waits · oldest (?:<1m|\d+[smh])/.test(await capture(e2e, viewer.pane)) ? true : undefined)
+    const shows = async (): Promise<true | undefined> =>
+      /\b1 other waits · oldest (?:<1m|\d+[smh])/.test(await capture(e2e, viewer.pane)) ? true : undefined
     let ms = -1
     for (let i = 0; i < 3 && ms < 0; i++) {
       const enter = await submit(e2e, viewer.pane, `hello ${i + 1} from the viewer`)
-      ms = await waitFor('the count in the viewer\'s status line', shows, STEP_MS / 2, enter).then((r) => r.ms, () => -1)
+      ms = await waitFor("the count in the viewer's status line", shows, STEP_MS / 2, enter).then(
+        (r) => r.ms,
+        () => -1,
+      )
     }
     if (ms < 0) throw new Error(`no count in the viewer's status line:\n${await capture(e2e, viewer.pane)}`)
     t.pass(`the viewer's status line counts the other session ${ms} ms after its Enter, not itself`)

@@ -119,7 +119,14 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
   await step('doctor, status and the table agree with the real setup', async () => {
     // As the person has it: the agent on PATH (doctor fails when no agent is installed).
     const doctor = await trailboss(e2e, ['doctor'], { PATH: `${dirname(build.bin)}:${e2e.cliEnv.PATH ?? ''}` })
-    t.equal(doctor.code, 0, `doctor exits 0 (${doctor.stdout.split('\n').filter((l) => /fail|✗/i.test(l)).join('; ')})`)
+    t.equal(
+      doctor.code,
+      0,
+      `doctor exits 0 (${doctor.stdout
+        .split('\n')
+        .filter((l) => /fail|✗/i.test(l))
+        .join('; ')})`,
+    )
     t.match(doctor.stdout, /user scope: hooks for (\d+)\/\1 events/, 'doctor finds every hook that install wrote')
     const status = await trailboss(e2e, ['status'])
     t.equal(status.code, 0)
@@ -167,7 +174,11 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     t.equal(item.n, null, 'a headless run is never queued')
     t.equal(item.tmux, null, 'and claims no pane')
     const queued = (await lsJson(e2e)).queue.filter((i) => i.n !== null).map((i) => i.sessionId)
-    t.same(queued, waiting.map((w) => w.sessionId), 'the queue is unchanged')
+    t.same(
+      queued,
+      waiting.map((w) => w.sessionId),
+      'the queue is unchanged',
+    )
   })
 }
 

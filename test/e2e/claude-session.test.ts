@@ -35,10 +35,16 @@ import { TEXT_AFTER_TOOL, TEXT_DONE, TEXT_QUESTION, TEXT_SLOW_FIRST } from './mo
 
 /** On 2.1.332 Claude Code's registry may show a wait before our PreToolUse is recorded: the tool comes with the hook. */
 const askNamingTool = async (e2e: Parameters<typeof lsJson>[0], id: string) =>
-  (await waitFor('the ask names the tool', async () => {
-    const it = itemOf(await lsJson(e2e), id)
-    return it?.ask?.tool ? it : undefined
-  }, HOOK_BOUND_MS)).value
+  (
+    await waitFor(
+      'the ask names the tool',
+      async () => {
+        const it = itemOf(await lsJson(e2e), id)
+        return it?.ask?.tool ? it : undefined
+      },
+      HOOK_BOUND_MS,
+    )
+  ).value
 
 /** Waits that rest on the screen check need its quiet period (lib/queue/derive.ts SCREEN_CHECK_AFTER_MS) first. */
 const SCREEN_BOUND_MS = 45_000
@@ -63,7 +69,12 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
 
   /** Waits until the session's record says its last hook was a Notification (the check after it means nothing before). */
   const notificationRecorded = async (sessionId: string, timeoutMs: number): Promise<void> => {
-    await waitFor('the Notification in the record', async () => ((JSON.parse(await recordText(e2e, sessionId)) as { lastEvent?: string }).lastEvent === 'Notification' ? true : undefined), timeoutMs)
+    await waitFor(
+      'the Notification in the record',
+      async () =>
+        (JSON.parse(await recordText(e2e, sessionId)) as { lastEvent?: string }).lastEvent === 'Notification' ? true : undefined,
+      timeoutMs,
+    )
   }
 
   /** Brings the pane back to an empty prompt after a failed step, so the next one stands alone. */
@@ -116,7 +127,14 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
   lat.add('claude start (window → prompt on screen)', a.startMs)
 
   await step('startup', a.pane, async () => {
-    const item = await expect('startup → idle, not queued', id, { state: 'idle', queued: false }, launchedAt, HOOK_BOUND_MS + 10_000, () => 'from window creation')
+    const item = await expect(
+      'startup → idle, not queued',
+      id,
+      { state: 'idle', queued: false },
+      launchedAt,
+      HOOK_BOUND_MS + 10_000,
+      () => 'from window creation',
+    )
     t.equal(item?.tmux?.pane, a.pane, 'the record knows the pane')
     t.equal(item?.tmux?.socket, e2e.socket, 'and the tmux socket')
     t.equal(item?.project, 'proj', 'project label is the folder holding .git')
@@ -137,7 +155,13 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
 
   await step('a question', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'QUESTION please')
-    const item = await expect('turn ending in "?" → waiting/question', id, { state: 'waiting', kind: 'question', queued: true }, t0, HOOK_BOUND_MS)
+    const item = await expect(
+      'turn ending in "?" → waiting/question',
+      id,
+      { state: 'waiting', kind: 'question', queued: true },
+      t0,
+      HOOK_BOUND_MS,
+    )
     t.equal(item?.ask?.message, TEXT_QUESTION)
   })
 
@@ -158,7 +182,13 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     const shift = Date.parse(String(item?.since)) - Date.parse(String(later?.since))
     t.equal(shift >= 0 && shift < 1000, true, `permission_prompt keeps its since (moved ${shift} ms earlier)`)
     const t1 = await press(e2e, a.pane, 'Enter')
-    const done = await expect('approve (Enter) → waiting/done after the tool ran', id, { state: 'waiting', kind: 'done' }, t1, HOOK_BOUND_MS)
+    const done = await expect(
+      'approve (Enter) → waiting/done after the tool ran',
+      id,
+      { state: 'waiting', kind: 'done' },
+      t1,
+      HOOK_BOUND_MS,
+    )
     t.equal(done?.ask?.message, TEXT_AFTER_TOOL)
   })
 
@@ -168,15 +198,31 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     // With its options drawn; even then 2.1.332 may let the first key go (a run saw it on a quiet
     // machine): the dialog stays, and the steps after it would type into it. So it is pressed
     // again if the dialog is still there 5 s later, and the latency counts from that press.
-    const dialog = await waitForScreen(e2e, a.pane, /Do you want to proceed\?[\s\S]*\d\. No\b/, 5000, 'the permission dialog and its options')
+    const dialog = await waitForScreen(
+      e2e,
+      a.pane,
+      /Do you want to proceed\?[\s\S]*\d\. No\b/,
+      5000,
+      'the permission dialog and its options',
+    )
     // "No": Claude Code fires no hook at all; only the transcript shows the denial.
     let t1 = await press(e2e, a.pane, denyKey(dialog))
-    const gone = await waitFor('the dialog to close', async () => (/Do you want to proceed\?/.test(await capture(e2e, a.pane)) ? undefined : true), 5000).catch(() => false)
+    const gone = await waitFor(
+      'the dialog to close',
+      async () => (/Do you want to proceed\?/.test(await capture(e2e, a.pane)) ? undefined : true),
+      5000,
+    ).catch(() => false)
     if (!gone) {
       t.comment('the dialog was still open 5 s after the key: pressed again')
       t1 = await press(e2e, a.pane, denyKey(await capture(e2e, a.pane)))
     }
-    const item = await expect('deny ("No") → waiting/interrupted (transcript)', id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, HOOK_BOUND_MS)
+    const item = await expect(
+      'deny ("No") → waiting/interrupted (transcript)',
+      id,
+      { state: 'waiting', kind: 'interrupted', queued: true },
+      t1,
+      HOOK_BOUND_MS,
+    )
     t.equal(item?.inferred, false, 'the transcript, not the screen, tells')
   })
 
@@ -193,7 +239,13 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
 
   await step('an API error', a.pane, async () => {
     const t0 = await submit(e2e, a.pane, 'FAIL now')
-    const item = await expect('API error (HTTP 400) → waiting/error', id, { state: 'waiting', kind: 'error', queued: true }, t0, HOOK_BOUND_MS)
+    const item = await expect(
+      'API error (HTTP 400) → waiting/error',
+      id,
+      { state: 'waiting', kind: 'error', queued: true },
+      t0,
+      HOOK_BOUND_MS,
+    )
     t.match(item?.ask?.message, /400/, 'the error is what is shown')
   })
 
@@ -203,9 +255,18 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     await waitForScreen(e2e, a.pane, new RegExp(TEXT_SLOW_FIRST), 10_000, 'the slow reply streaming')
     const before = countOf(await capture(e2e, a.pane, true), 'Interrupted')
     const t1 = await press(e2e, a.pane, 'Escape')
-    await waitFor('one more Interrupted line', async () => (countOf(await capture(e2e, a.pane, true), 'Interrupted') > before ? true : undefined), 5000)
-    await expect('Esc during streaming → waiting/interrupted', id, { state: 'waiting', kind: 'interrupted', queued: true }, t1, SCREEN_BOUND_MS, (i) =>
-      i.inferred ? '(screen check)' : '(transcript)',
+    await waitFor(
+      'one more Interrupted line',
+      async () => (countOf(await capture(e2e, a.pane, true), 'Interrupted') > before ? true : undefined),
+      5000,
+    )
+    await expect(
+      'Esc during streaming → waiting/interrupted',
+      id,
+      { state: 'waiting', kind: 'interrupted', queued: true },
+      t1,
+      SCREEN_BOUND_MS,
+      (i) => (i.inferred ? '(screen check)' : '(transcript)'),
     )
   })
 
@@ -242,7 +303,13 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     await expect('turn before /compact → waiting/done', id, { state: 'waiting', kind: 'done' }, t0, HOOK_BOUND_MS)
     const t1 = await submit(e2e, a.pane, '/compact')
     await waitForScreen(e2e, a.pane, /ctrl\+o to see full summary|Compacted/i, 20_000, 'compaction done')
-    const item = await expect('/compact → waiting (after idle_prompt)', id, { state: 'waiting', queued: true }, t1, IDLE_NOTIF_MS + HOOK_BOUND_MS + 5000)
+    const item = await expect(
+      '/compact → waiting (after idle_prompt)',
+      id,
+      { state: 'waiting', queued: true },
+      t1,
+      IDLE_NOTIF_MS + HOOK_BOUND_MS + 5000,
+    )
     if (item) t.equal(item.sessionId, id, 'compaction keeps the session id')
   })
 
@@ -260,7 +327,13 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     cleared = found.value.sessionId
     await expect('/clear → new session idle in the same pane', cleared, { state: 'idle', queued: false }, t0, HOOK_BOUND_MS)
     const t1 = await submit(e2e, a.pane, 'hello after clear')
-    const item = await expect('new session: finished turn → waiting/done', cleared, { state: 'waiting', kind: 'done', queued: true }, t1, HOOK_BOUND_MS)
+    const item = await expect(
+      'new session: finished turn → waiting/done',
+      cleared,
+      { state: 'waiting', kind: 'done', queued: true },
+      t1,
+      HOOK_BOUND_MS,
+    )
     t.equal(item?.tmux?.pane, a.pane)
     const old = itemOf(await lsJson(e2e), id)
     t.match(old, { state: 'ended', n: null }, 'the cleared session stays out of the queue')
@@ -278,10 +351,23 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     const t0 = Date.now()
     const b = await startClaude(e2e, 'resumed', ['--resume', cleared], null)
     resumed = b.pane
-    const item = await expect('--resume → idle in the new pane', cleared, (i) => i.state === 'idle' && i.tmux?.pane === b.pane, t0, HOOK_BOUND_MS + 10_000, () => 'from window creation')
+    const item = await expect(
+      '--resume → idle in the new pane',
+      cleared,
+      (i) => i.state === 'idle' && i.tmux?.pane === b.pane,
+      t0,
+      HOOK_BOUND_MS + 10_000,
+      () => 'from window creation',
+    )
     t.equal(item?.n, null)
     const t1 = await submit(e2e, b.pane, 'QUESTION after resume')
-    await expect('resumed: reply ending in "?" → waiting/question', cleared, { state: 'waiting', kind: 'question', queued: true }, t1, HOOK_BOUND_MS)
+    await expect(
+      'resumed: reply ending in "?" → waiting/question',
+      cleared,
+      { state: 'waiting', kind: 'question', queued: true },
+      t1,
+      HOOK_BOUND_MS,
+    )
   })
 
   await step('a killed pane', a.pane, async () => {

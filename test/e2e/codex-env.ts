@@ -48,7 +48,8 @@ export const codexConfig = (apiUrl: string, project: string): string =>
 export const checkCodex = async (): Promise<string> => {
   if (!existsSync(CODEX_BIN)) throw new Error(`Codex is not installed at ${CODEX_BIN}: run \`node scripts/install-e2e-clis.mjs\``)
   const v = await run(CODEX_BIN, ['--version'], { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: tmpdir() }, 20_000)
-  if (v.code !== 0 || !v.stdout.includes(CODEX_VERSION)) throw new Error(`\`codex --version\` gave ${JSON.stringify(v.stdout.trim())}; expected ${CODEX_VERSION}`)
+  if (v.code !== 0 || !v.stdout.includes(CODEX_VERSION))
+    throw new Error(`\`codex --version\` gave ${JSON.stringify(v.stdout.trim())}; expected ${CODEX_VERSION}`)
   return v.stdout.trim()
 }
 
@@ -72,7 +73,22 @@ export const CODEX_READY = /\? for shortcuts|context left|esc to interrupt|›/
 
 /** Starts codex in a new tmux window; returns the pane id once its composer is up. */
 export const startCodex = async (lab: CodexLab, name: string, args: string[] = []): Promise<string> => {
-  const r = await lab.tmux('new-window', '-d', '-t', 'home:', '-n', name, '-c', lab.project, '-P', '-F', '#{pane_id}', CODEX_BIN, '--no-daemon', ...args)
+  const r = await lab.tmux(
+    'new-window',
+    '-d',
+    '-t',
+    'home:',
+    '-n',
+    name,
+    '-c',
+    lab.project,
+    '-P',
+    '-F',
+    '#{pane_id}',
+    CODEX_BIN,
+    '--no-daemon',
+    ...args,
+  )
   if (r.code !== 0) throw new Error(`tmux new-window failed: ${r.stderr}`)
   const pane = r.stdout.trim()
   await waitForScreen(lab, pane, /›/, 30_000, `codex's composer in ${name}`)
@@ -80,7 +96,13 @@ export const startCodex = async (lab: CodexLab, name: string, args: string[] = [
 }
 
 /** Waits until `ls` shows an item of `pane` matching `want`; returns it. */
-export const waitForPaneItem = async (lab: Lab, pane: string, want: (i: Item) => boolean, timeoutMs: number, what: string): Promise<Item> => {
+export const waitForPaneItem = async (
+  lab: Lab,
+  pane: string,
+  want: (i: Item) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<Item> => {
   let last: Item[] = []
   try {
     const { value } = await waitFor(
@@ -94,6 +116,9 @@ export const waitForPaneItem = async (lab: Lab, pane: string, want: (i: Item) =>
     return value
   } catch (err) {
     const screen = await capture(lab, pane).catch(() => '(pane gone)')
-    throw new Error(`${(err as Error).message}\nitems: ${JSON.stringify(last.map((i) => ({ id: i.sessionId.slice(-6), pane: i.tmux?.pane, state: i.state, kind: i.kind, reason: i.reason })))}\n--- screen ---\n${screen}`, { cause: err })
+    throw new Error(
+      `${(err as Error).message}\nitems: ${JSON.stringify(last.map((i) => ({ id: i.sessionId.slice(-6), pane: i.tmux?.pane, state: i.state, kind: i.kind, reason: i.reason })))}\n--- screen ---\n${screen}`,
+      { cause: err },
+    )
   }
 }

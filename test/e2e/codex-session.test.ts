@@ -19,7 +19,21 @@ t.test('Codex: install, then every state of one session', async (t) => {
   const doctor = await trailboss(lab, ['doctor'])
   t.match(doctor.stdout, /Codex trusts them/, 'doctor finds our Codex hooks trusted')
 
-  const r = await lab.tmux('new-window', '-d', '-t', 'home:', '-n', 'codex', '-c', lab.project, '-P', '-F', '#{pane_id}', CODEX_BIN, '--no-daemon')
+  const r = await lab.tmux(
+    'new-window',
+    '-d',
+    '-t',
+    'home:',
+    '-n',
+    'codex',
+    '-c',
+    lab.project,
+    '-P',
+    '-F',
+    '#{pane_id}',
+    CODEX_BIN,
+    '--no-daemon',
+  )
   const pane = r.stdout.trim()
   const start = await waitForScreen(lab, pane, /\? for shortcuts|Review hooks/, 30_000, 'the composer')
   t.notMatch(start, /Review hooks/, 'Codex trusts the installed hooks: no review dialog')
@@ -71,12 +85,16 @@ t.test('Codex: install, then every state of one session', async (t) => {
   })
 
   await t.test('a question (Plan mode), then Esc', async (t) => {
-    await waitFor('Plan mode', async () => {
-      if (/Plan mode \(shift\+tab to cycle\)/.test(await capture(lab, pane))) return true
-      await press(lab, pane, 'BTab')
-      await sleep(500)
-      return undefined
-    }, 10_000)
+    await waitFor(
+      'Plan mode',
+      async () => {
+        if (/Plan mode \(shift\+tab to cycle\)/.test(await capture(lab, pane))) return true
+        await press(lab, pane, 'BTab')
+        await sleep(500)
+        return undefined
+      },
+      10_000,
+    )
     await submit(lab, pane, 'ASK me')
     const item = await waitForPaneItem(lab, pane, is('permission', 'question'), HOOK_BOUND_MS, 'question')
     t.equal(item.ask.tool, 'request_user_input')
@@ -92,7 +110,21 @@ t.test('Codex: install, then every state of one session', async (t) => {
   })
 
   await t.test('killed pane', async (t) => {
-    const r2 = await lab.tmux('new-window', '-d', '-t', 'home:', '-n', 'codex2', '-c', lab.project, '-P', '-F', '#{pane_id}', CODEX_BIN, '--no-daemon')
+    const r2 = await lab.tmux(
+      'new-window',
+      '-d',
+      '-t',
+      'home:',
+      '-n',
+      'codex2',
+      '-c',
+      lab.project,
+      '-P',
+      '-F',
+      '#{pane_id}',
+      CODEX_BIN,
+      '--no-daemon',
+    )
     const pane2 = r2.stdout.trim()
     await waitForScreen(lab, pane2, /\? for shortcuts/, 30_000)
     await submit(lab, pane2, 'PERM then die')

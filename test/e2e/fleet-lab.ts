@@ -71,7 +71,21 @@ export const startFleetClaude = (lab: FleetLab): Promise<{ pane: string; session
 
 /** Codex in a new window, at its composer (it names its session at the first prompt). */
 export const startFleetCodex = async (lab: FleetLab): Promise<string> => {
-  const r = await lab.tmux('new-window', '-d', '-t', 'home:', '-n', 'codex', '-c', lab.project, '-P', '-F', '#{pane_id}', CODEX_BIN, '--no-daemon')
+  const r = await lab.tmux(
+    'new-window',
+    '-d',
+    '-t',
+    'home:',
+    '-n',
+    'codex',
+    '-c',
+    lab.project,
+    '-P',
+    '-F',
+    '#{pane_id}',
+    CODEX_BIN,
+    '--no-daemon',
+  )
   if (r.code !== 0) throw new Error(`tmux new-window failed: ${r.stderr}`)
   const pane = r.stdout.trim()
   const screen = await waitForScreen(lab, pane, /\? for shortcuts|Review hooks/, 30_000, "codex's composer")

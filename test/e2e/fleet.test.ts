@@ -36,7 +36,16 @@ t.test('a mixed fleet in one tmux: Claude Code, Codex and Gemini CLI side by sid
 
   const [claude, codexPane, geminiPane] = await Promise.all([startFleetClaude(lab), startFleetCodex(lab), startFleetGemini(lab)])
   const panes: Record<Agent, string> = { 'claude-code': claude.pane, codex: codexPane, gemini: geminiPane }
-  const short = (item: Item | undefined) => item && { agent: item.agent, state: item.state, kind: item.kind, n: item.n, message: item.ask.message, tool: item.ask.tool, reason: item.reason }
+  const short = (item: Item | undefined) =>
+    item && {
+      agent: item.agent,
+      state: item.state,
+      kind: item.kind,
+      n: item.n,
+      message: item.ask.message,
+      tool: item.ask.tool,
+      reason: item.reason,
+    }
   const itemsByAgent = (listing: Listing): Partial<Record<Agent, Item>> =>
     Object.fromEntries(AGENTS.map((a) => [a, listing.queue.filter((i) => i.tmux?.pane === panes[a] && i.agent === a).at(-1)]))
 
@@ -44,15 +53,24 @@ t.test('a mixed fleet in one tmux: Claude Code, Codex and Gemini CLI side by sid
   const expectAll = async (t: Test, step: string, want: Partial<Record<Agent, Want>>): Promise<Partial<Record<Agent, Item>>> => {
     let last: Partial<Record<Agent, Item>> = {}
     try {
-      const r = await waitFor(step, async () => {
-        last = itemsByAgent(await lsJson(lab))
-        return AGENTS.every((a) => want[a] === undefined || matches(last[a], want[a]!)) ? last : undefined
-      }, STEP_BOUND_MS)
+      const r = await waitFor(
+        step,
+        async () => {
+          last = itemsByAgent(await lsJson(lab))
+          return AGENTS.every((a) => want[a] === undefined || matches(last[a], want[a]!)) ? last : undefined
+        },
+        STEP_BOUND_MS,
+      )
       t.pass(`${step}: ${AGENTS.map((a) => `${a} ${last[a]?.state}/${last[a]?.kind}`).join(', ')}`)
       return r.value
     } catch (err) {
-      const screens = await Promise.all(AGENTS.map(async (a) => `--- ${a} (${panes[a]}) ---\n${await capture(lab, panes[a]).catch(() => '(pane gone)')}`))
-      throw new Error(`${(err as Error).message}\n${JSON.stringify(Object.fromEntries(AGENTS.map((a) => [a, short(last[a])])), null, 1)}\n${screens.join('\n')}`, { cause: err })
+      const screens = await Promise.all(
+        AGENTS.map(async (a) => `--- ${a} (${panes[a]}) ---\n${await capture(lab, panes[a]).catch(() => '(pane gone)')}`),
+      )
+      throw new Error(
+        `${(err as Error).message}\n${JSON.stringify(Object.fromEntries(AGENTS.map((a) => [a, short(last[a])])), null, 1)}\n${screens.join('\n')}`,
+        { cause: err },
+      )
     }
   }
 
@@ -60,7 +78,11 @@ t.test('a mixed fleet in one tmux: Claude Code, Codex and Gemini CLI side by sid
   await expectAll(t, 'started', { 'claude-code': { state: 'idle', queued: false }, gemini: { state: 'idle', queued: false } })
 
   await t.test('done, all three waiting at once', async (t) => {
-    await Promise.all([submit(lab, claude.pane, 'hello there'), submit(lab, codexPane, 'PLAIN hello'), submitGemini(lab, geminiPane, 'hello there')])
+    await Promise.all([
+      submit(lab, claude.pane, 'hello there'),
+      submit(lab, codexPane, 'PLAIN hello'),
+      submitGemini(lab, geminiPane, 'hello there'),
+    ])
     const items = await expectAll(t, 'done ×3', {
       'claude-code': { state: 'waiting', kind: 'done', queued: true },
       codex: { state: 'waiting', kind: 'done', queued: true, message: CODEX_TEXT_DONE },
@@ -72,13 +94,21 @@ t.test('a mixed fleet in one tmux: Claude Code, Codex and Gemini CLI side by sid
       const r = await trailboss(lab, ['ls', '--json', '--agent', a])
       t.equal(r.code, 0, `ls --agent ${a}: ${r.stderr.trim()}`)
       const queue = (JSON.parse(r.stdout) as Listing).queue
-      t.same(queue.map((i) => [i.agent, i.sessionId]), [[a, items[a]!.sessionId]], `ls --agent ${a} lists its session alone`)
+      t.same(
+        queue.map((i) => [i.agent, i.sessionId]),
+        [[a, items[a]!.sessionId]],
+        `ls --agent ${a} lists its session alone`,
+      )
     }
     await waitForGeminiReady(lab, geminiPane)
   })
 
   await t.test('permission, three dialogs open at once; then approve, deny, approve', async (t) => {
-    await Promise.all([submit(lab, claude.pane, 'PERM please'), submit(lab, codexPane, 'PERM make the marker'), submitGemini(lab, geminiPane, 'TOOL please')])
+    await Promise.all([
+      submit(lab, claude.pane, 'PERM please'),
+      submit(lab, codexPane, 'PERM make the marker'),
+      submitGemini(lab, geminiPane, 'TOOL please'),
+    ])
     await expectAll(t, 'permission ×3', {
       'claude-code': { state: 'permission', kind: 'permission', queued: true, tool: 'Bash' },
       codex: { state: 'permission', kind: 'permission', queued: true, tool: 'Bash' },
@@ -106,7 +136,11 @@ t.test('a mixed fleet in one tmux: Claude Code, Codex and Gemini CLI side by sid
   })
 
   await t.test('questions ×3; send answers the Codex one', async (t) => {
-    await Promise.all([submit(lab, claude.pane, 'QUESTION please'), submit(lab, codexPane, 'QUESTION please'), submitGemini(lab, geminiPane, 'QUESTION please')])
+    await Promise.all([
+      submit(lab, claude.pane, 'QUESTION please'),
+      submit(lab, codexPane, 'QUESTION please'),
+      submitGemini(lab, geminiPane, 'QUESTION please'),
+    ])
     const items = await expectAll(t, 'question ×3', {
       'claude-code': { state: 'waiting', kind: 'question', message: TEXT_QUESTION },
       codex: { state: 'waiting', kind: 'question', message: CODEX_TEXT_QUESTION },
@@ -124,7 +158,11 @@ t.test('a mixed fleet in one tmux: Claude Code, Codex and Gemini CLI side by sid
   })
 
   await t.test('error, error, interrupt', async (t) => {
-    await Promise.all([submit(lab, claude.pane, 'FAIL now'), submit(lab, codexPane, 'FAIL now'), submitGemini(lab, geminiPane, 'SLOW please')])
+    await Promise.all([
+      submit(lab, claude.pane, 'FAIL now'),
+      submit(lab, codexPane, 'FAIL now'),
+      submitGemini(lab, geminiPane, 'SLOW please'),
+    ])
     await waitForScreen(lab, geminiPane, /Step 1/, STEP_BOUND_MS)
     await press(lab, geminiPane, 'Escape')
     await expectAll(t, 'error, error, interrupted', {

@@ -20,7 +20,8 @@ export const geminiReady = (screen: string): boolean =>
 export const checkGemini = async (): Promise<string> => {
   if (!existsSync(GEMINI_JS)) throw new Error(`Gemini CLI is not installed at ${GEMINI_JS}: run \`node scripts/install-e2e-clis.mjs\``)
   const v = await run(process.execPath, [GEMINI_JS, '--version'], { ...process.env, HOME: tmpdir() }, 60_000)
-  if (v.code !== 0 || !v.stdout.includes(GEMINI_VERSION)) throw new Error(`\`gemini --version\` gave ${JSON.stringify(v.stdout.trim())} (exit ${v.code}); expected ${GEMINI_VERSION}`)
+  if (v.code !== 0 || !v.stdout.includes(GEMINI_VERSION))
+    throw new Error(`\`gemini --version\` gave ${JSON.stringify(v.stdout.trim())} (exit ${v.code}); expected ${GEMINI_VERSION}`)
   if (!existsSync(TRAILBOSS_BIN) || !existsSync(EMIT_BIN)) throw new Error('dist/ is missing: run `npm run build`')
   return v.stdout.trim()
 }
@@ -66,7 +67,11 @@ export const GEMINI_SETTINGS = {
 }
 
 /** The environment Gemini CLI needs for the mock at `apiUrl`. */
-export const geminiEnv = (apiUrl: string): NodeJS.ProcessEnv => ({ GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: apiUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' })
+export const geminiEnv = (apiUrl: string): NodeJS.ProcessEnv => ({
+  GEMINI_API_KEY: 'mock-key',
+  GOOGLE_GEMINI_BASE_URL: apiUrl,
+  GEMINI_CLI_TRUST_WORKSPACE: 'true',
+})
 
 /** Ends every process of `pids` and below (SIGKILL: Gemini CLI ignores SIGTERM). */
 export const killTrees = async (pids: readonly number[]): Promise<void> => killAll(pids)
@@ -106,7 +111,22 @@ export const startGeminiE2e = async (): Promise<GeminiLab> => {
 
 /** Starts Gemini CLI in a new tmux window and waits for its prompt; returns the pane. */
 export const startGemini = async (e2e: GeminiLab, name: string, args: string[] = []): Promise<string> => {
-  const r = await e2e.tmux('new-window', '-d', '-t', 'home:', '-n', name, '-c', e2e.project, '-P', '-F', '#{pane_id} #{pane_pid}', process.execPath, GEMINI_JS, ...args)
+  const r = await e2e.tmux(
+    'new-window',
+    '-d',
+    '-t',
+    'home:',
+    '-n',
+    name,
+    '-c',
+    e2e.project,
+    '-P',
+    '-F',
+    '#{pane_id} #{pane_pid}',
+    process.execPath,
+    GEMINI_JS,
+    ...args,
+  )
   if (r.code !== 0) throw new Error(`tmux new-window failed: ${r.stderr}`)
   const [pane = '', pid] = r.stdout.trim().split(' ')
   if (Number(pid) > 0) e2e.pids.push(Number(pid))
@@ -118,7 +138,9 @@ export const waitForGeminiReady = async (e2e: Lab, pane: string, what = 'the idl
   try {
     await waitFor(what, async () => (geminiReady(await capture(e2e, pane)) ? true : undefined), timeoutMs)
   } catch (err) {
-    throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${await capture(e2e, pane).catch(() => '(pane gone)')}`, { cause: err })
+    throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${await capture(e2e, pane).catch(() => '(pane gone)')}`, {
+      cause: err,
+    })
   }
 }
 
@@ -141,9 +163,17 @@ export const submitGemini = async (e2e: Lab, pane: string, text: string): Promis
   await e2e.tmux('send-keys', '-t', pane, 'Enter')
   // Gemini CLI 0.61 sometimes leaves an Enter unread right after a cancelled turn: the text stays
   // in its input box. A person presses Enter again; an Enter on an empty box submits nothing.
-  const inputBox = (screen: string): string => screen.split('\n').filter((l) => /^\s*> /.test(l)).at(-1) ?? ''
+  const inputBox = (screen: string): string =>
+    screen
+      .split('\n')
+      .filter((l) => /^\s*> /.test(l))
+      .at(-1) ?? ''
   for (let i = 0; i < 2; i++) {
-    const left = await waitFor(`"${text}" submitted in ${pane}`, async () => (inputBox(await capture(e2e, pane)).includes(text) ? undefined : true), 3000).then(
+    const left = await waitFor(
+      `"${text}" submitted in ${pane}`,
+      async () => (inputBox(await capture(e2e, pane)).includes(text) ? undefined : true),
+      3000,
+    ).then(
       () => true,
       () => false,
     )

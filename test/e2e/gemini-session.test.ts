@@ -14,16 +14,39 @@ t.test('Gemini CLI sessions through every state', async (t) => {
   const e2e = await startGeminiE2e()
   t.teardown(() => e2e.close())
 
-  const settings = JSON.parse(await readFile(join(e2e.home, '.gemini', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string; name?: string }[] }[]> }
-  t.same(Object.keys(settings.hooks).sort(), ['AfterAgent', 'AfterTool', 'BeforeAgent', 'BeforeTool', 'Notification', 'SessionEnd', 'SessionStart'])
+  const settings = JSON.parse(await readFile(join(e2e.home, '.gemini', 'settings.json'), 'utf8')) as {
+    hooks: Record<string, { hooks: { command: string; name?: string }[] }[]>
+  }
+  t.same(Object.keys(settings.hooks).sort(), [
+    'AfterAgent',
+    'AfterTool',
+    'BeforeAgent',
+    'BeforeTool',
+    'Notification',
+    'SessionEnd',
+    'SessionStart',
+  ])
   t.equal(settings.hooks.AfterAgent![0]!.hooks[0]!.name, 'mine', 'the foreign hook stays first')
-  t.match(settings.hooks.AfterAgent![1]!.hooks[0]!.command, /^\/bin\/sh \S+\/dist\/hooks\/spool\.sh gemini \S+$/, 'each runs the spool hook')
+  t.match(
+    settings.hooks.AfterAgent![1]!.hooks[0]!.command,
+    /^\/bin\/sh \S+\/dist\/hooks\/spool\.sh gemini \S+$/,
+    'each runs the spool hook',
+  )
 
   const pane = await startGemini(e2e, 'g1')
   const sessionIn = async (p: string): Promise<string> =>
-    (await waitFor(`a session in ${p}`, async () => (await lsJson(e2e)).queue.find((i) => i.tmux?.pane === p && i.state === 'idle')?.sessionId, 20_000)).value
+    (
+      await waitFor(
+        `a session in ${p}`,
+        async () => (await lsJson(e2e)).queue.find((i) => i.tmux?.pane === p && i.state === 'idle')?.sessionId,
+        20_000,
+      )
+    ).value
   const id = await sessionIn(pane)
-  t.match((await lsJson(e2e)).queue.find((i) => i.sessionId === id), { agent: 'gemini', state: 'idle', project: 'proj' })
+  t.match(
+    (await lsJson(e2e)).queue.find((i) => i.sessionId === id),
+    { agent: 'gemini', state: 'idle', project: 'proj' },
+  )
 
   // done
   let t0 = await submitGemini(e2e, pane, 'PLAIN hello')

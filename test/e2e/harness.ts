@@ -64,12 +64,24 @@ export interface Run {
   code: number
 }
 
-export const run = (cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 10_000, input?: string, cwd?: string): Promise<Run> =>
+export const run = (
+  cmd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 10_000,
+  input?: string,
+  cwd?: string,
+): Promise<Run> =>
   new Promise((resolvePromise) => {
-    const child = execFile(cmd, args, { env, cwd, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
-      resolvePromise({ stdout, stderr, code })
-    })
+    const child = execFile(
+      cmd,
+      args,
+      { env, cwd, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
+        resolvePromise({ stdout, stderr, code })
+      },
+    )
     if (input !== undefined) child.stdin?.end(input)
     else child.stdin?.end()
   })
@@ -93,7 +105,12 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 export class Timeout extends Error {}
 
 /** Polls `probe` until it returns a value other than undefined; returns it and how long it took. */
-export const waitFor = async <T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, from = Date.now()): Promise<{ value: T; ms: number }> => {
+export const waitFor = async <T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  from = Date.now(),
+): Promise<{ value: T; ms: number }> => {
   const deadline = Date.now() + timeoutMs
   let last: unknown
   for (;;) {
@@ -103,7 +120,8 @@ export const waitFor = async <T>(what: string, probe: () => Promise<T | undefine
     } catch (err) {
       last = err
     }
-    if (Date.now() > deadline) throw new Timeout(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`)
+    if (Date.now() > deadline)
+      throw new Timeout(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`)
     await sleep(POLL_MS)
   }
 }
@@ -142,7 +160,8 @@ export interface E2e extends Lab {
 
 /** Fails loudly when the pinned CLI is missing: the suite must never pass by not running. */
 export const checkClaude = async (build: ClaudeBuild = OLDEST): Promise<string> => {
-  if (!existsSync(build.bin)) throw new Error(`Claude Code ${build.version} is not installed at ${build.bin}: run \`npm test\` once (its pretest installs it)`)
+  if (!existsSync(build.bin))
+    throw new Error(`Claude Code ${build.version} is not installed at ${build.bin}: run \`npm test\` once (its pretest installs it)`)
   const v = await run(build.bin, ['--version'], { ...process.env, DISABLE_AUTOUPDATER: '1' }, 20_000)
   if (v.code !== 0 || !v.stdout.includes(build.version)) {
     throw new Error(`\`claude --version\` gave ${JSON.stringify(v.stdout.trim())} (exit ${v.code}); expected ${build.version}`)
@@ -192,8 +211,16 @@ export interface LabOptions<A> {
  */
 export const openLab = async <A extends { close: () => Promise<void> }>(opts: LabOptions<A>): Promise<Lab & { api: A }> => {
   const root = mkdtempSync(join(tmpdir(), opts.prefix))
-  const dirs: LabDirs = { root, home: join(root, 'home'), project: join(root, 'work', 'proj'), scratch: join(root, 'scratch'), tbHome: join(root, 'tb'), socket: join(root, 'sock') }
-  for (const d of [dirs.home, dirs.project, dirs.scratch, ...opts.homeDirs.map((h) => join(dirs.home, h))]) await mkdir(d, { recursive: true, mode: 0o700 })
+  const dirs: LabDirs = {
+    root,
+    home: join(root, 'home'),
+    project: join(root, 'work', 'proj'),
+    scratch: join(root, 'scratch'),
+    tbHome: join(root, 'tb'),
+    socket: join(root, 'sock'),
+  }
+  for (const d of [dirs.home, dirs.project, dirs.scratch, ...opts.homeDirs.map((h) => join(dirs.home, h))])
+    await mkdir(d, { recursive: true, mode: 0o700 })
   await mkdir(join(dirs.project, '.git'), { recursive: true })
   const agent = await opts.setup(dirs)
   const cliEnv: NodeJS.ProcessEnv = {
@@ -288,13 +315,35 @@ export interface Pane {
 }
 
 /** The flags that start a session of this run's build in this run's mode. */
-export const modeArgs = (e2e: Pick<E2e, 'build' | 'mode'>): string[] => (e2e.build === OLDEST || e2e.mode === 'auto' ? [] : ['--permission-mode', e2e.mode])
+export const modeArgs = (e2e: Pick<E2e, 'build' | 'mode'>): string[] =>
+  e2e.build === OLDEST || e2e.mode === 'auto' ? [] : ['--permission-mode', e2e.mode]
 
 /** Starts claude in a new tmux window and waits for its input prompt. */
-export const startClaude = async (e2e: E2e, name: string, args: string[] = [], sessionId: string | null = randomUUID()): Promise<Pane & { startMs: number }> => {
+export const startClaude = async (
+  e2e: E2e,
+  name: string,
+  args: string[] = [],
+  sessionId: string | null = randomUUID(),
+): Promise<Pane & { startMs: number }> => {
   const t0 = Date.now()
   const idArgs = sessionId ? ['--session-id', sessionId] : []
-  const r = await e2e.tmux('new-window', '-d', '-t', 'home:', '-n', name, '-c', e2e.project, '-P', '-F', '#{pane_id}', e2e.build.bin, ...idArgs, ...modeArgs(e2e), ...args)
+  const r = await e2e.tmux(
+    'new-window',
+    '-d',
+    '-t',
+    'home:',
+    '-n',
+    name,
+    '-c',
+    e2e.project,
+    '-P',
+    '-F',
+    '#{pane_id}',
+    e2e.build.bin,
+    ...idArgs,
+    ...modeArgs(e2e),
+    ...args,
+  )
   if (r.code !== 0) throw new Error(`tmux new-window failed: ${r.stderr}`)
   const pane = r.stdout.trim()
   await waitForScreen(e2e, pane, PROMPT_READY, 30_000, `claude's prompt in ${name}`)
@@ -311,10 +360,16 @@ export const capture = async (e2e: Lab, pane: string, history = false): Promise<
 /** Waits until the pane's visible text matches `re`; returns that text. */
 export const waitForScreen = async (e2e: Lab, pane: string, re: RegExp, timeoutMs: number, what = String(re)): Promise<string> => {
   try {
-    return (await waitFor(what, async () => {
-      const screen = await capture(e2e, pane)
-      return re.test(screen) ? screen : undefined
-    }, timeoutMs)).value
+    return (
+      await waitFor(
+        what,
+        async () => {
+          const screen = await capture(e2e, pane)
+          return re.test(screen) ? screen : undefined
+        },
+        timeoutMs,
+      )
+    ).value
   } catch (err) {
     const screen = await capture(e2e, pane).catch(() => '(pane gone)')
     throw new Error(`${(err as Error).message}\n--- screen of ${pane} ---\n${screen}`, { cause: err })
@@ -344,12 +399,18 @@ export const submit = async (e2e: Lab, pane: string, text: string): Promise<numb
 
 /** A control-mode client (`tmux -C`) attached to `target`: a real client that needs no terminal. */
 export const attachClient = async (lab: Lab, target: string): Promise<{ name: string; child: ChildProcess }> => {
-  const child = spawn('tmux', ['-S', lab.socket, '-C', 'attach-session', '-t', target], { env: lab.env, stdio: ['pipe', 'ignore', 'ignore'] })
+  const child = spawn('tmux', ['-S', lab.socket, '-C', 'attach-session', '-t', target], {
+    env: lab.env,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  })
   const { value } = await waitFor(
     'the control client to attach',
     async () => {
       const r = await lab.tmux('list-clients', '-F', '#{client_name} #{client_pid}')
-      return r.stdout.split('\n').find((l) => l.endsWith(` ${child.pid}`))?.split(' ')[0]
+      return r.stdout
+        .split('\n')
+        .find((l) => l.endsWith(` ${child.pid}`))
+        ?.split(' ')[0]
     },
     5000,
   )
@@ -357,7 +418,8 @@ export const attachClient = async (lab: Lab, target: string): Promise<{ name: st
 }
 
 /** The pane a client shows. */
-export const clientPane = async (lab: Lab, client: string): Promise<string> => (await lab.tmux('display-message', '-p', '-c', client, '#{pane_id}')).stdout.trim()
+export const clientPane = async (lab: Lab, client: string): Promise<string> =>
+  (await lab.tmux('display-message', '-p', '-c', client, '#{pane_id}')).stdout.trim()
 
 /**
  * The assertions of one build's script, each message prefixed with its version: both builds'
@@ -456,7 +518,9 @@ export const waitForItem = async (
     await recordPoll
     return { item: r.value, ms: r.ms, recordMs, listing: listing! }
   } catch (err) {
-    throw new Error(`${(err as Error).message}\nlast item: ${JSON.stringify(last ?? null)}\nrecord: ${await recordText(e2e, sessionId)}`, { cause: err })
+    throw new Error(`${(err as Error).message}\nlast item: ${JSON.stringify(last ?? null)}\nrecord: ${await recordText(e2e, sessionId)}`, {
+      cause: err,
+    })
   } finally {
     done = true
   }
@@ -476,7 +540,8 @@ export class Latencies {
   format(): string {
     const head = `${'scenario'.padEnd(56)} ${'record'.padStart(8)} ${'ls'.padStart(8)}`
     const rows = this.rows.map(
-      (r) => `${r.scenario.padEnd(56)} ${(r.recordMs === null ? '-' : `${r.recordMs} ms`).padStart(8)} ${`${r.ms} ms`.padStart(8)}${r.note ? `  ${r.note}` : ''}`,
+      (r) =>
+        `${r.scenario.padEnd(56)} ${(r.recordMs === null ? '-' : `${r.recordMs} ms`).padStart(8)} ${`${r.ms} ms`.padStart(8)}${r.note ? `  ${r.note}` : ''}`,
     )
     return [head, ...rows].join('\n')
   }

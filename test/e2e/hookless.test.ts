@@ -6,12 +6,23 @@
 import t from 'tap'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { checkClaude, type E2e, installHooks, NEWEST, run, startClaude, startE2e, submit, TRAILBOSS_BIN, waitFor, waitForScreen } from './harness.js'
+import {
+  checkClaude,
+  type E2e,
+  installHooks,
+  NEWEST,
+  run,
+  startClaude,
+  startE2e,
+  submit,
+  TRAILBOSS_BIN,
+  waitFor,
+  waitForScreen,
+} from './harness.js'
 import { checkCodex, type CodexLab, startCodex, startCodexLab } from './codex-env.js'
 import type { JsonItem as Item } from '../../lib/render/queue-table.js'
 
 t.setTimeout(240_000)
-
 
 const HINT = /no hooks: trailboss install/
 
@@ -23,7 +34,13 @@ const ls = async (env: NodeJS.ProcessEnv): Promise<Item[]> => {
 }
 
 /** Polls ls until an item of `sessionId` (or of `pane`) passes `want`. */
-const waitForItem = async (env: NodeJS.ProcessEnv, find: (i: Item) => boolean, want: (i: Item) => boolean, what: string, ms = 30_000): Promise<Item> => {
+const waitForItem = async (
+  env: NodeJS.ProcessEnv,
+  find: (i: Item) => boolean,
+  want: (i: Item) => boolean,
+  what: string,
+  ms = 30_000,
+): Promise<Item> => {
   let last: Item | undefined
   try {
     return (
@@ -58,18 +75,39 @@ t.test('Claude Code 2.1.332 before install and with hooks off; Codex without hoo
       const env = e2e.cliEnv // outside tmux, no record: the registry alone finds them
       const bySession = (id: string) => (i: Item) => i.sessionId === id
 
-      const first = await waitForItem(env, bySession(before.sessionId), (i) => i.state === 'idle', 'the session started before install, idle')
-      t.match(first, { agent: 'claude-code', inferred: true, reason: HINT, tmux: { pane: before.pane } }, 'listed with its pane, inferred, with the hint')
+      const first = await waitForItem(
+        env,
+        bySession(before.sessionId),
+        (i) => i.state === 'idle',
+        'the session started before install, idle',
+      )
+      t.match(
+        first,
+        { agent: 'claude-code', inferred: true, reason: HINT, tmux: { pane: before.pane } },
+        'listed with its pane, inferred, with the hint',
+      )
       t.notOk(existsSync(join(e2e.tbHome, 'sessions', `${before.sessionId}.json`)), 'no record of ours: no hook ran')
       await submit(e2e, off.pane, 'PERM please')
       const wait = await waitForItem(env, bySession(off.sessionId), (i) => i.state === 'permission', 'the hooks-off session at its dialog')
-      t.match(wait, { agent: 'claude-code', kind: 'permission', inferred: true, reason: /claude code: permission prompt; no hooks/, tmux: { pane: off.pane } })
+      t.match(wait, {
+        agent: 'claude-code',
+        kind: 'permission',
+        inferred: true,
+        reason: /claude code: permission prompt; no hooks/,
+        tmux: { pane: off.pane },
+      })
       t.equal(wait.hint, 'no hooks: trailboss install', 'its row says how to get hooks, as its hint')
 
       // install, then the next event: the record takes over, one row, the same key.
       await installHooks(e2e)
       await submit(e2e, before.pane, 'hello there')
-      const hooked = await waitForItem(env, bySession(before.sessionId), (i) => i.reason === null || !HINT.test(i.reason), 'the first hook of the session started before install', 40_000)
+      const hooked = await waitForItem(
+        env,
+        bySession(before.sessionId),
+        (i) => i.reason === null || !HINT.test(i.reason),
+        'the first hook of the session started before install',
+        40_000,
+      )
       const rows = (await ls(env)).filter(bySession(before.sessionId))
       t.equal(rows.length, 1, 'one row for it')
       t.equal(hooked.key, first.key, 'the same key as before its hooks')
@@ -79,7 +117,11 @@ t.test('Claude Code 2.1.332 before install and with hooks off; Codex without hoo
 
       // It exits: its row goes.
       await e2e.tmux('kill-pane', '-t', off.pane)
-      await waitFor('the hooks-off session to leave ls', async () => ((await ls(env)).some(bySession(off.sessionId)) ? undefined : true), 20_000)
+      await waitFor(
+        'the hooks-off session to leave ls',
+        async () => ((await ls(env)).some(bySession(off.sessionId)) ? undefined : true),
+        20_000,
+      )
       t.pass('an exited hook-less session leaves the list')
     }),
 
@@ -97,7 +139,13 @@ t.test('Claude Code 2.1.332 before install and with hooks off; Codex without hoo
       await submit(lab, pane, 'PERM make the marker')
       await waitForScreen(lab, pane, /Would you like to run the following command\?/, 30_000, 'the approval')
       const perm = await waitForItem(env, byPane, (i) => i.state === 'permission', 'codex without hooks at its approval')
-      t.match(perm, { sessionId: done.sessionId, key: done.key, kind: 'permission', inferred: true, reason: /screen: permission; no hooks/ })
+      t.match(perm, {
+        sessionId: done.sessionId,
+        key: done.key,
+        kind: 'permission',
+        inferred: true,
+        reason: /screen: permission; no hooks/,
+      })
       await lab.tmux('kill-pane', '-t', pane)
       await waitFor('the codex session to leave ls', async () => ((await ls(env)).some(byPane) ? undefined : true), 20_000)
       t.pass('an exited Codex session leaves the list')

@@ -46,13 +46,14 @@ interface Message {
 const textOf = (content: unknown): string => {
   if (typeof content === 'string') return content
   if (!Array.isArray(content)) return ''
-  return content
-    .map((b: { type?: string; text?: string }) => (b.type === 'text' && typeof b.text === 'string' ? b.text : ''))
-    .join('\n')
+  return content.map((b: { type?: string; text?: string }) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n')
 }
 
 /** The person's own words in a user message: Claude Code prepends `<system-reminder>` blocks. */
-export const promptText = (content: unknown): string => textOf(content).replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim()
+export const promptText = (content: unknown): string =>
+  textOf(content)
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
+    .trim()
 
 const toolNameOf = (messages: Message[], id: string): string | null => {
   for (const m of messages) {
@@ -88,7 +89,11 @@ type InputBlock = { type: 'text'; text: string } | { type: 'tool_result'; tool_u
  */
 export const lastDecisiveBlock = (input: Message[]): InputBlock | undefined => {
   const blocks: InputBlock[] = input.flatMap((m) =>
-    typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : Array.isArray(m.content) ? (m.content as InputBlock[]) : [],
+    typeof m.content === 'string'
+      ? [{ type: 'text' as const, text: m.content }]
+      : Array.isArray(m.content)
+        ? (m.content as InputBlock[])
+        : [],
   )
   for (let i = blocks.length - 1; i >= 0; i--) {
     const b = blocks[i]!
@@ -112,7 +117,12 @@ interface Plan {
 /** A command the prompt spells out after `CMD:` (to its end, `\\n` for a line break), for dialogs of long or odd commands. */
 export const commandIn = (prompt: string): string | null => {
   const at = prompt.indexOf('CMD:')
-  return at < 0 ? null : prompt.slice(at + 4).trim().replaceAll('\\n', '\n')
+  return at < 0
+    ? null
+    : prompt
+        .slice(at + 4)
+        .trim()
+        .replaceAll('\\n', '\n')
 }
 
 /** Decides the reply to one request body (pure, so the script is easy to read and test). */
@@ -124,12 +134,16 @@ export const planReply = (body: { tools?: unknown[]; messages?: Message[] }, opt
   }
   const decisive = lastDecisiveBlock(turnInput(messages))
   if (decisive?.type === 'tool_result') {
-    if (toolNameOf(messages, decisive.tool_use_id) === 'AskUserQuestion') return { kind: 'after_ask', blocks: [{ type: 'text', text: TEXT_AFTER_ASK }] }
+    if (toolNameOf(messages, decisive.tool_use_id) === 'AskUserQuestion')
+      return { kind: 'after_ask', blocks: [{ type: 'text', text: TEXT_AFTER_ASK }] }
     return { kind: decisive.is_error ? 'after_tool_error' : 'after_tool', blocks: [{ type: 'text', text: TEXT_AFTER_TOOL }] }
   }
   const lastText = decisive?.type === 'text' ? decisive.text : ''
   if (/<summary>/.test(lastText) || /summary of the conversation/i.test(lastText)) {
-    return { kind: 'compact', blocks: [{ type: 'text', text: '<analysis>Short.</analysis>\n<summary>The person tested Trail Boss.</summary>' }] }
+    return {
+      kind: 'compact',
+      blocks: [{ type: 'text', text: '<analysis>Short.</analysis>\n<summary>The person tested Trail Boss.</summary>' }],
+    }
   }
   const word = KEYWORDS.find((k) => new RegExp(`\\b${k}\\b`).test(lastText))
   switch (word) {
@@ -140,7 +154,11 @@ export const planReply = (body: { tools?: unknown[]; messages?: Message[] }, opt
         kind: 'tool_use',
         blocks: [
           { type: 'text', text: 'I will create the file.' },
-          { type: 'tool_use', name: 'Bash', input: { command: commandIn(lastText) ?? `touch ${opts.scratchDir}/x${seq}`, description: 'Create a test file' } },
+          {
+            type: 'tool_use',
+            name: 'Bash',
+            input: { command: commandIn(lastText) ?? `touch ${opts.scratchDir}/x${seq}`, description: 'Create a test file' },
+          },
         ],
       }
     case 'ASK':
@@ -208,7 +226,11 @@ const streamBlocks = (res: ServerResponse, id: string, model: string, blocks: Bl
         index,
         content_block: { type: 'tool_use', id: `toolu_${id}_${index}`, name: b.name, input: {} },
       })
-      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } })
+      sse(res, 'content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
+      })
     }
     sse(res, 'content_block_stop', { type: 'content_block_stop', index })
   })
@@ -230,7 +252,11 @@ const streamSlow = (res: ServerResponse, id: string, model: string): void => {
       clearInterval(tick)
       if (!res.destroyed) {
         sse(res, 'content_block_stop', { type: 'content_block_stop', index: 0 })
-        sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 20 } })
+        sse(res, 'message_delta', {
+          type: 'message_delta',
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: 20 },
+        })
         sse(res, 'message_stop', { type: 'message_stop' })
         res.end()
       }
@@ -251,7 +277,8 @@ export const startMockApi = (opts: MockApiOptions): Promise<MockApi> => {
       return
     }
     if (url.startsWith('/v1/messages/count_tokens')) return sendJson(res, 200, { input_tokens: 12 })
-    if (!url.startsWith('/v1/messages')) return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'mock: no such path' } })
+    if (!url.startsWith('/v1/messages'))
+      return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'mock: no such path' } })
     let body: { model?: string; stream?: boolean; tools?: unknown[]; messages?: Message[] }
     try {
       body = JSON.parse(raw) as typeof body
@@ -265,7 +292,13 @@ export const startMockApi = (opts: MockApiOptions): Promise<MockApi> => {
     await delay(opts.replyDelayMs ?? DEFAULT_REPLY_DELAY_MS)
     const messages = body.messages ?? []
     log({ kind: plan.kind, lastUser: JSON.stringify(lastDecisiveBlock(turnInput(messages)) ?? null).slice(0, 200) })
-    if (plan.error) return sendJson(res, plan.error.status, { type: 'error', error: { type: 'invalid_request_error', message: plan.error.message } }, { 'request-id': `req_${id}` })
+    if (plan.error)
+      return sendJson(
+        res,
+        plan.error.status,
+        { type: 'error', error: { type: 'invalid_request_error', message: plan.error.message } },
+        { 'request-id': `req_${id}` },
+      )
     if (plan.slow) return streamSlow(res, id, model)
     if (plan.hang) {
       const bound = setTimeout(() => res.destroy(), SLOW_REPLY_MS)
@@ -274,7 +307,9 @@ export const startMockApi = (opts: MockApiOptions): Promise<MockApi> => {
     }
     const blocks = plan.blocks ?? []
     if (body.stream === false) {
-      const content = blocks.map((b, i) => (b.type === 'text' ? b : { type: 'tool_use', id: `toolu_${id}_${i}`, name: b.name, input: b.input }))
+      const content = blocks.map((b, i) =>
+        b.type === 'text' ? b : { type: 'tool_use', id: `toolu_${id}_${i}`, name: b.name, input: b.input },
+      )
       return sendJson(res, 200, {
         id,
         type: 'message',

@@ -85,7 +85,14 @@ export const planGeminiReply = (body: Body, opts: MockGeminiOptions, seq: number
     case 'TOOL':
       return {
         kind: 'tool',
-        parts: [{ functionCall: { name: 'run_shell_command', args: { command: `touch ${opts.scratchDir}/g${seq}`, description: 'Create a test file' } } }],
+        parts: [
+          {
+            functionCall: {
+              name: 'run_shell_command',
+              args: { command: `touch ${opts.scratchDir}/g${seq}`, description: 'Create a test file' },
+            },
+          },
+        ],
       }
     case 'EDIT':
       return {
@@ -163,7 +170,8 @@ export const startMockGeminiApi = (opts: MockGeminiOptions): Promise<MockGeminiA
       return sendJson(res, 200, { models: [] })
     }
     if (/:countTokens\b/.test(url)) return sendJson(res, 200, { totalTokens: 12 })
-    if (!/:(streamGenerateContent|generateContent)\b/.test(url)) return sendJson(res, 404, { error: { code: 404, message: 'mock: no such path', status: 'NOT_FOUND' } })
+    if (!/:(streamGenerateContent|generateContent)\b/.test(url))
+      return sendJson(res, 404, { error: { code: 404, message: 'mock: no such path', status: 'NOT_FOUND' } })
     let body: Body
     try {
       body = JSON.parse(raw) as Body
@@ -174,7 +182,10 @@ export const startMockGeminiApi = (opts: MockGeminiOptions): Promise<MockGeminiA
     const plan = planGeminiReply(body, opts, seq)
     await delay(opts.replyDelayMs ?? GEMINI_REPLY_DELAY_MS)
     log({ kind: plan.kind, lastUser: JSON.stringify(lastUserInput(body.contents ?? [])).slice(0, 200) })
-    if (plan.error) return sendJson(res, plan.error.status, { error: { code: plan.error.status, message: plan.error.message, status: 'INVALID_ARGUMENT' } })
+    if (plan.error)
+      return sendJson(res, plan.error.status, {
+        error: { code: plan.error.status, message: plan.error.message, status: 'INVALID_ARGUMENT' },
+      })
     if (plan.slow) return streamSlow(res, seq)
     const reply = response(seq, plan.parts ?? [])
     if (!/streamGenerateContent/.test(url)) return sendJson(res, 200, reply)

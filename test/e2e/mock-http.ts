@@ -23,7 +23,12 @@ export interface MockHttp<R extends LoggedRequest> {
 /** Adds one entry to the log, stamped now, with the request's method and url. */
 export type LogRequest<R extends LoggedRequest> = (entry: Omit<R, keyof LoggedRequest>) => void
 
-export type MockHandler<R extends LoggedRequest> = (req: IncomingMessage, res: ServerResponse, body: string, log: LogRequest<R>) => Promise<void> | void
+export type MockHandler<R extends LoggedRequest> = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: string,
+  log: LogRequest<R>,
+) => Promise<void> | void
 
 const readBody = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {

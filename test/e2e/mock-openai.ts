@@ -41,8 +41,7 @@ interface InputItem {
 }
 
 /** Codex wraps context in user messages of its own (`<environment_context>`, `<turn_aborted>`…). */
-const isPersonMessage = (i: InputItem): boolean =>
-  i.type === 'message' && i.role === 'user' && !/^\s*</.test(i.content?.[0]?.text ?? '')
+const isPersonMessage = (i: InputItem): boolean => i.type === 'message' && i.role === 'user' && !/^\s*</.test(i.content?.[0]?.text ?? '')
 
 /** The person's last prompt and whether a tool's output came after it. */
 export const lastTurn = (input: InputItem[]): { prompt: string; afterTool: boolean } => {
@@ -93,7 +92,10 @@ const shellCall = (id: string, tools: string[], command: string, escalate: boole
     args.sandbox_permissions = 'require_escalated'
     args.justification = 'write the marker file outside the workspace'
   }
-  return { type: 'response.output_item.done', item: { type: 'function_call', call_id: `call_${id}`, name, arguments: JSON.stringify(args) } }
+  return {
+    type: 'response.output_item.done',
+    item: { type: 'function_call', call_id: `call_${id}`, name, arguments: JSON.stringify(args) },
+  }
 }
 
 const askCall = (id: string): Record<string, unknown> => ({
@@ -103,7 +105,17 @@ const askCall = (id: string): Record<string, unknown> => ({
     call_id: `call_${id}`,
     name: 'request_user_input',
     arguments: JSON.stringify({
-      questions: [{ id: 'color', header: 'Color', question: 'Which color should the marker be?', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }] }],
+      questions: [
+        {
+          id: 'color',
+          header: 'Color',
+          question: 'Which color should the marker be?',
+          options: [
+            { label: 'Red', description: 'warm' },
+            { label: 'Blue', description: 'cool' },
+          ],
+        },
+      ],
     }),
   },
 })
@@ -116,7 +128,8 @@ export const startCodexMock = (opts: CodexMockOptions): Promise<CodexMockApi> =>
       log({ keyword: null, afterTool: false })
       return sendJson(res, 200, { object: 'list', data: [], models: [] })
     }
-    if (req.method !== 'POST' || !/\/responses$/.test(url)) return sendJson(res, 404, { error: { message: 'mock: not found', type: 'not_found' } })
+    if (req.method !== 'POST' || !/\/responses$/.test(url))
+      return sendJson(res, 404, { error: { message: 'mock: not found', type: 'not_found' } })
     let json: { input?: InputItem[]; tools?: { name?: string; type?: string }[] } = {}
     try {
       json = JSON.parse(body) as typeof json

@@ -21,15 +21,23 @@ t.test('a pane the harness opens runs without the test runner’s NODE_OPTIONS',
   const out = join(e2e.scratch, 'env.txt')
   const opened = await e2e.tmux('new-window', '-d', '-t', 'home:', 'sh', '-c', `env > ${out}.tmp && mv ${out}.tmp ${out}`)
   t.equal(opened.code, 0, opened.stderr)
-  const { value: text } = await waitFor('the pane’s environment', () => {
-    try {
-      return readFileSync(out, 'utf8')
-    } catch {
-      return undefined
-    }
-  }, 20_000)
+  const { value: text } = await waitFor(
+    'the pane’s environment',
+    () => {
+      try {
+        return readFileSync(out, 'utf8')
+      } catch {
+        return undefined
+      }
+    },
+    20_000,
+  )
   const names = text.split('\n').map((l) => l.slice(0, l.indexOf('=')))
   t.notOk(names.includes('NODE_OPTIONS'), 'no NODE_OPTIONS in the pane')
-  t.same(names.filter((n) => n.startsWith('_TAPJS_')), [], 'no _TAPJS_ variables in the pane')
+  t.same(
+    names.filter((n) => n.startsWith('_TAPJS_')),
+    [],
+    'no _TAPJS_ variables in the pane',
+  )
   t.ok(names.includes('TRAILBOSS_HOME'), 'the harness’s own environment is there')
 })

@@ -9,6 +9,11 @@ const [emitter, home, screen, payload, projectDir] = process.argv.slice(2)
 // Blank lines inside the screen stay: a dialog's command block is set apart by them.
 const shown = fs.readFileSync(screen, 'utf8').replace(/^\s*\n|\s+$/g, '')
 process.stdout.write(`${shown}\n`)
-const r = spawnSync(process.execPath, [emitter], { input: payload, env: { ...process.env, TRAILBOSS_HOME: home, ...(projectDir ? { CLAUDE_PROJECT_DIR: projectDir } : {}) }, encoding: 'utf8', timeout: 10000 })
+const r = spawnSync(process.execPath, [emitter], {
+  input: payload,
+  env: { ...process.env, TRAILBOSS_HOME: home, ...(projectDir ? { CLAUDE_PROJECT_DIR: projectDir } : {}) },
+  encoding: 'utf8',
+  timeout: 10000,
+})
 if (r.status !== 0) process.stdout.write(`emitter failed: ${r.status}\n`)
 process.stdin.on('data', (d) => process.stdout.write(d))

@@ -17,7 +17,13 @@ export interface BoundedResult {
 export const HANG_BOUND_MS = Number(process.env.TRAILBOSS_TEST_HANG_MS) || 20_000
 
 /** Runs `command` with `args`; a run still going after `boundMs` is killed and marked hung. */
-export const runBounded = (command: string, args: readonly string[], env: ChildEnv, stdin = '', boundMs = HANG_BOUND_MS): Promise<BoundedResult> =>
+export const runBounded = (
+  command: string,
+  args: readonly string[],
+  env: ChildEnv,
+  stdin = '',
+  boundMs = HANG_BOUND_MS,
+): Promise<BoundedResult> =>
   new Promise((resolve) => {
     const started = performance.now()
     const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] })
@@ -33,11 +39,19 @@ export const runBounded = (command: string, args: readonly string[], env: ChildE
     child.stdin.on('error', () => {})
     child.on('close', (code) => {
       clearTimeout(timer)
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), hung, ms: performance.now() - started })
+      resolve({
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        hung,
+        ms: performance.now() - started,
+      })
     })
     child.stdin.end(stdin)
   })
 
-export const cliBounded = (args: readonly string[], env: ChildEnv, stdin = '', boundMs = HANG_BOUND_MS): Promise<BoundedResult> => runBounded(process.execPath, [CLI, ...args], env, stdin, boundMs)
+export const cliBounded = (args: readonly string[], env: ChildEnv, stdin = '', boundMs = HANG_BOUND_MS): Promise<BoundedResult> =>
+  runBounded(process.execPath, [CLI, ...args], env, stdin, boundMs)
 
-export const emitBounded = (payload: string, env: ChildEnv, boundMs = HANG_BOUND_MS): Promise<BoundedResult> => runBounded(process.execPath, [EMITTER], env, payload, boundMs)
+export const emitBounded = (payload: string, env: ChildEnv, boundMs = HANG_BOUND_MS): Promise<BoundedResult> =>
+  runBounded(process.execPath, [EMITTER], env, payload, boundMs)

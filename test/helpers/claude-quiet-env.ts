@@ -3,4 +3,6 @@
 // which is plain JavaScript, reads the same list.
 import { readFileSync } from 'node:fs'
 
-export const CLAUDE_QUIET_ENV: Readonly<Record<string, string>> = JSON.parse(readFileSync(new URL('../fixtures/claude-code-quiet-env.json', import.meta.url), 'utf8'))
+export const CLAUDE_QUIET_ENV: Readonly<Record<string, string>> = JSON.parse(
+  readFileSync(new URL('../fixtures/claude-code-quiet-env.json', import.meta.url), 'utf8'),
+)

@@ -20,7 +20,11 @@ export interface CliResult {
 /** Runs the built CLI once; never rejects (a hung run is killed after 60 s). */
 export const runCli = (args: readonly string[], env: ChildEnv, stdin = ''): Promise<CliResult> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'], timeout: 60_000 })
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: 60_000,
+    })
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', (c: Buffer) => out.push(c))

@@ -2,7 +2,20 @@
 // (bench/soak.ts): hook payloads with random values and hostile session ids, and any bytes.
 import fc from 'fast-check'
 
-export const EVENT_NAMES = ['SessionStart', 'SessionEnd', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'PreCompact', 'MessageDisplay']
+export const EVENT_NAMES = [
+  'SessionStart',
+  'SessionEnd',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'Notification',
+  'Stop',
+  'StopFailure',
+  'PreCompact',
+  'MessageDisplay',
+]
 const anyValue = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 2 }))
 const idArb = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),

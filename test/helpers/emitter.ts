@@ -25,7 +25,8 @@ export const EMITTER = ((): string => {
   if (!fs.existsSync(BUILT_EMITTER)) throw new Error(`${BUILT_EMITTER} is missing: run \`npm run build\` first`)
   const dir = fs.mkdtempSync(join(tmpdir(), 'trailboss-emit-'))
   const built = dirname(BUILT_EMITTER)
-  for (const name of EMITTER_FILES) if (fs.existsSync(join(built, name)) || name !== 'emit.v8') fs.copyFileSync(join(built, name), join(dir, name))
+  for (const name of EMITTER_FILES)
+    if (fs.existsSync(join(built, name)) || name !== 'emit.v8') fs.copyFileSync(join(built, name), join(dir, name))
   const copy = join(dir, 'emit.cjs')
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
   return copy
@@ -68,7 +69,8 @@ export interface EmitOptions {
  * loaders would slow the child and its variables would leak into what we assert on).
  */
 export const baseEnv = (home: string, extra: ChildEnv = {}): ChildEnv => ({
-  PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+  PATH: process.env.PATH,
+  TMUX_TMPDIR: process.env.TMUX_TMPDIR,
   HOME: join(home, 'home'),
   TRAILBOSS_HOME: join(home, 'tb'),
   ...extra,

@@ -9,7 +9,8 @@ import { line, startLab, type Lab } from './session-lab.js'
 
 /** A person's environment with everything of ours under `home` (and no colour in the output). */
 export const homeEnv = (home: string): ChildEnv => ({
-  PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+  PATH: process.env.PATH,
+  TMUX_TMPDIR: process.env.TMUX_TMPDIR,
   HOME: home,
   TRAILBOSS_HOME: join(home, 'tb'),
   CLAUDE_CONFIG_DIR: join(home, 'claude'),

@@ -15,8 +15,12 @@ interface Teardown {
 }
 
 /** A server whose first session is `session` (a long `sleep`); killed at teardown. */
-export const startServer = (t: Teardown, session = 'alpha', command: readonly string[] = SLEEPER, size: readonly [number, number] = [120, 30]): TmuxServer =>
-  startTmuxServer(t, { session, command, size })
+export const startServer = (
+  t: Teardown,
+  session = 'alpha',
+  command: readonly string[] = SLEEPER,
+  size: readonly [number, number] = [120, 30],
+): TmuxServer => startTmuxServer(t, { session, command, size })
 
 /** A private home (`home`, `proj`) and a server whose panes run `cli` as `trailboss` from PATH. */
 export interface KeyBindingLab {
@@ -49,9 +53,16 @@ export const startKeyBindingLab = (t: Teardown, cli: string, session: string, co
 export const newPane = (server: TmuxServer, how: string[], command: readonly string[] = SLEEPER): string => server.newPane(how, command)
 
 /** A control-mode client attached to `session`; detached and ended at teardown. */
-export const attachControlClient = async (t: Teardown, server: Pick<TmuxServer, 'socket' | 'clientViews'>, session: string): Promise<ChildProcess> => {
+export const attachControlClient = async (
+  t: Teardown,
+  server: Pick<TmuxServer, 'socket' | 'clientViews'>,
+  session: string,
+): Promise<ChildProcess> => {
   const before = server.clientViews().length
-  const child = spawn('tmux', ['-S', server.socket, '-C', 'attach-session', '-t', session], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn('tmux', ['-S', server.socket, '-C', 'attach-session', '-t', session], {
+    env: cleanEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
   child.stdout.resume()
   child.stderr.resume()
   t.teardown(() => {
@@ -72,7 +83,11 @@ export interface TerminalClient {
 }
 
 /** A terminal client attached to `session`; killed at teardown. */
-export const attachTerminalClient = async (t: Teardown, server: Pick<TmuxServer, 'socket' | 'clientViews'>, session: string): Promise<TerminalClient> => {
+export const attachTerminalClient = async (
+  t: Teardown,
+  server: Pick<TmuxServer, 'socket' | 'clientViews'>,
+  session: string,
+): Promise<TerminalClient> => {
   const before = server.clientViews().length
   const term = spawn('script', ['-qfc', `tmux -S '${server.socket}' attach-session -t ${session}`, '/dev/null'], {
     env: cleanEnv({ TERM: 'xterm', COLUMNS: '160', LINES: '40' }),

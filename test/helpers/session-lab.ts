@@ -15,7 +15,12 @@ export interface Lab {
   newPane: () => string
   transcript: (sessionId: string) => string
   appendTranscript: (sessionId: string, ...entries: object[]) => void
-  emit: (sessionId: string, name: string, extra?: Record<string, unknown>, opts?: { pane?: string | null; headless?: boolean }) => Promise<void>
+  emit: (
+    sessionId: string,
+    name: string,
+    extra?: Record<string, unknown>,
+    opts?: { pane?: string | null; headless?: boolean },
+  ) => Promise<void>
   close: () => void
 }
 
@@ -28,7 +33,8 @@ export const startLab = (root: string): Lab => {
   const pid = String(server.pid)
   const claudeDir = join(root, 'claude')
   const env: ChildEnv = {
-    PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+    PATH: process.env.PATH,
+    TMUX_TMPDIR: process.env.TMUX_TMPDIR,
     HOME: home,
     TRAILBOSS_HOME: join(root, 'tb'),
     CLAUDE_CONFIG_DIR: claudeDir,
@@ -55,7 +61,13 @@ export const startLab = (root: string): Lab => {
       fs.appendFileSync(transcript(id), entries.map((e) => `${JSON.stringify(e)}\n`).join(''))
     },
     emit: async (id, name, extra = {}, opts = {}) => {
-      const payload = { session_id: id, transcript_path: transcript(id), cwd: join(outside, 'work', id.slice(0, 4)), hook_event_name: name, ...extra }
+      const payload = {
+        session_id: id,
+        transcript_path: transcript(id),
+        cwd: join(outside, 'work', id.slice(0, 4)),
+        hook_event_name: name,
+        ...extra,
+      }
       const hookEnv: ChildEnv = { ...env, CLAUDE_CODE_ENTRYPOINT: opts.headless ? 'sdk-cli' : 'cli' }
       if (opts.pane) Object.assign(hookEnv, { TMUX: `${socketPath},${pid},0`, TMUX_PANE: opts.pane })
       const r = await runEmitter(JSON.stringify(payload), hookEnv)
@@ -71,9 +83,17 @@ const stamp = (): string => new Date(Date.now() + counter++).toISOString()
 /** Transcript lines shaped as Claude Code 2.1.197 writes them (test/fixtures/transcripts). */
 export const line = {
   prompt: (promptId: string, text: string) => ({ type: 'user', promptId, timestamp: stamp(), message: { role: 'user', content: text } }),
-  assistant: (text: string) => ({ type: 'assistant', timestamp: stamp(), message: { role: 'assistant', content: [{ type: 'text', text }] } }),
-  toolUse: (id: string, name: string, input: object) => ({ type: 'assistant', timestamp: stamp(), message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } }),
-  toolResult: (promptId: string, id: string, isError: boolean, text = isError ? 'The user doesn\'t want to proceed' : 'ok') => ({
+  assistant: (text: string) => ({
+    type: 'assistant',
+    timestamp: stamp(),
+    message: { role: 'assistant', content: [{ type: 'text', text }] },
+  }),
+  toolUse: (id: string, name: string, input: object) => ({
+    type: 'assistant',
+    timestamp: stamp(),
+    message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+  }),
+  toolResult: (promptId: string, id: string, isError: boolean, text = isError ? "The user doesn't want to proceed" : 'ok') => ({
     type: 'user',
     promptId,
     timestamp: stamp(),
@@ -83,8 +103,17 @@ export const line = {
     type: 'user',
     promptId,
     timestamp: stamp(),
-    message: { role: 'user', content: [{ type: 'text', text: forToolUse ? '[Request interrupted by user for tool use]' : '[Request interrupted by user]' }] },
+    message: {
+      role: 'user',
+      content: [{ type: 'text', text: forToolUse ? '[Request interrupted by user for tool use]' : '[Request interrupted by user]' }],
+    },
   }),
-  meta: (promptId: string) => ({ type: 'user', isMeta: true, promptId, timestamp: stamp(), message: { role: 'user', content: '<local-command-caveat>…' } }),
+  meta: (promptId: string) => ({
+    type: 'user',
+    isMeta: true,
+    promptId,
+    timestamp: stamp(),
+    message: { role: 'user', content: '<local-command-caveat>…' },
+  }),
   system: () => ({ type: 'system', subtype: 'turn_duration', durationMs: 5, timestamp: stamp() }),
 }

@@ -22,7 +22,14 @@ export const makeHome = (root: string): Home => {
     root,
     tb,
     claude,
-    env: (extra = {}) => ({ PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: join(root, 'home'), TRAILBOSS_HOME: tb, CLAUDE_CONFIG_DIR: claude, ...extra }),
+    env: (extra = {}) => ({
+      PATH: process.env.PATH,
+      TMUX_TMPDIR: process.env.TMUX_TMPDIR,
+      HOME: join(root, 'home'),
+      TRAILBOSS_HOME: tb,
+      CLAUDE_CONFIG_DIR: claude,
+      ...extra,
+    }),
   }
 }
 
@@ -58,7 +65,11 @@ export const emitWait = async (home: Home, w: Wait): Promise<void> => {
 export { CLI, runCli, runInProcess, type CliResult } from './cli.js'
 
 /** A stand-in for a desktop notifier: logs each call's arguments (one JSON array a line). */
-export const fakeNotifier = (dir: string, name: string, opts: { sleepMs?: number } = {}): { bin: string; log: string; calls: () => string[][] } => {
+export const fakeNotifier = (
+  dir: string,
+  name: string,
+  opts: { sleepMs?: number } = {},
+): { bin: string; log: string; calls: () => string[][] } => {
   const bin = join(dir, 'bin')
   const log = join(dir, `${name}.log`)
   fs.mkdirSync(bin, { recursive: true })
@@ -78,4 +89,3 @@ export const fakeNotifier = (dir: string, name: string, opts: { sleepMs?: number
         : [],
   }
 }
-

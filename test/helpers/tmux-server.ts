@@ -56,10 +56,25 @@ export const startTmuxServer = (t: Teardown | null, opts: ServerOptions = {}): T
   const env = opts.env ?? cleanEnv()
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-S', join(dir, 's'), ...args], { env, encoding: 'utf8' })
   const [x, y] = opts.size ?? [120, 30]
-  tmux('-f', '/dev/null', 'new-session', '-d', '-s', opts.session ?? 'main', ...(opts.sessionArgs ?? []), '-x', String(x), '-y', String(y), ...(opts.command ?? SLEEPER))
+  tmux(
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-s',
+    opts.session ?? 'main',
+    ...(opts.sessionArgs ?? []),
+    '-x',
+    String(x),
+    '-y',
+    String(y),
+    ...(opts.command ?? SLEEPER),
+  )
   // Keep panes and sessions around exactly as a test left them.
   tmux('set-option', '-g', 'exit-empty', 'off')
-  const [socket = join(dir, 's'), pid = '0', firstPane = ''] = tmux('display-message', '-p', '#{socket_path},#{pid},#{pane_id}').trim().split(',')
+  const [socket = join(dir, 's'), pid = '0', firstPane = ''] = tmux('display-message', '-p', '#{socket_path},#{pid},#{pane_id}')
+    .trim()
+    .split(',')
   const server: TmuxServer = {
     socket,
     pid: Number(pid),
@@ -68,11 +83,7 @@ export const startTmuxServer = (t: Teardown | null, opts: ServerOptions = {}): T
     tmux,
     newPane: (how, command = SLEEPER) => tmux(...how, '-P', '-F', '#{pane_id}', ...command).trim(),
     capture: (pane) => tmux('capture-pane', '-p', '-t', pane),
-    clientViews: () =>
-      tmux('list-clients', '-F', '#{client_session} #{pane_id}')
-        .split('\n')
-        .filter(Boolean)
-        .sort(),
+    clientViews: () => tmux('list-clients', '-F', '#{client_session} #{pane_id}').split('\n').filter(Boolean).sort(),
     tmuxVar: () => `${socket},${pid},0`,
     close: () => {
       try {

@@ -6,7 +6,8 @@ import type { TranscriptEntry } from './transcript.js'
 /** Longest text shown for one transcript entry in the tail. */
 export const ENTRY_CHARS = 400
 
-const asObj = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
+const asObj = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null
 const s = (v: unknown): string => (typeof v === 'string' ? v : '')
 
 const clip = (text: string, max = ENTRY_CHARS): string => {
@@ -29,7 +30,13 @@ export const deriveConversation = (entries: readonly TranscriptEntry[]): Convers
       const p = asObj(part)
       if (!p) continue
       if (p.type === 'text') out.push({ who: e.type === 'user' ? 'you' : 'agent', text: clip(s(p.text)), at })
-      else if (p.type === 'tool_use') out.push({ who: 'tool', text: clip(`${s(p.name)} ${JSON.stringify(p.input ?? {})}`), at, tool: { name: s(p.name), input: p.input ?? {} } })
+      else if (p.type === 'tool_use')
+        out.push({
+          who: 'tool',
+          text: clip(`${s(p.name)} ${JSON.stringify(p.input ?? {})}`),
+          at,
+          tool: { name: s(p.name), input: p.input ?? {} },
+        })
       else if (p.type === 'tool_result') {
         const c = p.content
         const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => s(asObj(x)?.text)).join(' ') : ''

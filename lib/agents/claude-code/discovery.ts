@@ -10,7 +10,15 @@ import type { TmuxLocation } from '../../record/types.js'
 import { findNewestFile } from '../discovery.js'
 import type { AgentDiscovery, AgentProcessInfo, FoundSession } from '../types.js'
 import { claudeConfigDir, claudeProjectsDir } from './paths.js'
-import { isClaudeProcess, isRegistryProcess, parseRegistryEntry, pidOfRegistryName, REGISTRY_FILE_CAP, REGISTRY_NAME, type RegistryEntry } from './session-registry.js'
+import {
+  isClaudeProcess,
+  isRegistryProcess,
+  parseRegistryEntry,
+  pidOfRegistryName,
+  REGISTRY_FILE_CAP,
+  REGISTRY_NAME,
+  type RegistryEntry,
+} from './session-registry.js'
 
 /** What a registry file says beyond RegistryEntry: where the session runs. */
 export interface RegistrySession extends RegistryEntry {
@@ -23,7 +31,11 @@ export const parseRegistrySession = (text: string): RegistrySession | null => {
   const entry = parseRegistryEntry(text)
   if (!entry) return null
   const o = JSON.parse(text) as Record<string, unknown>
-  return { ...entry, cwd: typeof o.cwd === 'string' && o.cwd.startsWith('/') ? o.cwd : null, kind: typeof o.kind === 'string' ? o.kind : null }
+  return {
+    ...entry,
+    cwd: typeof o.cwd === 'string' && o.cwd.startsWith('/') ? o.cwd : null,
+    kind: typeof o.kind === 'string' ? o.kind : null,
+  }
 }
 
 /** Pure: Claude Code's folder name for a project (every character but [A-Za-z0-9] becomes `-`). */
@@ -52,7 +64,8 @@ interface Memo {
   tmux: TmuxLocation | null
 }
 
-const isMemo = (v: unknown): v is Memo => typeof v === 'object' && v !== null && typeof (v as Memo).mtimeMs === 'number' && typeof (v as Memo).size === 'number'
+const isMemo = (v: unknown): v is Memo =>
+  typeof v === 'object' && v !== null && typeof (v as Memo).mtimeMs === 'number' && typeof (v as Memo).size === 'number'
 
 /**
  * The live interactive sessions of the registry. A file is parsed again only when its mtime or
@@ -89,7 +102,12 @@ const listRegistrySessions = (env: Env, memo: Record<string, unknown>): FoundSes
       const parsed = got.ok ? parseRegistrySession(got.text) : null
       const session = parsed && { ...parsed, pid: parsed.pid ?? pidOfRegistryName(name) }
       const keepTmux = isMemo(old) && old.session?.pid === session?.pid ? old.tmux : undefined
-      m = { mtimeMs: st.mtimeMs, size: st.size, session, tmux: keepTmux !== undefined ? keepTmux : session?.pid ? readTmuxOf(session.pid) : null }
+      m = {
+        mtimeMs: st.mtimeMs,
+        size: st.size,
+        session,
+        tmux: keepTmux !== undefined ? keepTmux : session?.pid ? readTmuxOf(session.pid) : null,
+      }
       memo[name] = m
     }
     const s = m.session
@@ -107,10 +125,17 @@ const listRegistrySessions = (env: Env, memo: Record<string, unknown>): FoundSes
 }
 
 /** Builds without a registry: the newest transcript in the process's project folder since it started. */
-const findByTranscript = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null> => {
+const findByTranscript = async (
+  env: Env,
+  proc: AgentProcessInfo,
+): Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null> => {
   if (!proc.cwd) return null
   const dir = join(claudeProjectsDir(env), projectFolderName(proc.cwd))
-  return findNewestFile(dir, ['*.jsonl'], (proc.startedAt ?? 0) - 2000, 1, (f) => ({ sessionId: basename(f.path, '.jsonl'), transcriptPath: f.path, hadTurn: true }))
+  return findNewestFile(dir, ['*.jsonl'], (proc.startedAt ?? 0) - 2000, 1, (f) => ({
+    sessionId: basename(f.path, '.jsonl'),
+    transcriptPath: f.path,
+    hadTurn: true,
+  }))
 }
 
 /** A new session (/clear, /new) starts a transcript in the process's project folder. */
@@ -133,7 +158,10 @@ export const turnsHooksOff = (text: string): boolean => {
 
 /** The settings files (user, project, local) that turn hooks off for a session in `cwd`. */
 const hooksOffIn = (env: Env, cwd: string | null): string | null => {
-  const files = [join(claudeConfigDir(env), 'settings.json'), ...(cwd ? [join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json')] : [])]
+  const files = [
+    join(claudeConfigDir(env), 'settings.json'),
+    ...(cwd ? [join(cwd, '.claude', 'settings.json'), join(cwd, '.claude', 'settings.local.json')] : []),
+  ]
   for (const file of files) {
     const got = readRegularFile(file, { cap: READ_CAP.settings, ownOnly: false })
     if (got.ok && turnsHooksOff(got.text)) return `disableAllHooks in ${file}`

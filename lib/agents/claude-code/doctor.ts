@@ -35,17 +35,37 @@ export interface ClaudeVersionRun {
 export const checkClaudeVersion = (run: ClaudeVersionRun): AgentCheck => {
   const id = 'claude-code'
   const range = `tested with ${OLDEST_SUPPORTED} to ${NEWEST_TESTED}`
-  if (run.path === null) return { id, status: 'warn', summary: 'Claude Code (claude) is not on PATH', fix: `install Claude Code (${range}), or put its folder on PATH` }
+  if (run.path === null)
+    return {
+      id,
+      status: 'warn',
+      summary: 'Claude Code (claude) is not on PATH',
+      fix: `install Claude Code (${range}), or put its folder on PATH`,
+    }
   const version = run.code === 0 ? parseClaudeVersion(run.output) : null
   if (version === null) {
-    const why = run.timedOut ? 'did not answer in time' : run.code !== 0 ? `exited ${run.code ?? 'on a signal'}` : `said ${JSON.stringify(run.output.trim().slice(0, 80))}`
+    const why = run.timedOut
+      ? 'did not answer in time'
+      : run.code !== 0
+        ? `exited ${run.code ?? 'on a signal'}`
+        : `said ${JSON.stringify(run.output.trim().slice(0, 80))}`
     return { id, status: 'warn', summary: `\`${run.path} --version\` ${why}`, fix: `check that it runs: ${run.path} --version` }
   }
   if (compareVersions(version, OLDEST_SUPPORTED) < 0) {
-    return { id, status: 'warn', summary: `Claude Code ${version} (${run.path}) is older than the oldest supported, ${OLDEST_SUPPORTED}`, fix: 'update Claude Code (claude update): its hooks may not tell every wait' }
+    return {
+      id,
+      status: 'warn',
+      summary: `Claude Code ${version} (${run.path}) is older than the oldest supported, ${OLDEST_SUPPORTED}`,
+      fix: 'update Claude Code (claude update): its hooks may not tell every wait',
+    }
   }
   if (compareVersions(version, NEWEST_TESTED) > 0) {
-    return { id, status: 'info', summary: `Claude Code ${version} (${run.path}) is newer than the newest tested, ${NEWEST_TESTED}`, fix: 'likely fine; if a wait shows wrong, trailboss show --screen tells what the pane shows (and the log names unknown notification types)' }
+    return {
+      id,
+      status: 'info',
+      summary: `Claude Code ${version} (${run.path}) is newer than the newest tested, ${NEWEST_TESTED}`,
+      fix: 'likely fine; if a wait shows wrong, trailboss show --screen tells what the pane shows (and the log names unknown notification types)',
+    }
   }
   return { id, status: 'ok', summary: `Claude Code ${version} (${run.path}; ${range})`, fix: null }
 }
@@ -75,7 +95,8 @@ const reinstall = (scope: Scope): string => `trailboss install${scope === 'user'
  */
 export const checkScopeHooks = (s: ScopeSettings, facts: HookFacts): AgentCheck => {
   const id = `hooks:${s.scope}`
-  if (s.error) return { id, status: 'fail', summary: `${s.scope} settings: ${s.error}`, fix: `fix ${s.file} by hand (it must be one JSON object)` }
+  if (s.error)
+    return { id, status: 'fail', summary: `${s.scope} settings: ${s.error}`, fix: `fix ${s.file} by hand (it must be one JSON object)` }
   const ours = s.settings ? listOurHooks(s.settings, facts.known) : []
   if (ours.length === 0) return { id, status: 'info', summary: `${s.scope} scope: no Trail Boss hooks in ${s.file}`, fix: null }
   const problems: string[] = []
@@ -86,7 +107,8 @@ export const checkScopeHooks = (s: ScopeSettings, facts: HookFacts): AgentCheck 
     fixes.add(fix)
     if (status === 'fail' || worst === 'ok') worst = status
   }
-  if (s.settings?.disableAllHooks === true) raise('fail', `"disableAllHooks": true turns every hook off`, `remove "disableAllHooks" from ${s.file}`)
+  if (s.settings?.disableAllHooks === true)
+    raise('fail', `"disableAllHooks": true turns every hook off`, `remove "disableAllHooks" from ${s.file}`)
   const events = new Set(ours.map((o) => o.event))
   const missing = HOOK_EVENTS.filter((e) => !events.has(e))
   if (missing.length > 0) raise('warn', `no hook for ${missing.join(', ')}`, reinstall(s.scope))
@@ -100,20 +122,38 @@ export const checkScopeHooks = (s: ScopeSettings, facts: HookFacts): AgentCheck 
     const words = args.length > 0 ? [command, ...args] : command.trim().split(/\s+/)
     for (const word of words) {
       if (isAbsolute(word)) {
-        if (!facts.exists(word)) raise('fail', `${word} does not exist (moved by a Node upgrade, or a cleaned npx cache?)`, reinstall(s.scope))
-        else if (isEphemeralPath(word)) raise('warn', `${word} is in npx's cache, which npm may clean`, `${INSTALL_PACKAGE}, then ${reinstall(s.scope)}`)
+        if (!facts.exists(word))
+          raise('fail', `${word} does not exist (moved by a Node upgrade, or a cleaned npx cache?)`, reinstall(s.scope))
+        else if (isEphemeralPath(word))
+          raise('warn', `${word} is in npx's cache, which npm may clean`, `${INSTALL_PACKAGE}, then ${reinstall(s.scope)}`)
       } else if (facts.which(word) === null) {
-        raise('fail', `${word} is not on this PATH (Claude Code's PATH may differ, but check)`, word === EMIT_BIN ? INSTALL_PACKAGE : reinstall(s.scope))
+        raise(
+          'fail',
+          `${word} is not on this PATH (Claude Code's PATH may differ, but check)`,
+          word === EMIT_BIN ? INSTALL_PACKAGE : reinstall(s.scope),
+        )
       }
     }
-    if (s.scope === 'project' && args.length > 0) raise('warn', `project scope is shared, but runs this machine's paths (${command} ${args.join(' ')})`, 'trailboss install --scope project (it writes trailboss-emit from PATH)')
+    if (s.scope === 'project' && args.length > 0)
+      raise(
+        'warn',
+        `project scope is shared, but runs this machine's paths (${command} ${args.join(' ')})`,
+        'trailboss install --scope project (it writes trailboss-emit from PATH)',
+      )
   }
   for (const { event, hook } of ours) {
-    if (hook.async !== true && !FOREGROUND_EVENTS.has(event)) raise('warn', `the ${event} hook has no "async": true, so the agent waits for it`, reinstall(s.scope))
+    if (hook.async !== true && !FOREGROUND_EVENTS.has(event))
+      raise('warn', `the ${event} hook has no "async": true, so the agent waits for it`, reinstall(s.scope))
   }
   const count = `${events.size}/${HOOK_EVENTS.length} events`
   if (worst === 'ok') return { id, status: 'ok', summary: `${s.scope} scope: hooks for ${count} in ${s.file}`, fix: null }
-  return { id, status: worst, summary: `${s.scope} scope: ${count} in ${s.file}, with problems`, fix: [...fixes].join('; '), details: problems }
+  return {
+    id,
+    status: worst,
+    summary: `${s.scope} scope: ${count} in ${s.file}, with problems`,
+    fix: [...fixes].join('; '),
+    details: problems,
+  }
 }
 
 /** Scopes whose settings enable the Trail Boss plugin (`enabledPlugins: {"trailboss@…": true}`). */
@@ -131,8 +171,18 @@ export const checkRoutes = (all: readonly ScopeSettings[], facts: HookFacts): Ag
   if (plugin.length > 0) {
     out.push(
       facts.which(EMIT_BIN) === null
-        ? { id: 'plugin', status: 'fail', summary: `the trailboss plugin is enabled (${plugin.join(', ')} settings), but ${EMIT_BIN} is not on PATH`, fix: `the plugin runs ${EMIT_BIN} from the npm package: ${INSTALL_PACKAGE}` }
-        : { id: 'plugin', status: 'ok', summary: `the trailboss plugin is enabled (${plugin.join(', ')} settings); ${EMIT_BIN} is on PATH`, fix: null },
+        ? {
+            id: 'plugin',
+            status: 'fail',
+            summary: `the trailboss plugin is enabled (${plugin.join(', ')} settings), but ${EMIT_BIN} is not on PATH`,
+            fix: `the plugin runs ${EMIT_BIN} from the npm package: ${INSTALL_PACKAGE}`,
+          }
+        : {
+            id: 'plugin',
+            status: 'ok',
+            summary: `the trailboss plugin is enabled (${plugin.join(', ')} settings); ${EMIT_BIN} is on PATH`,
+            fix: null,
+          },
     )
   }
   if (plugin.length > 0 && withHooks.length > 0) {
@@ -144,7 +194,12 @@ export const checkRoutes = (all: readonly ScopeSettings[], facts: HookFacts): Ag
     })
   }
   if (plugin.length === 0 && withHooks.length === 0) {
-    out.push({ id: 'routes', status: 'fail', summary: 'no Trail Boss hooks are registered (no settings scope, no plugin)', fix: 'trailboss install' })
+    out.push({
+      id: 'routes',
+      status: 'fail',
+      summary: 'no Trail Boss hooks are registered (no settings scope, no plugin)',
+      fix: 'trailboss install',
+    })
   }
   return out
 }

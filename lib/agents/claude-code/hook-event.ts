@@ -16,7 +16,7 @@ export const normalizeEvent = (payload: unknown, ctx: EventContext): HookEvent |
     // `claude -p` and the SDK run with this entrypoint: nobody sits at a pane (docs/design.md §3.2).
     headless: (ctx.env.CLAUDE_CODE_ENTRYPOINT ?? '').startsWith('sdk'),
     notificationType: str(p.notification_type),
-    message: name === 'Notification' ? str(p.message) : str(p.last_assistant_message) ?? (name === 'StopFailure' ? str(p.error) : null),
+    message: name === 'Notification' ? str(p.message) : (str(p.last_assistant_message) ?? (name === 'StopFailure' ? str(p.error) : null)),
     toolUseId: str(p.tool_use_id),
     backgroundTasks: Array.isArray(p.background_tasks) ? p.background_tasks.length : 0,
     isInterrupt: p.is_interrupt === true,

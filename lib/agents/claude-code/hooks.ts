@@ -9,7 +9,8 @@ import { claudeCodeRules, KNOWN_NOTIFICATION_TYPES } from './state-rules.js'
 export const claudeCodeHooks: AgentHooks = {
   id: CLAUDE_CODE,
   // Claude Code creates the transcript lazily, after the first SessionStart: no size yet then.
-  toHookEvent: (payload, ctx) => normalizeEvent(payload, deriveEventContext(payload, ctx, transcriptPathCheck(ctx.env), ctx.env.CLAUDE_PROJECT_DIR)),
+  toHookEvent: (payload, ctx) =>
+    normalizeEvent(payload, deriveEventContext(payload, ctx, transcriptPathCheck(ctx.env), ctx.env.CLAUDE_PROJECT_DIR)),
   // The environment still names the session and its pane: keep the pane mapping fresh.
   oversizedPayload: (env) => ({ session_id: env.CLAUDE_CODE_SESSION_ID, hook_event_name: 'PayloadTooLarge' }),
   rules: claudeCodeRules,

@@ -29,7 +29,11 @@ export const claudeCode: AgentAdapter = {
       if (path === null) return null
       const entries = readTranscriptAfter(path, rec.offset, TRANSCRIPT_READ_CAP, mayBeUserLine)
       if (!entries || entries.length === 0) return null
-      return deriveTranscriptVerdict(entries, { promptId: rec.promptId, pendingToolUseId: rec.tool?.useId ?? null, permission: rec.state === 'permission', since: rec.since }, now)
+      return deriveTranscriptVerdict(
+        entries,
+        { promptId: rec.promptId, pendingToolUseId: rec.tool?.useId ?? null, permission: rec.state === 'permission', since: rec.since },
+        now,
+      )
     }
   },
   transcriptFile: checkedTranscript,
@@ -49,4 +53,3 @@ export const claudeCode: AgentAdapter = {
   resumeCommand: (sessionId) => ['claude', '--resume', sessionId],
   discovery: claudeCodeDiscovery,
 }
-

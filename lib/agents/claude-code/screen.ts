@@ -23,12 +23,17 @@ const DIALOG_FOOTER = /Enter to select .*Esc to cancel|^\s*Esc to cancel/m
 
 export const classifyScreen = (text: string): ScreenVerdict => {
   const lines = text.split('\n').map((l) => l.trimEnd())
-  const footer = lines.filter((l) => l.trim() !== '').slice(-4).join('\n')
+  const footer = lines
+    .filter((l) => l.trim() !== '')
+    .slice(-4)
+    .join('\n')
   if (/esc to interrupt/i.test(footer)) return 'working'
   if (lines.some((l) => DIALOG_LINE.test(l)) || DIALOG_FOOTER.test(footer)) return 'permission'
   // The input box: a `❯` line between two rules. After an Esc before any output, 2.1.197 puts
   // the prompt back into it and its footer loses the `? for shortcuts` hint.
-  const boxTop = lines.findLastIndex((l, i) => SEPARATOR.test(l) && i < lines.length - 1 && SEPARATOR.test(lines[i + 2] ?? '') && (lines[i + 1] ?? '').startsWith('❯'))
+  const boxTop = lines.findLastIndex(
+    (l, i) => SEPARATOR.test(l) && i < lines.length - 1 && SEPARATOR.test(lines[i + 2] ?? '') && (lines[i + 1] ?? '').startsWith('❯'),
+  )
   const footerOnly = boxTop >= 0 && lines.slice(boxTop + 3).filter((l) => l.trim() !== '').length <= 1
   if (!PROMPT_FOOTER.test(footer) && !footerOnly) return 'unknown'
   // Idle prompt: is the conversation's last entry (just above the input box) an interruption?
@@ -51,24 +56,29 @@ const PLAIN_OPTION = /^\s*(❯)?\s*(Yes|No)\s*$/
  * spaces in, 6 columns less than the pane, the description under it. 2.1.332: between two dashed
  * rules, one space in when it fits on one row, else every row behind a `│` gutter (4 columns less).
  */
-const layouts197 = (width: number) => (r: { command: string; description: string | null }): string[][] => {
-  const rows = [r.command, ...(r.description ? [r.description] : [])].map((t) => wrapText(t, width - 6))
-  return rows.every((x) => x !== null) ? [['', ...rows.flat().map((x) => (x === '' ? '' : `   ${x}`)), '']] : []
-}
-const layouts332 = (width: number) => (r: { command: string }): string[][] => {
-  const out: string[][] = []
-  const one = r.command.includes('\n') ? null : wrapText(r.command, width - 2)
-  if (one?.length === 1) out.push([` ${one[0]}`.trimEnd()])
-  const rows = wrapText(r.command, width - 4)
-  if (rows && rows.length > 1) out.push(rows.map((x) => ` │ ${x}`.trimEnd()))
-  return out
-}
+const layouts197 =
+  (width: number) =>
+  (r: { command: string; description: string | null }): string[][] => {
+    const rows = [r.command, ...(r.description ? [r.description] : [])].map((t) => wrapText(t, width - 6))
+    return rows.every((x) => x !== null) ? [['', ...rows.flat().map((x) => (x === '' ? '' : `   ${x}`)), '']] : []
+  }
+const layouts332 =
+  (width: number) =>
+  (r: { command: string }): string[][] => {
+    const out: string[][] = []
+    const one = r.command.includes('\n') ? null : wrapText(r.command, width - 2)
+    if (one?.length === 1) out.push([` ${one[0]}`.trimEnd()])
+    const rows = wrapText(r.command, width - 4)
+    if (rows && rows.length > 1) out.push(rows.map((x) => ` │ ${x}`.trimEnd()))
+    return out
+  }
 
 /** The dialog's block of what it asks: the command of a Bash dialog, or why it is not read. */
 const readBlock = (lines: readonly string[], question: number): DialogBlock => {
   const rule = lines.slice(0, question).findLastIndex((l) => SEPARATOR.test(l))
   const header = (lines[rule + 1] ?? '').trim()
-  if (header !== 'Bash command') return { kind: 'unread', why: `Trail Boss reads only Claude Code's Bash dialogs whole, not this one (${header || 'no title'})` }
+  if (header !== 'Bash command')
+    return { kind: 'unread', why: `Trail Boss reads only Claude Code's Bash dialogs whole, not this one (${header || 'no title'})` }
   const width = (lines[rule] ?? '').length
   const dashes = lines.slice(rule, question).flatMap((l, i) => (DASHES.test(l) ? [rule + i] : []))
   if (dashes.length >= 2) return { kind: 'command', rows: lines.slice(dashes[0]! + 1, dashes[1]), layouts: layouts332(width) }
@@ -108,6 +118,7 @@ export const readPermissionDialog = (text: string): PermissionDialog | null => {
   if (picks.length !== 2 || picks.some((m) => m === null)) return { block, allow: null, deny: null }
   const on = picks.find((m) => m?.[1] !== undefined)?.[2]
   const yesBelow = picks[0]?.[2] === 'No' && picks[1]?.[2] === 'Yes'
-  const allow: DialogKeys | null = on === 'Yes' ? { keys: ['Enter'], then: 'answers' } : on === 'No' && yesBelow ? { keys: ['Down'], then: 'moves' } : null
+  const allow: DialogKeys | null =
+    on === 'Yes' ? { keys: ['Enter'], then: 'answers' } : on === 'No' && yesBelow ? { keys: ['Down'], then: 'moves' } : null
   return { block, allow, deny: { keys: ['Escape'], then: 'answers' } }
 }

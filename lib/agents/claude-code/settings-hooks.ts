@@ -96,7 +96,8 @@ export interface OurHook {
 }
 
 /** Every hook entry of ours in these settings, under any event. */
-export const listOurHooks = (settings: JsonObject, known: readonly string[] = []): OurHook[] => listOurHookEntries(settings, (h) => isOurHook(h, known))
+export const listOurHooks = (settings: JsonObject, known: readonly string[] = []): OurHook[] =>
+  listOurHookEntries(settings, (h) => isOurHook(h, known))
 
 /** Refuses settings we could not merge into without guessing (docs/design.md §5: never damage them). */
 export const checkMergeable = (settings: JsonObject): void => checkHooksMergeable(settings)
@@ -113,7 +114,12 @@ export const mergeHooks = (
   events: readonly string[] = HOOK_EVENTS,
 ): JsonObject => {
   checkMergeable(settings)
-  return mergeHookGroups(settings, events, (h) => isOurHook(h, known), (event) => entryForEvent(entry, event))
+  return mergeHookGroups(
+    settings,
+    events,
+    (h) => isOurHook(h, known),
+    (event) => entryForEvent(entry, event),
+  )
 }
 
 /**
@@ -142,7 +148,6 @@ export const settingsFile = (scope: Scope, env: Env, cwd: string): string => {
       return join(resolve(cwd), '.claude', 'settings.local.json')
   }
 }
-
 
 /** A plugin key in enabledPlugins: `<plugin>@<marketplace>`. */
 export const PLUGIN_NAME = 'trailboss'

@@ -3,7 +3,15 @@
 import type { AgentSetup } from '../types.js'
 import { claudeCodeDoctor } from './doctor.js'
 import { mergeStatusLine, unmergeStatusLine } from './status-line-setting.js'
-import { deriveHookEntry, FOREGROUND_EVENTS, HOOK_EVENTS, isPluginEnabled, mergeHooks, settingsFile, unmergeHooks } from './settings-hooks.js'
+import {
+  deriveHookEntry,
+  FOREGROUND_EVENTS,
+  HOOK_EVENTS,
+  isPluginEnabled,
+  mergeHooks,
+  settingsFile,
+  unmergeHooks,
+} from './settings-hooks.js'
 
 export const claudeCodeSetup: AgentSetup = {
   id: 'claude-code',
@@ -23,7 +31,8 @@ export const claudeCodeSetup: AgentSetup = {
     statusLine: {
       merge: mergeStatusLine,
       unmerge: unmergeStatusLine,
-      report: (cli) => `the status line runs: ${[...cli, 'statusline'].join(' ')} (wrapping your own status-line command, if there was one)`,
+      report: (cli) =>
+        `the status line runs: ${[...cli, 'statusline'].join(' ')} (wrapping your own status-line command, if there was one)`,
     },
   },
 }

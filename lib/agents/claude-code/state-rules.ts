@@ -11,14 +11,7 @@ import { endsWithQuestion } from '../wait-text.js'
 /** The tool Claude Code asks the person a question with (its dialog is a permission dialog). */
 export const QUESTION_TOOL = 'AskUserQuestion'
 
-const TOOL_EVENTS = new Set([
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PostToolBatch',
-  'PermissionRequest',
-  'SubagentStart',
-])
+const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'PermissionRequest', 'SubagentStart'])
 const WORKING_EVENTS = new Set([
   'UserPromptSubmit',
   'UserPromptExpansion',
@@ -92,7 +85,8 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
       return ev.isInterrupt ? { state: 'waiting', kind: 'interrupted', tool: ev.tool } : { state: 'working', kind: null }
     case 'PermissionRequest': {
       const last = rec?.lastTool
-      const tool = ev.tool && last && last.name === ev.tool.name && jsonEqual(last.input, ev.tool.input) ? { ...ev.tool, useId: last.useId } : ev.tool
+      const tool =
+        ev.tool && last && last.name === ev.tool.name && jsonEqual(last.input, ev.tool.input) ? { ...ev.tool, useId: last.useId } : ev.tool
       return { state: 'permission', kind: ev.tool?.name === QUESTION_TOOL ? 'question' : 'permission', tool }
     }
     case 'Stop':
@@ -127,7 +121,8 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
           if (!kind) return null
           if (kind === 'question') return { state: 'permission', kind, tool: null, message: ev.message }
           // The dialog is about the turn's pending tool call, when there is one.
-          const tool = current === 'working' && rec?.lastEvent === 'PreToolUse' ? rec.lastTool : current === 'permission' ? rec?.tool ?? null : null
+          const tool =
+            current === 'working' && rec?.lastEvent === 'PreToolUse' ? rec.lastTool : current === 'permission' ? (rec?.tool ?? null) : null
           return { state: 'permission', kind, tool, message: ev.message }
         }
       }
@@ -156,7 +151,8 @@ export const claudeCodeRules: FoldRules = {
   // idle_prompt: Claude Code sits at its prompt and the person pressed no key since the turn
   // ended, so what the transcript gained meanwhile (a /compact) is not the person coming back.
   unchanged: (rec, base, ev) => {
-    if (ev.name === 'Notification' && ev.notificationType === 'idle_prompt' && base.state === 'waiting' && ev.offset !== null) rec.offset = ev.offset
+    if (ev.name === 'Notification' && ev.notificationType === 'idle_prompt' && base.state === 'waiting' && ev.offset !== null)
+      rec.offset = ev.offset
   },
   changed: (rec, ev, change) => {
     if (ev.name === 'SessionStart') rec.lastTool = null

@@ -31,7 +31,10 @@ export const mergeStatusLine = (settings: JsonObject, cli: readonly string[]): J
   if (current === undefined) return { ...settings, statusLine: { type: 'command', command: statuslineCommand(cli, null) } }
   const command = commandOf(current)
   if (command === undefined || !isJsonObject(current)) {
-    throw new TrailbossError('the statusLine setting is not a command, so it cannot be wrapped', 'left as it is; remove it or make it {"type": "command", "command": …} first')
+    throw new TrailbossError(
+      'the statusLine setting is not a command, so it cannot be wrapped',
+      'left as it is; remove it or make it {"type": "command", "command": …} first',
+    )
   }
   // Ours already (perhaps with an old Node path): rewrite it around the same wrapped command.
   const wrapped = parseOurStatusline(command)?.wrapped ?? (parseOurStatusline(command) ? null : command)

@@ -17,7 +17,6 @@ export interface TranscriptEntry {
   [key: string]: unknown
 }
 
-
 export interface WaitRef {
   /** The prompt the wait belongs to: a user line with another prompt id is the person back. */
   promptId: string | null
@@ -68,14 +67,24 @@ const timeOf = (entry: TranscriptEntry, fallback: number): number => {
 }
 
 /** Pure: the last decisive line among `entries` for this wait, or null when none decides. */
-export const deriveTranscriptVerdict = (entries: readonly TranscriptEntry[], wait: WaitRef, fallbackTime: number): TranscriptVerdict | null => {
+export const deriveTranscriptVerdict = (
+  entries: readonly TranscriptEntry[],
+  wait: WaitRef,
+  fallbackTime: number,
+): TranscriptVerdict | null => {
   let verdict: TranscriptVerdict | null = null
   for (const e of entries) {
     if (e.type !== 'user' || e.isMeta === true) continue
     const at = timeOf(e, fallbackTime)
     const content = e.message?.content
     const parts = contentParts(e)
-    const text = typeof content === 'string' ? content : parts.filter((p) => p.type === 'text').map((p) => String(p.text ?? '')).join('\n')
+    const text =
+      typeof content === 'string'
+        ? content
+        : parts
+            .filter((p) => p.type === 'text')
+            .map((p) => String(p.text ?? ''))
+            .join('\n')
     if (text.startsWith(INTERRUPT_PREFIX)) {
       verdict = { verdict: 'interrupted', at }
       continue
@@ -87,7 +96,8 @@ export const deriveTranscriptVerdict = (entries: readonly TranscriptEntry[], wai
       if (wait.permission && answered) verdict = { verdict: 'moved-on', at, why: 'tool-answered' }
       continue
     }
-    if (typeof e.promptId === 'string' && e.promptId !== wait.promptId && (wait.since === undefined || at > wait.since)) verdict = { verdict: 'moved-on', at, why: 'new-prompt' }
+    if (typeof e.promptId === 'string' && e.promptId !== wait.promptId && (wait.since === undefined || at > wait.since))
+      verdict = { verdict: 'moved-on', at, why: 'new-prompt' }
   }
   return verdict
 }
@@ -96,7 +106,12 @@ export const deriveTranscriptVerdict = (entries: readonly TranscriptEntry[], wai
  * Reads what the transcript holds after `offset` (bounded), or null when it cannot be read: a
  * FIFO, a folder or a link where the transcript should be is not read (lib/fs/safe-file.ts).
  */
-export const readTranscriptAfter = (path: string, offset: number | null, cap = TRANSCRIPT_READ_CAP, keep?: (line: string) => boolean): TranscriptEntry[] | null => {
+export const readTranscriptAfter = (
+  path: string,
+  offset: number | null,
+  cap = TRANSCRIPT_READ_CAP,
+  keep?: (line: string) => boolean,
+): TranscriptEntry[] | null => {
   const got = withRegularFile(path, { ownOnly: true }, (fd, st) => {
     const size = st.size
     // A transcript shorter than the offset was rewritten (Claude Code can drop lines by uuid):

@@ -12,7 +12,8 @@ const clip = (text: string, max = ENTRY_CHARS): string => {
   const t = text.trim()
   return t.length <= max ? t : `${t.slice(0, max - 1)}…`
 }
-const asObj = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
+const asObj = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null
 const s = (v: unknown): string => (typeof v === 'string' ? v : '')
 
 /** A function call's `arguments` (JSON text) as its input; text that does not parse stays text. */
@@ -44,7 +45,12 @@ export const deriveCodexConversation = (text: string): ConversationLine[] => {
       if (p.role === 'user' && body.trimStart().startsWith('<')) continue
       if (body.trim()) out.push({ who: p.role === 'user' ? 'you' : 'agent', text: clip(body), at })
     } else if (p.type === 'function_call') {
-      out.push({ who: 'tool', text: clip(`${s(p.name)} ${s(p.arguments)}`), at, tool: { name: s(p.name), input: parseArguments(p.arguments) } })
+      out.push({
+        who: 'tool',
+        text: clip(`${s(p.name)} ${s(p.arguments)}`),
+        at,
+        tool: { name: s(p.name), input: parseArguments(p.arguments) },
+      })
     } else if (p.type === 'function_call_output') {
       const output = typeof p.output === 'string' ? p.output : JSON.stringify(p.output ?? '')
       out.push({ who: 'result', text: clip(output), at })

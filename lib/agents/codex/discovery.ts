@@ -39,7 +39,10 @@ export const rolloutDayFolders = (from: number, to: number): string[] => {
   return [...out]
 }
 
-const findRollout = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null> => {
+const findRollout = async (
+  env: Env,
+  proc: AgentProcessInfo,
+): Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null> => {
   if (!proc.cwd) return null
   const now = Date.now()
   const from = proc.startedAt ?? now - 86_400_000

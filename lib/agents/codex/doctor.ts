@@ -33,7 +33,13 @@ export interface CodexFacts {
 /** Pure: whether config.toml trusts each handler of ours, in whatever TOML spelling it holds the entries. */
 const deriveTrustCheck = (entries: readonly TrustEntry[], f: CodexFacts): AgentCheck => {
   const trusted = readTrustEntries(f.config ?? '', f.configFile)
-  if ('why' in trusted) return { id: 'codex:trust', status: 'fail', summary: `Codex cannot read its config: ${trusted.why}`, fix: `fix ${f.configFile} by hand` }
+  if ('why' in trusted)
+    return {
+      id: 'codex:trust',
+      status: 'fail',
+      summary: `Codex cannot read its config: ${trusted.why}`,
+      fix: `fix ${f.configFile} by hand`,
+    }
   const untrusted = entries.filter((e) => trusted.get(e.key) !== e.hash)
   if (untrusted.length === 0) return { id: 'codex:trust', status: 'ok', summary: `Codex trusts them (${f.configFile})`, fix: null }
   return {
@@ -48,22 +54,40 @@ const deriveTrustCheck = (entries: readonly TrustEntry[], f: CodexFacts): AgentC
 /** Pure: the verdicts. Nothing at all when Codex has no hooks of ours and no spool. */
 export const deriveCodexChecks = (f: CodexFacts): AgentCheck[] => {
   const out: AgentCheck[] = []
-  if (typeof f.hooks === 'string') return [{ id: 'codex:hooks', status: 'fail', summary: `${f.hooksFile}: ${f.hooks}`, fix: `fix ${f.hooksFile} by hand (it must be one JSON object)` }]
+  if (typeof f.hooks === 'string')
+    return [
+      {
+        id: 'codex:hooks',
+        status: 'fail',
+        summary: `${f.hooksFile}: ${f.hooks}`,
+        fix: `fix ${f.hooksFile} by hand (it must be one JSON object)`,
+      },
+    ]
   const entries = f.hooks ? deriveTrustEntries(f.hooks, f.hooksFile, f.known) : []
   if (entries.length === 0 && f.spoolAges.length === 0) return out
   const present = new Set(entries.map((e) => e.key.split(':').slice(-3)[0]))
   const missingEvents = CODEX_INSTALL_EVENTS.filter((e) => !present.has(CODEX_HOOK_EVENTS[e]))
-  if (entries.length === 0) out.push({ id: 'codex:hooks', status: 'warn', summary: `events wait in the spool, but ${f.hooksFile} has no hook of ours`, fix: FIX })
-  else if (missingEvents.length > 0) out.push({ id: 'codex:hooks', status: 'warn', summary: `Codex: no hook of ours for ${missingEvents.join(', ')}`, fix: FIX })
-  else out.push({ id: 'codex:hooks', status: 'ok', summary: `Codex: our hooks are in ${f.hooksFile} for ${entries.length} events`, fix: null })
+  if (entries.length === 0)
+    out.push({ id: 'codex:hooks', status: 'warn', summary: `events wait in the spool, but ${f.hooksFile} has no hook of ours`, fix: FIX })
+  else if (missingEvents.length > 0)
+    out.push({ id: 'codex:hooks', status: 'warn', summary: `Codex: no hook of ours for ${missingEvents.join(', ')}`, fix: FIX })
+  else
+    out.push({ id: 'codex:hooks', status: 'ok', summary: `Codex: our hooks are in ${f.hooksFile} for ${entries.length} events`, fix: null })
   if (entries.length > 0) out.push(deriveTrustCheck(entries, f))
-  if (f.missing.length > 0) out.push({ id: 'codex:command', status: 'fail', summary: `our Codex hooks run ${f.missing.join(', ')}, which does not exist`, fix: FIX })
+  if (f.missing.length > 0)
+    out.push({
+      id: 'codex:command',
+      status: 'fail',
+      summary: `our Codex hooks run ${f.missing.join(', ')}, which does not exist`,
+      fix: FIX,
+    })
   const stuck = deriveSpoolStuckCheck('codex:spool', 'Codex', f.spoolAges, FIX)
   if (stuck) out.push(stuck)
   return out
 }
 
-const words = (command: string): string[] => command.match(/'(?:[^']|'\\'')*'|\S+/g)?.map((w) => (w.startsWith("'") ? w.slice(1, -1).replace(/'\\''/g, "'") : w)) ?? []
+const words = (command: string): string[] =>
+  command.match(/'(?:[^']|'\\'')*'|\S+/g)?.map((w) => (w.startsWith("'") ? w.slice(1, -1).replace(/'\\''/g, "'") : w)) ?? []
 
 export const readCodexFacts = (env: Env, knownEmitters: readonly string[], now: number): CodexFacts => {
   const hooksFile = codexHooksFile(env)

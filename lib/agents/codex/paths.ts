@@ -16,5 +16,6 @@ export const codexSessionsDir = (env: Env = process.env): string => join(codexHo
  */
 export const rolloutPathCheck = (env: Env = process.env): ((path: unknown) => path is string) => {
   const root = codexSessionsDir(env) + sep
-  return (path: unknown): path is string => typeof path === 'string' && path.endsWith('.jsonl') && !path.includes('\0') && path.startsWith(root) && resolve(path) === path
+  return (path: unknown): path is string =>
+    typeof path === 'string' && path.endsWith('.jsonl') && !path.includes('\0') && path.startsWith(root) && resolve(path) === path
 }

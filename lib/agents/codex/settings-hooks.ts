@@ -15,7 +15,16 @@ import { codexConfigFile } from './paths.js'
 import { applyTrustPlan, readTrustEntriesToEdit, type TrustEntry, type TrustPlan } from './trust-config.js'
 
 /** The events the queue needs. Not Pre/PostCompact or SubagentStop: they change no state. */
-export const CODEX_INSTALL_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'Interrupt', 'SessionEnd'] as const satisfies readonly CodexHookEvent[]
+export const CODEX_INSTALL_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'Stop',
+  'Interrupt',
+  'SessionEnd',
+] as const satisfies readonly CodexHookEvent[]
 
 /** Seconds Codex gives our hook (it clamps SessionEnd and Interrupt to 3); spool.sh needs a few ms. */
 export const CODEX_HOOK_TIMEOUT_S = 5
@@ -25,7 +34,6 @@ export const deriveCodexCommand = (spoolScript: string, node: string): string =>
 
 /** The install command's spool runner (`{command: '/bin/sh', args: [spool.sh, 'codex', node]}`) as one line. */
 export const deriveCodexCommandFrom = (cmd: EmitterCommand): string => formatShellLine([cmd.command, ...(cmd.args ?? [])])
-
 
 /**
  * Whether a hooks.json handler is ours: exactly the command our install writes (deriveCodexCommand),
@@ -112,7 +120,12 @@ interface ForeignPlace {
 }
 
 /** Every foreign command handler of one event, in order, with the hashes Codex could have stored for it. */
-const listForeignPlaces = (settings: JsonObject | null, hooksFile: string, event: CodexHookEvent, known: readonly string[]): ForeignPlace[] => {
+const listForeignPlaces = (
+  settings: JsonObject | null,
+  hooksFile: string,
+  event: CodexHookEvent,
+  known: readonly string[],
+): ForeignPlace[] => {
   const groups = settings && isJsonObject(settings.hooks) ? settings.hooks[event] : undefined
   const out: ForeignPlace[] = []
   if (!Array.isArray(groups)) return out
@@ -122,7 +135,15 @@ const listForeignPlaces = (settings: JsonObject | null, hooksFile: string, event
       if (isOurCodexHandler(h, known) || !isJsonObject(h)) return
       const matcher = typeof g.matcher === 'string' ? g.matcher : null
       const command = h.type === 'command' && typeof h.command === 'string' ? h.command : null
-      const handler = command === null ? null : { command, timeout: typeof h.timeout === 'number' ? h.timeout : undefined, async: h.async === true, statusMessage: typeof h.statusMessage === 'string' ? h.statusMessage : undefined }
+      const handler =
+        command === null
+          ? null
+          : {
+              command,
+              timeout: typeof h.timeout === 'number' ? h.timeout : undefined,
+              async: h.async === true,
+              statusMessage: typeof h.statusMessage === 'string' ? h.statusMessage : undefined,
+            }
       // With and without the matcher: Codex hashes it only for the events that take one.
       const hashes = handler ? [...new Set([hookTrustHash(event, handler, matcher), hookTrustHash(event, handler)])] : []
       out.push({ key: hookStateKey(hooksFile, event, gi, hi), identity: canonicalJson({ matcher, h }), hashes })
@@ -137,7 +158,12 @@ const listForeignPlaces = (settings: JsonObject | null, hooksFile: string, event
  * so the n-th one of an event before is the n-th one after; an event whose foreign handlers
  * differ otherwise moves nothing.
  */
-export const deriveForeignMoves = (before: JsonObject | null, after: JsonObject, hooksFile: string, known: readonly string[] = []): { from: string; to: string; hashes: string[] }[] => {
+export const deriveForeignMoves = (
+  before: JsonObject | null,
+  after: JsonObject,
+  hooksFile: string,
+  known: readonly string[] = [],
+): { from: string; to: string; hashes: string[] }[] => {
   const out: { from: string; to: string; hashes: string[] }[] = []
   for (const event of Object.keys(CODEX_HOOK_EVENTS) as CodexHookEvent[]) {
     const was = listForeignPlaces(before, hooksFile, event, known)
@@ -156,13 +182,18 @@ export const deriveForeignMoves = (before: JsonObject | null, after: JsonObject,
  * trusted with its hash, the entries at our old places dropped, and the entry of a foreign
  * handler that moved carried to its new place when its hash still matches it.
  */
-export const deriveTrustPlan = (current: ReadonlyMap<string, string | null>, change: { settingsFile: string; before: JsonObject | null; after: JsonObject; known: readonly string[] }): TrustPlan => {
+export const deriveTrustPlan = (
+  current: ReadonlyMap<string, string | null>,
+  change: { settingsFile: string; before: JsonObject | null; after: JsonObject; known: readonly string[] },
+): TrustPlan => {
   const want = deriveTrustEntries(change.after, change.settingsFile, change.known)
   const wanted = new Set(want.map((e) => e.key))
   const previous = change.before ? deriveTrustEntries(change.before, change.settingsFile, change.known) : []
   // An entry at a place a handler of ours held is ours, whatever hash it holds.
   const drop = previous.map((e) => e.key).filter((key) => !wanted.has(key) && current.has(key))
-  const moves = deriveForeignMoves(change.before, change.after, change.settingsFile, change.known).filter((m) => m.hashes.includes(current.get(m.from) ?? ''))
+  const moves = deriveForeignMoves(change.before, change.after, change.settingsFile, change.known).filter((m) =>
+    m.hashes.includes(current.get(m.from) ?? ''),
+  )
   return { drop, moves: moves.map(({ from, to }) => ({ from, to })), want }
 }
 

@@ -14,7 +14,11 @@ export const codexSetup: AgentSetup = {
     label: 'Codex',
     settingsFile: (scope, env) => {
       // Project hooks (.codex/hooks.json) run only in projects the person trusted, each with its own trust entries.
-      if (scope !== 'user') throw new TrailbossError(`Codex hooks are installed for the user only, not in ${scope} scope`, 'run: trailboss install --agent codex')
+      if (scope !== 'user')
+        throw new TrailbossError(
+          `Codex hooks are installed for the user only, not in ${scope} scope`,
+          'run: trailboss install --agent codex',
+        )
       return codexHooksFile(env)
     },
     events: CODEX_INSTALL_EVENTS,
@@ -26,6 +30,7 @@ export const codexSetup: AgentSetup = {
     companion: codexCompanion,
     // Codex 0.171 read hooks.json at start: three prompts after `install` fired no hook, a new session did.
     hooksReadAt: 'start',
-    ownSettings: 'a session run with a CODEX_HOME of its own reads hooks.json there: CODEX_HOME=<that folder> trailboss install --agent codex',
+    ownSettings:
+      'a session run with a CODEX_HOME of its own reads hooks.json there: CODEX_HOME=<that folder> trailboss install --agent codex',
   },
 }

@@ -17,11 +17,14 @@ const WORKING_EVENTS = new Set(['UserPromptSubmit', 'PreToolUse', 'PostToolUse',
 const TOOL_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'SubagentStart'])
 
 /** The command a tool input runs: PermissionRequest adds a `description` to PreToolUse's input. */
-const commandOf = (input: unknown): unknown => (typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined)
+const commandOf = (input: unknown): unknown =>
+  typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined
 
 /** PermissionRequest has no tool_use_id; the PreToolUse of the same call, just before it, has. */
 const withUseId = (tool: ToolCall | null, last: ToolCall | null): ToolCall | null =>
-  tool && last && tool.useId === null && last.name === tool.name && jsonEqual(commandOf(last.input), commandOf(tool.input)) ? { ...tool, useId: last.useId } : tool
+  tool && last && tool.useId === null && last.name === tool.name && jsonEqual(commandOf(last.input), commandOf(tool.input))
+    ? { ...tool, useId: last.useId }
+    : tool
 
 export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateChange | null => {
   if (TOOL_EVENTS.has(ev.name) && rec && ev.promptId !== null && rec.turnEndedPromptId === ev.promptId) return null

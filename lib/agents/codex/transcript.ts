@@ -46,7 +46,7 @@ export const parseRolloutLine = (line: string): RolloutEntry | null => {
     if (p.type === 'turn_aborted') return { kind: 'turn_aborted', turnId, at, reason: str(p.reason) }
     if (p.type === 'task_complete') {
       const err = p.error
-      const error = err === null || err === undefined ? null : str((err as Record<string, unknown>).message) ?? 'error'
+      const error = err === null || err === undefined ? null : (str((err as Record<string, unknown>).message) ?? 'error')
       return { kind: 'task_complete', turnId, at, error }
     }
     return null
@@ -85,10 +85,13 @@ export type RolloutVerdict =
 /** Pure: what the rollout past the record's offset says about its wait or turn, if anything. */
 export const deriveRolloutVerdict = (entries: readonly RolloutEntry[], q: RolloutQuestion): RolloutVerdict | null => {
   for (const e of entries) {
-    if (e.kind === 'task_complete' && e.turnId === q.turnId && e.error !== null && q.state !== 'waiting') return { verdict: 'error', at: e.at, message: e.error }
+    if (e.kind === 'task_complete' && e.turnId === q.turnId && e.error !== null && q.state !== 'waiting')
+      return { verdict: 'error', at: e.at, message: e.error }
     if (e.kind === 'turn_aborted' && e.turnId === q.turnId && q.state !== 'waiting') return { verdict: 'interrupted', at: e.at }
-    if (e.kind === 'tool_output' && q.state === 'permission' && q.pendingCallId !== null && e.callId === q.pendingCallId) return { verdict: 'moved-on', at: e.at, why: 'tool-answered' }
-    if (e.kind === 'task_started' && e.turnId !== q.turnId && e.at > q.since && q.state !== 'working') return { verdict: 'moved-on', at: e.at, why: 'new-prompt' }
+    if (e.kind === 'tool_output' && q.state === 'permission' && q.pendingCallId !== null && e.callId === q.pendingCallId)
+      return { verdict: 'moved-on', at: e.at, why: 'tool-answered' }
+    if (e.kind === 'task_started' && e.turnId !== q.turnId && e.at > q.since && q.state !== 'working')
+      return { verdict: 'moved-on', at: e.at, why: 'new-prompt' }
   }
   return null
 }

@@ -32,7 +32,8 @@ const isTable = (d: TomlData | undefined): d is TomlTable => typeof d === 'objec
 
 const STRING_TAG = 'string:'
 const tagString = (s: string): string => `${STRING_TAG}${s}`
-const untagString = (d: TomlData | undefined): string | null => (typeof d === 'string' && d.startsWith(STRING_TAG) ? d.slice(STRING_TAG.length) : null)
+const untagString = (d: TomlData | undefined): string | null =>
+  typeof d === 'string' && d.startsWith(STRING_TAG) ? d.slice(STRING_TAG.length) : null
 
 const FIX_BY_HAND = 'fix it by hand (Codex cannot read it either), then run this again'
 const BY_HAND = 'write the trust entries as [hooks.state."<key>"] tables by hand, then run this again'
@@ -115,7 +116,7 @@ export const applyTrustPlan = (text: string, plan: TrustPlan, file: string): str
     }
     // A move waits for its new key to be freed by another; one whose key stays taken is left out.
     let pending = plan.moves.filter((m) => Object.hasOwn(state, m.from) && m.from !== m.to)
-    for (let progress = true; progress; ) {
+    for (let progress = true; progress;) {
       progress = false
       for (const m of pending) {
         if (Object.hasOwn(state, m.to)) continue
@@ -142,7 +143,10 @@ export const applyTrustPlan = (text: string, plan: TrustPlan, file: string): str
     after = readTomlData(parseTomlText(out))
   } catch (err) {
     // An edit that broke the text, at the end or on the way (a later step could not parse it).
-    throw new TrailbossError(`editing the trust entries would leave ${file} unreadable (${(err as Error).message}); left it untouched`, BY_HAND)
+    throw new TrailbossError(
+      `editing the trust entries would leave ${file} unreadable (${(err as Error).message}); left it untouched`,
+      BY_HAND,
+    )
   }
   if (canonicalTomlData(withoutEmptyState(after)) !== canonicalTomlData(withoutEmptyState(expected))) {
     throw new TrailbossError(`editing the trust entries of ${file} would change more than them; left it untouched`, BY_HAND)

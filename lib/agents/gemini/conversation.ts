@@ -42,7 +42,8 @@ export const deriveGeminiConversation = (lines: readonly ChatLine[]): Conversati
         const fr = asObj(p.functionResponse)
         const resp = asObj(fr?.response)
         if (!resp) continue
-        const text = typeof resp.output === 'string' ? resp.output : typeof resp.error === 'string' ? `error: ${resp.error}` : JSON.stringify(resp)
+        const text =
+          typeof resp.output === 'string' ? resp.output : typeof resp.error === 'string' ? `error: ${resp.error}` : JSON.stringify(resp)
         out.push({ who: 'result', text: clip(text), at })
       }
     } else if (rec.type === 'error') out.push({ who: 'agent', text: clip(`error: ${textOf(rec)}`), at })

@@ -21,7 +21,10 @@ export const parseChatHeaderId = (head: string): string | null => {
   }
 }
 
-const findChat = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null> => {
+const findChat = async (
+  env: Env,
+  proc: AgentProcessInfo,
+): Promise<Pick<FoundSession, 'sessionId' | 'transcriptPath' | 'hadTurn'> | null> => {
   if (!proc.cwd) return null
   const short = readProjectShortName(env, proc.cwd)
   if (!short) return null
@@ -36,7 +39,8 @@ const findChat = async (env: Env, proc: AgentProcessInfo): Promise<Pick<FoundSes
  * A new session's chat file goes into the chats folder of the one it writes now. Before its
  * first chat file, that folder is known only through projects.json: a timer then.
  */
-const chatFolders = (): ((cwd: string | null, transcript: string | null) => string[] | null) => (_cwd, transcript) => (transcript ? [dirname(transcript)] : null)
+const chatFolders = (): ((cwd: string | null, transcript: string | null) => string[] | null) => (_cwd, transcript) =>
+  transcript ? [dirname(transcript)] : null
 
 /** Pure: Node running the Gemini CLI package, or a `gemini` launcher. */
 export const isGeminiProcess = isProcessNamed('gemini', /@google\/gemini-cli\/(dist\/index\.js|bundle\/gemini\.js)$/)

@@ -28,21 +28,36 @@ export const deriveGeminiChecks = (
   exists: (path: string) => boolean,
   spoolAges: readonly number[] = [],
 ): AgentCheck[] => {
-  if (read.error !== null) return [{ id: ID, status: 'warn', summary: `cannot read ${file}: ${read.error}`, fix: `fix it by hand, then: ${FIX}` }]
+  if (read.error !== null)
+    return [{ id: ID, status: 'warn', summary: `cannot read ${file}: ${read.error}`, fix: `fix it by hand, then: ${FIX}` }]
   if (!read.settings) return []
   const ours = listOurGeminiHooks(read.settings, known)
   if (ours.length === 0) return []
   const checks: AgentCheck[] = []
   const missing = GEMINI_HOOK_EVENTS.filter((e) => !ours.some((o) => o.event === e))
-  if (missing.length > 0) checks.push({ id: ID, status: 'warn', summary: `Gemini CLI: no hook of ours for ${missing.join(', ')} in ${file}`, fix: FIX })
+  if (missing.length > 0)
+    checks.push({ id: ID, status: 'warn', summary: `Gemini CLI: no hook of ours for ${missing.join(', ')} in ${file}`, fix: FIX })
   const off = deriveHooksDisabled(read.settings)
-  if (off) checks.push({ id: `${ID}:enabled`, status: 'warn', summary: `Gemini CLI: ${off} (${file})`, fix: 'remove that setting, or run /hooks in Gemini CLI' })
+  if (off)
+    checks.push({
+      id: `${ID}:enabled`,
+      status: 'warn',
+      summary: `Gemini CLI: ${off} (${file})`,
+      fix: 'remove that setting, or run /hooks in Gemini CLI',
+    })
   const programs = new Set(ours.flatMap((o) => (splitShellWords(String(o.hook.command)) ?? []).filter((w) => w.startsWith('/'))))
   const gone = [...programs].filter((p) => !exists(p))
-  if (gone.length > 0) checks.push({ id: `${ID}:program`, status: 'fail', summary: `Gemini CLI's hooks run ${gone.join(', ')}, which is not there: its sessions are not recorded`, fix: FIX })
+  if (gone.length > 0)
+    checks.push({
+      id: `${ID}:program`,
+      status: 'fail',
+      summary: `Gemini CLI's hooks run ${gone.join(', ')}, which is not there: its sessions are not recorded`,
+      fix: FIX,
+    })
   const stuck = deriveSpoolStuckCheck('gemini:spool', 'Gemini CLI', spoolAges, FIX)
   if (stuck) checks.push(stuck)
-  if (checks.length === 0) checks.push({ id: ID, status: 'ok', summary: `Gemini CLI: hooks for ${GEMINI_HOOK_EVENTS.length} events in ${file}`, fix: null })
+  if (checks.length === 0)
+    checks.push({ id: ID, status: 'ok', summary: `Gemini CLI: hooks for ${GEMINI_HOOK_EVENTS.length} events in ${file}`, fix: null })
   return checks
 }
 

@@ -9,7 +9,8 @@ import { geminiRules } from './state-rules.js'
 export const geminiHooks: AgentHooks = {
   id: GEMINI,
   // The chat file's size at the event: where a check on read starts.
-  toHookEvent: (payload, ctx) => normalizeGeminiEvent(payload, deriveEventContext(payload, ctx, chatPathCheck(ctx.env), ctx.env.GEMINI_PROJECT_DIR)),
+  toHookEvent: (payload, ctx) =>
+    normalizeGeminiEvent(payload, deriveEventContext(payload, ctx, chatPathCheck(ctx.env), ctx.env.GEMINI_PROJECT_DIR)),
   // Gemini CLI puts the session id in every hook's environment: keep the pane mapping fresh.
   oversizedPayload: (env) => ({ session_id: env.GEMINI_SESSION_ID, hook_event_name: 'PayloadTooLarge' }),
   rules: geminiRules,

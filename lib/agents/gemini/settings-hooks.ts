@@ -18,7 +18,15 @@ import { geminiSettingsFile } from './paths.js'
  * AfterModel every streamed chunk) nor PreCompress (every turn in 0.61.0): Gemini CLI waits for
  * each hook, so each event we take costs the person time.
  */
-export const GEMINI_HOOK_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'Notification', 'AfterAgent', 'SessionEnd'] as const
+export const GEMINI_HOOK_EVENTS = [
+  'SessionStart',
+  'BeforeAgent',
+  'BeforeTool',
+  'AfterTool',
+  'Notification',
+  'AfterAgent',
+  'SessionEnd',
+] as const
 
 /**
  * Milliseconds Gemini CLI gives our hook (its unit). It kills a hook at its timeout and the event
@@ -49,7 +57,9 @@ export const isOurGeminiHook = (hook: unknown, known: readonly string[] = []): b
   const words = splitShellWords(hook.command.trim())
   if (!words || words.length === 0) return false
   const [program = '', ...rest] = words
-  return rest.length === 0 ? isOurCommand(program, undefined, known) : isOurCommand(program, rest, known) || isOurCommand(words.join(' '), undefined, known)
+  return rest.length === 0
+    ? isOurCommand(program, undefined, known)
+    : isOurCommand(program, rest, known) || isOurCommand(words.join(' '), undefined, known)
 }
 
 /** Refuses settings we could not merge into without guessing (docs/design.md §5: never damage them). */
@@ -81,7 +91,12 @@ export const unmergeGeminiHooks = (
  */
 export const mergeGeminiHooks = (settings: JsonObject, entry: GeminiHookEntry, known: readonly string[] = []): JsonObject => {
   checkGeminiMergeable(settings)
-  return mergeHookGroups(settings, GEMINI_HOOK_EVENTS, (h) => isOurGeminiHook(h, known), () => ({ ...entry }))
+  return mergeHookGroups(
+    settings,
+    GEMINI_HOOK_EVENTS,
+    (h) => isOurGeminiHook(h, known),
+    () => ({ ...entry }),
+  )
 }
 
 /** The settings file of a scope. Gemini CLI has user and project settings, no local ones. */
@@ -101,6 +116,7 @@ export const deriveHooksDisabled = (settings: JsonObject): string | null => {
   const config = settings.hooksConfig
   if (!isJsonObject(config)) return null
   if (config.enabled === false) return 'hooksConfig.enabled is false: Gemini CLI runs no hooks'
-  if (Array.isArray(config.disabled) && config.disabled.includes(GEMINI_HOOK_NAME)) return `hooksConfig.disabled lists "${GEMINI_HOOK_NAME}"`
+  if (Array.isArray(config.disabled) && config.disabled.includes(GEMINI_HOOK_NAME))
+    return `hooksConfig.disabled lists "${GEMINI_HOOK_NAME}"`
   return null
 }

@@ -18,7 +18,8 @@ export const geminiSetup: AgentSetup = {
     merge: (settings, command, known) => mergeGeminiHooks(settings, deriveGeminiHookEntry(command), known),
     // Gemini CLI 0.61 read its settings' hooks at start: three prompts after `install` fired no hook, a new session did.
     hooksReadAt: 'start',
-    ownSettings: 'a session run with a GEMINI_CLI_HOME of its own reads settings.json there: GEMINI_CLI_HOME=<that folder> trailboss install --agent gemini',
+    ownSettings:
+      'a session run with a GEMINI_CLI_HOME of its own reads settings.json there: GEMINI_CLI_HOME=<that folder> trailboss install --agent gemini',
     unmerge: (settings, known, keep) => unmergeGeminiHooks(settings, known, keep?.events ?? [], keep?.hooks ?? false),
   },
 }

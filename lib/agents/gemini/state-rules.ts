@@ -28,7 +28,12 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
       if (ev.notificationType !== PERMISSION_NOTIFICATION) return null
       // The Notification names no tool: the BeforeTool just before it does. ask_user's answer
       // dialog sends it too (details.type "ask_user").
-      return { state: 'permission', kind: rec?.lastTool?.name === QUESTION_TOOL ? 'question' : 'permission', tool: rec?.lastTool ?? null, message: ev.message }
+      return {
+        state: 'permission',
+        kind: rec?.lastTool?.name === QUESTION_TOOL ? 'question' : 'permission',
+        tool: rec?.lastTool ?? null,
+        message: ev.message,
+      }
     case 'AfterAgent':
       // A cancel and an API error end the turn here too; the chat file tells them apart on read.
       return { state: 'waiting', kind: endsWithQuestion(ev.message) ? 'question' : 'done', message: ev.message }

@@ -29,7 +29,8 @@ export interface ChatRecord {
 /** A chat line that matters: a record, or a `$set` of the whole message list (a history rewrite). */
 export type ChatLine = { record: ChatRecord } | { history: true }
 
-export const asObj = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
+export const asObj = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null
 
 /**
  * Splits complete lines and keeps records and history rewrites. `$set` lines hold the whole
@@ -66,7 +67,10 @@ export const textOf = (rec: ChatRecord): string =>
 
 /** A prompt the person typed: a user record with text and no tool result. */
 export const isTypedPrompt = (rec: ChatRecord): boolean =>
-  rec.type === 'user' && !parts(rec).some((p) => p.functionResponse !== undefined) && textOf(rec).trim() !== '' && !textOf(rec).startsWith(CONTEXT_PREFIX)
+  rec.type === 'user' &&
+  !parts(rec).some((p) => p.functionResponse !== undefined) &&
+  textOf(rec).trim() !== '' &&
+  !textOf(rec).startsWith(CONTEXT_PREFIX)
 
 const toolStatuses = (rec: ChatRecord): string[] =>
   Array.isArray(rec.toolCalls) ? rec.toolCalls.map((c) => asObj(c)?.status).filter((s): s is string => typeof s === 'string') : []
@@ -127,11 +131,13 @@ export const deriveChatVerdict = (lines: readonly ChatLine[], wait: ChatWait, fa
     }
     if (rec.type === 'error') ended = { verdict: 'error', at, message: textOf(rec) }
     else if (rec.type === 'info' && textOf(rec) === CANCELLED_TEXT) ended = { verdict: 'interrupted', at }
-    else if (rec.type === 'gemini' && toolStatuses(rec).includes('cancelled')) ended ??= { verdict: 'interrupted', at: Math.max(at, wait.since) }
+    else if (rec.type === 'gemini' && toolStatuses(rec).includes('cancelled'))
+      ended ??= { verdict: 'interrupted', at: Math.max(at, wait.since) }
     else if (rec.type === 'user' && parts(rec).some((p) => p.functionResponse !== undefined) && at >= wait.since) answeredAt = at
   }
   // A working session's own prompt lands just after its BeforeAgent: only a wait can be left.
-  if (wait.state !== 'working' && promptAt !== null && promptAt > wait.since) return { verdict: 'moved-on', at: promptAt, why: 'new-prompt' }
+  if (wait.state !== 'working' && promptAt !== null && promptAt > wait.since)
+    return { verdict: 'moved-on', at: promptAt, why: 'new-prompt' }
   if (ended) return ended
   if (wait.state === 'permission' && answeredAt !== null) return { verdict: 'moved-on', at: answeredAt, why: 'tool-answered' }
   return null
