@@ -1,0 +1,35 @@
+// What `npm test` does before tap: install the end-to-end CLIs, typecheck, lint and build, all at
+// once (the install waits on the network and the disk, the typecheck and the linter each keep one
+// core busy, the build takes seconds). Each step's output is printed whole when it ends, in the
+// order the steps end, so two steps never interleave their lines. Any step that fails fails the
+// whole: the exit code is the first failed step's.
+import { spawn } from 'node:child_process'
+
+const STEPS = [
+  ['end-to-end CLIs', process.execPath, ['scripts/install-e2e-clis.mjs']],
+  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  ['lint', 'npm', ['run', '--silent', 'lint']],
+  ['build', 'npm', ['run', '--silent', 'build']],
+]
+
+const run = ([name, command, args]) =>
+  new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const output = []
+    child.stdout.on('data', (c) => output.push(c))
+    child.stderr.on('data', (c) => output.push(c))
+    child.on('error', (err) => output.push(Buffer.from(`${err.message}\n`)))
+    child.on('close', (code, signal) => {
+      const status = code ?? (signal ? 1 : 0)
+      const text = Buffer.concat(output).toString('utf8')
+      process.stdout.write(
+        `pretest: ${name} ${status === 0 ? 'done' : `failed (exit ${code ?? signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+      )
+      if (text.trim()) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+      resolve(status)
+    })
+  })
+
+const codes = await Promise.all(STEPS.map(run))
+process.exitCode = codes.find((c) => c !== 0) ?? 0
