@@ -85,7 +85,10 @@ const selectedItem = (s: WatchState): QueueItem | undefined => {
   return items[deriveSelectedIndex(items, s.selected)]
 }
 
-/** A chunk read from the terminal as keys: an arrow is one escape sequence, any other is dropped (only a lone Esc quits); the rest key by key. */
+/**
+ * A chunk read from the terminal as keys: an arrow is one escape sequence, any other is dropped
+ * (only a lone Esc quits); the rest key by key.
+ */
 export const splitKeys = (text: string): string[] => {
   if (text.length > 1 && text.startsWith('\u001b')) return /^\u001b\[[AB]$/.test(text) ? [text] : []
   return [...text]
