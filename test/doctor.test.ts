@@ -295,17 +295,15 @@ t.test('doctor on broken setups: exit 1 and the fix for each', async (t) => {
     await t.test(name, async (t) => {
       const s = await healthy(t)
       const env = breakIt(s) ?? s.env
-      // In-process but for tmux missing from PATH: the tmux seam looks tmux up on the process's
-      // own PATH, so only a process of its own has that PATH.
-      const run = id === 'tmux' ? cli : inProcess
-      const r = await run(['doctor', '--json'], env, s.project)
+      // In-process: the command's tmux runs with the Io's environment, its PATH included.
+      const r = await inProcess(['doctor', '--json'], env, s.project)
       t.equal(r.code, 1, `${name}: exit 1`)
       const report = parseReport(r)
       t.equal(report.ok, false)
       const check = report.checks.find((c) => c.id === id)
       t.equal(check?.status, 'fail', `${name}: ${id} fails`)
       t.match(check?.fix, fix, `${name}: says what to do`)
-      const text = await run(['doctor'], env, s.project)
+      const text = await inProcess(['doctor'], env, s.project)
       t.equal(text.code, 1)
       t.match(text.stdout, /^✗ /m)
       t.match(text.stdout, /^ {4}→ /m)

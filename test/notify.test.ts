@@ -212,9 +212,8 @@ t.test('from cron: no desktop session, so it says so and uses tmux', async (t) =
   // Cron: a short PATH with no tmux on it is common; here tmux is found, but no desktop bus is.
   const env = home.env({ PATH: `${fake.bin}:${process.env.PATH}` })
 
-  // A child process: the command looks tmux up on its own process's PATH (the tmux seam runs
-  // with the process's environment, not the Io's), so only a process of its own has this PATH.
-  const noTmux = await runCli(['notify'], { ...env, PATH: fake.bin })
+  // In-process: the command's tmux runs with the Io's environment, this PATH included.
+  const noTmux = await runInProcess(['notify'], { ...env, PATH: fake.bin })
   t.equal(noTmux.code, 1, "cron's short PATH without tmux")
   t.match(noTmux.stderr, /could not notify \(no desktop session here \(run from cron\?\); tmux is not on PATH; no terminal to ring\)/)
 

@@ -12,7 +12,7 @@ import { type Answer, type AnswerScreen, deriveAnswerRefusal, deriveDialogKeys, 
 import { filterAgents } from '../queue/filter.js'
 import { loadQueue } from '../queue/load.js'
 import { resolveTarget } from '../queue/target.js'
-import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
 import { checkAgent } from '../navigate/agent-check.js'
 import { describeItem } from '../navigate/describe-item.js'
@@ -32,7 +32,7 @@ const POLL_MS = 50
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
-export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: TmuxExec = execTmux): Promise<number> => {
+export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: TmuxExec = execTmuxIn(io.env)): Promise<number> => {
   const command = answer === 'allow' ? 'ok' : 'no'
   requireInputAllowed(io.env, command)
   try {

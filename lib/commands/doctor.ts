@@ -41,7 +41,7 @@ import { hooksFor } from '../agents/hook-registry.js'
 import { projectLabelIn } from '../record/hook-context.js'
 import { formatCommand } from '../text/command-line.js'
 import { EMIT_BIN, emitterPathIn, findPackageRoot, INSTALL_PACKAGE } from '../settings/package-root.js'
-import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
 import { fileURLToPath } from 'node:url'
 import { checkAnswerGuard } from '../doctor/answer-guard-check.js'
@@ -156,7 +156,7 @@ const readServers = async (sockets: readonly string[], exec: TmuxExec, tmuxThere
 export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check[]> => {
   const env = io.env
   const execPath = deps.execPath ?? process.execPath
-  const exec = deps.exec ?? execTmux
+  const exec = deps.exec ?? execTmuxIn(env)
   const checks: Check[] = [checkNode(deps.nodeVersion ?? process.versions.node, execPath)]
   const codeCache = codeCacheState()
   if (codeCache) checks.push(checkCodeCache(codeCache))

@@ -18,7 +18,7 @@ export const pickDefault = (view: Pick<QueueView, 'queue'>): QueueItem => {
   return first
 }
 
-export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps()): Promise<number> => {
+export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(io.env)): Promise<number> => {
   try {
     const view = filterAgents(await loadQueue(io, { exec: deps.exec }), args.agent)
     reportSkipped(view, io)

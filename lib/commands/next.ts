@@ -66,7 +66,7 @@ const findHere = async (
   return { here: null, client: null, socket: caller }
 }
 
-export const runNext = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps()): Promise<number> => {
+export const runNext = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(io.env)): Promise<number> => {
   try {
     const view = await loadQueue(io, { exec: deps.exec })
     reportSkipped(view, io)
@@ -84,7 +84,7 @@ export const runNext = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps
   }
 }
 
-export const runBack = async (args: BackArgs, io: Io, deps: GoDeps = defaultGoDeps()): Promise<number> => {
+export const runBack = async (args: BackArgs, io: Io, deps: GoDeps = defaultGoDeps(io.env)): Promise<number> => {
   const goArgs: GoArgs = { target: undefined, client: args.client, print: args.print }
   try {
     const { client, socket } = await findHere(args, io, deps)

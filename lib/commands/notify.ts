@@ -22,7 +22,7 @@ import type { QueueItem } from '../queue/derive.js'
 import { type LoadOptions, loadQueue } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
 import { callerSocket } from '../tmux/env.js'
-import { execTmux, type TmuxExec } from '../tmux/exec.js'
+import { execTmuxIn, type TmuxExec } from '../tmux/exec.js'
 
 export interface NotifyDeps {
   exec: TmuxExec
@@ -64,7 +64,7 @@ export const runNotify = async (
   args: NotifyArgs,
   io: Io,
   opts: LoadOptions = {},
-  deps: NotifyDeps = { exec: execTmux, platform: process.platform },
+  deps: NotifyDeps = { exec: execTmuxIn(io.env), platform: process.platform },
 ): Promise<number> => {
   const channels = deriveChannels(args)
   const olderThanMs = args.olderThan === undefined ? 0 : parseDuration(args.olderThan)

@@ -10,7 +10,7 @@ import { loadQueue } from '../queue/load.js'
 import { resolveTarget } from '../queue/target.js'
 import { agentFor } from '../agents/index.js'
 import type { ScreenVerdict } from '../agents/types.js'
-import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
 import { literalKeysArgs } from '../tmux/send-keys.js'
 import { checkAgent } from '../navigate/agent-check.js'
@@ -81,7 +81,7 @@ export const deriveSendRefusal = (
   return null
 }
 
-export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmux): Promise<number> => {
+export const runSend = async (args: SendArgs, io: Io, exec: TmuxExec = execTmuxIn(io.env)): Promise<number> => {
   requireInputAllowed(io.env, 'send')
   // Words after `--` (a text that starts with `-`) come in yargs' `_`, after the command's name.
   const text = [...(args.text ?? []), ...(args._ ?? []).slice(1).map(String)].join(' ')

@@ -14,7 +14,7 @@ import { reportSkipped } from '../render/skipped.js'
 import type { ConversationLine } from '../agents/types.js'
 import { cutLines, formatCommandTags, formatConversation } from '../render/show-text.js'
 import { renderToolCall } from '../render/tool-call.js'
-import { execTmux } from '../tmux/exec.js'
+import { execTmuxIn } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
 import { formatCommand } from '../text/command-line.js'
 import { formatVisible } from '../text/visible-text.js'
@@ -124,7 +124,7 @@ export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): P
   const conversation = agentFor(item.agent)?.readConversation(item.record, io.env, args.lines) ?? null
   let screen: string | null = null
   if (args.screen && item.tmux && item.tmux.alive !== false) {
-    screen = await capturePane(item.tmux.socket, item.tmux.pane, opts.exec ?? execTmux).catch(() => null)
+    screen = await capturePane(item.tmux.socket, item.tmux.pane, opts.exec ?? execTmuxIn(io.env)).catch(() => null)
     if (screen === null) io.stderr.write(`trailboss: could not capture pane ${item.tmux.pane}\n`)
   }
   if (args.json) {

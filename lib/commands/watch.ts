@@ -10,7 +10,7 @@ import { writeSeenMark } from '../queue/seen.js'
 import { type Live, startLive } from '../queue/live.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
 import { filterAgents } from '../queue/filter.js'
-import { execTmux, type TmuxExec } from '../tmux/exec.js'
+import { execTmuxIn, type TmuxExec } from '../tmux/exec.js'
 import { formatChanges, formatWatchScreen } from '../render/watch-screen.js'
 import { initialWatchState, screenOf, splitKeys, stepWatch, type WatchEffect, type WatchInput } from '../render/watch-state.js'
 
@@ -273,7 +273,7 @@ export const runWatch = async (
   args: WatchArgs,
   io: Io,
   commands: Pick<WatchDeps, 'go' | 'answer'>,
-  exec: TmuxExec = execTmux,
+  exec: TmuxExec = execTmuxIn(io.env),
 ): Promise<number> => {
   const deps = { ...commands, exec }
   if (args.once) return runOnce(args, io, deps)

@@ -13,7 +13,7 @@ import { writeOrigin } from '../queue/origin.js'
 import { writeSeenMark } from '../queue/seen.js'
 import type { QueueView } from '../queue/load.js'
 import { callerSocket } from '../tmux/env.js'
-import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { describeItem } from './describe-item.js'
 
 export interface GoDeps {
@@ -22,7 +22,8 @@ export interface GoDeps {
   host: string
 }
 
-export const defaultGoDeps = (): GoDeps => ({ exec: execTmux, attach: attachTmux, host: hostname() })
+/** The real tmux, in the command's environment (`execTmuxIn`), the real attach, this host's name. */
+export const defaultGoDeps = (env: NodeJS.ProcessEnv): GoDeps => ({ exec: execTmuxIn(env), attach: attachTmux, host: hostname() })
 
 /** How a move is asked for: which client (`--client`), and whether only to print the steps (`--print`). */
 export interface GoWay {

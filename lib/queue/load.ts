@@ -40,7 +40,7 @@ import { deriveContinuedWait, deriveSincePrompt, deriveWaitMemo, mayContinueWait
 import { readScreenCache, type ScreenCacheEntry, writeScreenCache } from './screen-cache.js'
 import { deriveVerdictInputs, readTranscriptMemo, type TranscriptMemoEntry, writeTranscriptMemo } from './transcript-memo.js'
 import { deriveFileStamp, isSettled, myUid, statOwnRegularFile } from '../fs/file-stamp.js'
-import { execTmux, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
+import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePanes, listPanes, type Pane } from '../tmux/panes.js'
 
 export interface QueueView {
@@ -304,7 +304,7 @@ const inFront = (item: QueueItem, servers: ReadonlyMap<string, ServerPanes>): bo
 }
 
 export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions = {}): Promise<QueueView> => {
-  const exec = opts.exec ?? execTmux
+  const exec = opts.exec ?? execTmuxIn(io.env)
   const now = io.now()
   const tmux = serverAsker(exec)
   // tmux answers while the records and transcripts are read: each list-panes starts with the first record naming its server.

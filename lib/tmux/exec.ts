@@ -26,6 +26,16 @@ export interface TmuxCall {
 /** The exec seam: tests pass a real tmux on a private socket; nothing mocks this module. */
 export type TmuxExec = (args: readonly string[], call?: TmuxCall) => Promise<TmuxResult>
 
+/**
+ * execTmux in an Io's environment: its PATH finds tmux and its TMUX_TMPDIR names the default
+ * server, as for a command run as its own process; a call's own env still wins. Commands take
+ * their tmux this way, so one run in-process (a test's Io) sees the environment it was given.
+ */
+export const execTmuxIn =
+  (env: NodeJS.ProcessEnv): TmuxExec =>
+  (args, call = {}) =>
+    execTmux(args, { ...call, env: call.env ?? env })
+
 /** tmux is not installed, or not on this PATH (cron's PATH often lacks it). */
 export class TmuxUnavailable extends Error {
   constructor(override readonly cause?: unknown) {
