@@ -10,6 +10,7 @@ import { type DoctorArgs, GC_OPTIONS } from '../options/tables.js'
 import { codeCacheState } from '../code-cache-state.js'
 import {
   checkAgentsInstalled,
+  checkAnyAgentSetUp,
   checkCodeCache,
   checkEmitterRun,
   checkEndedIndex,
@@ -189,6 +190,11 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
     ),
   )
   checks.push(...agentChecks.flat())
+  const noneSetUp = checkAnyAgentSetUp(
+    agentChecks,
+    SETUPS.map((a) => a.id),
+  )
+  if (noneSetUp) checks.push(noneSetUp)
   checks.push(homeCheck(env))
   checks.push(checkLog(logFile(env), readLogTail(logFile(env)), io.now()))
   const lostDir = spoolDir(sessionsDir(env))

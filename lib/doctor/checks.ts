@@ -217,6 +217,20 @@ export const checkAgentsInstalled = (agents: readonly AgentOnPath[]): Check => {
   return { id: 'agents', status: 'ok', summary: `agents on PATH: ${found.map((a) => `${a.label} (${a.path})`).join(', ')}`, fix: null }
 }
 
+/**
+ * Pure: when no agent's own checks found anything of ours (each said nothing, or only that it is
+ * not set up), nothing is recorded anywhere: one failure saying how to start. Null otherwise.
+ */
+export const checkAnyAgentSetUp = (perAgent: readonly (readonly Check[])[], ids: readonly string[]): Check | null =>
+  perAgent.every((checks) => checks.every((c) => c.status === 'info'))
+    ? {
+        id: 'hooks',
+        status: 'fail',
+        summary: 'no agent has Trail Boss hooks: no session is recorded',
+        fix: `trailboss install --agent <${ids.join('|')}>`,
+      }
+    : null
+
 /** What a tmux server said about its panes: the pane ids, or why there are none. */
 export type ServerAnswer = { status: 'ok'; panes: ReadonlySet<string> } | { status: 'no-server' } | { status: 'unknown'; why: string }
 

@@ -247,10 +247,33 @@ export const readScopeSettings = (env: Env, cwd: string): ScopeSettings[] => {
   return scopes
 }
 
+/**
+ * Pure: Claude Code is not on PATH and no settings scope or plugin holds a hook of ours. Most
+ * people run one agent: a Codex or Gemini CLI user is not told to install Claude Code or its
+ * hooks (doctor's core says so when no agent at all has our hooks).
+ */
+export const isNotSetUp = (
+  run: Pick<ClaudeVersionRun, 'path'>,
+  scopes: readonly ScopeSettings[],
+  facts: Pick<HookFacts, 'known'>,
+): boolean =>
+  run.path === null &&
+  listPluginEnables(scopes).length === 0 &&
+  !scopes.some((s) => s.settings && listOurHooks(s.settings, facts.known).length > 0)
+
+const NOT_SET_UP: AgentCheck = {
+  id: 'claude-code',
+  status: 'info',
+  summary: 'Claude Code is not on PATH and no settings hold hooks of ours: not set up here',
+  fix: null,
+}
+
 /** Claude Code's checks, in doctor's order: its version, the hooks of each scope, the routes. */
 export const claudeCodeDoctor = async (ctx: DoctorContext): Promise<AgentCheck[]> => {
   const version = runClaudeVersion(ctx.env)
   const facts: HookFacts = { exists: existsSync, which: (name) => findOnPath(name, ctx.env.PATH), known: ctx.known }
   const scopes = readScopeSettings(ctx.env, ctx.cwd)
-  return [checkClaudeVersion(await version), ...scopes.map((s) => checkScopeHooks(s, facts)), ...checkRoutes(scopes, facts)]
+  const run = await version
+  if (isNotSetUp(run, scopes, facts)) return [NOT_SET_UP]
+  return [checkClaudeVersion(run), ...scopes.map((s) => checkScopeHooks(s, facts)), ...checkRoutes(scopes, facts)]
 }
