@@ -687,12 +687,15 @@ t.test('spoolAgesOf counts only the named agent’s files, by the agent line spo
   // No node given: no fold starts, the files stay.
   for (const agent of ['codex', 'gemini', 'codex'])
     t.equal(spawnSync('/bin/sh', [DIST_SPOOL, agent], { input: codexPayload('ages', 'Stop'), env }).status, 0)
-  const now = Date.now() + 1000
+  // Every file dated 5 s before `now`: an age is `now` less its file's mtime. (Dated by the test:
+  // a file written within the millisecond Date.now() floors to would be a fraction younger.)
+  const now = Date.now()
+  for (const f of listSpool(sdir)) fs.utimesSync(join(sdir, f.name), (now - 5000) / 1000, (now - 5000) / 1000)
   t.equal(spoolAgesOf(sdir, 'codex', now).length, 2)
   t.equal(spoolAgesOf(sdir, 'gemini', now).length, 1)
   t.equal(spoolAgesOf(sdir, 'codex-x', now).length, 0, 'a name that starts like another agent’s is not it')
   t.ok(
-    spoolAgesOf(sdir, 'codex', now).every((a) => a >= 1000),
+    spoolAgesOf(sdir, 'codex', now).every((a) => Math.abs(a - 5000) < 1),
     'ages from the files’ mtimes',
   )
   t.equal(parseSpoolAgent('trailboss-spool 1\nagent codex'), null, 'an agent line not yet ended names none')
