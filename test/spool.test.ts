@@ -80,6 +80,19 @@ const runSpool = (
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
+/** What a reader folds of a home's spool, and the lines it says of the files it leaves. */
+const readAsReader = (tb: string, env: Record<string, string | undefined>): { size: number; said: string[] } => {
+  const said: string[] = []
+  const size = readSpooledEvents(
+    join(tb, 'sessions'),
+    env,
+    () => 'h',
+    hooksFor,
+    (l) => said.push(l),
+  ).size
+  return { size, said }
+}
+
 t.test('parseSpool reads what spool.sh writes', async (t) => {
   t.same(
     parseSpool('trailboss-spool 1\nagent codex\nenv TMUX=/tmp/s,1,0\nenv TMUX_PANE=%3\n\n{"a":1}\n', 1796123441429.25),
@@ -544,18 +557,8 @@ t.test('a file spool.sh is still writing is left to its hook by readers and fold
   const payload = codexPayload(sid, 'UserPromptSubmit')
   const { writer, exited, name } = await startHalfWritten(env, sdir, payload.slice(0, 40), ['codex', process.execPath])
   t.match(readSpoolFile(join(sdir, name)), { incomplete: /^payload ends before its JSON does/, notJson: undefined })
-  const said: string[] = []
-  t.equal(
-    readSpooledEvents(
-      join(tb, 'sessions'),
-      env,
-      () => 'h',
-      hooksFor,
-      (l) => said.push(l),
-    ).size,
-    0,
-    'a reader lists nothing of it',
-  )
+  const { size, said } = readAsReader(tb, env)
+  t.equal(size, 0, 'a reader lists nothing of it')
   t.same(said, [], 'and says nothing: it is young')
   t.equal(foldNow(env), 0, 'another hook’s fold meanwhile')
   t.same(
@@ -608,18 +611,8 @@ t.test(
     // Its last write SPOOL_LOST_MS ago: its hook is gone.
     const old = (Date.now() - SPOOL_LOST_MS - 1000) / 1000
     fs.utimesSync(join(sdir, name), old, old)
-    const said: string[] = []
-    t.equal(
-      readSpooledEvents(
-        join(tb, 'sessions'),
-        env,
-        () => 'h',
-        hooksFor,
-        (l) => said.push(l),
-      ).size,
-      0,
-      'a reader lists nothing of it',
-    )
+    const { size, said } = readAsReader(tb, env)
+    t.equal(size, 0, 'a reader lists nothing of it')
     t.match(
       said,
       [
@@ -654,18 +647,8 @@ t.test('a payload that is not JSON is a lost event at once: said as such by read
   const [f] = listSpool(sdir)
   const name = f?.name ?? ''
   t.match(readSpoolFile(join(sdir, name)), { incomplete: `payload is not JSON (${body.length} bytes)`, notJson: true })
-  const said: string[] = []
-  t.equal(
-    readSpooledEvents(
-      join(tb, 'sessions'),
-      env,
-      () => 'h',
-      hooksFor,
-      (l) => said.push(l),
-    ).size,
-    0,
-    'a reader lists nothing of it',
-  )
+  const { size, said } = readAsReader(tb, env)
+  t.equal(size, 0, 'a reader lists nothing of it')
   t.same(
     said,
     [`ignored spool file ${name}: a lost event, its payload is not JSON (${body.length} bytes)`],
