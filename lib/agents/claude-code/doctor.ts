@@ -164,9 +164,14 @@ export const listPluginEnables = (all: readonly ScopeSettings[]): Scope[] =>
  * The plugin route, and its clash with settings hooks: with both, every event runs the
  * emitter twice (harmless to the record, but twice the processes).
  */
+/** The routes our hooks reach Claude Code by: the scopes whose settings enable the plugin, and those holding hooks of ours. */
+export const listRoutes = (all: readonly ScopeSettings[], known: readonly string[]): { plugin: Scope[]; withHooks: Scope[] } => ({
+  plugin: listPluginEnables(all),
+  withHooks: all.filter((s) => s.settings && listOurHooks(s.settings, known).length > 0).map((s) => s.scope),
+})
+
 export const checkRoutes = (all: readonly ScopeSettings[], facts: HookFacts): AgentCheck[] => {
-  const plugin = listPluginEnables(all)
-  const withHooks = all.filter((s) => s.settings && listOurHooks(s.settings, facts.known).length > 0).map((s) => s.scope)
+  const { plugin, withHooks } = listRoutes(all, facts.known)
   const out: AgentCheck[] = []
   if (plugin.length > 0) {
     out.push(
@@ -256,10 +261,10 @@ export const isNotSetUp = (
   run: Pick<ClaudeVersionRun, 'path'>,
   scopes: readonly ScopeSettings[],
   facts: Pick<HookFacts, 'known'>,
-): boolean =>
-  run.path === null &&
-  listPluginEnables(scopes).length === 0 &&
-  !scopes.some((s) => s.settings && listOurHooks(s.settings, facts.known).length > 0)
+): boolean => {
+  const { plugin, withHooks } = listRoutes(scopes, facts.known)
+  return run.path === null && plugin.length === 0 && withHooks.length === 0
+}
 
 const NOT_SET_UP: AgentCheck = {
   id: 'claude-code',
