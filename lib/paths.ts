@@ -23,6 +23,9 @@ export const sessionsDir = (env: Env = process.env): string => join(trailbossHom
  */
 export const isSessionsNoise = (path: string): boolean => /\.(tmp|lock)$/.test(path) || /(^|[/\\])\.(tmp|ended)([/\\]|$)/.test(path)
 
+/** The other hosts whose queues join this one's (lib/remote/hosts-file.ts); absent: none. */
+export const hostsFile = (env: Env = process.env): string => join(trailbossHome(env), 'hosts.json')
+
 export const logFile = (env: Env = process.env): string => join(trailbossHome(env), 'log')
 
 export const recordFile = (dir: string, sessionId: string): string => join(dir, `${sessionId}.json`)

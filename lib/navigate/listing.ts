@@ -4,6 +4,7 @@ import { nodeBinding } from '../node-binding.js'
 import { inDefaultQueue, isQueued, type QueueItem } from '../queue/derive.js'
 import type { QueueView } from '../queue/load.js'
 import { JSON_VERSION, toJsonItem } from '../render/queue-table.js'
+import type { HostRead } from '../remote/fleet.js'
 
 /** `--sort`'s orders (lib/options/tables.ts SORTS). */
 export type SortKey = 'age' | 'kind' | 'project' | 'pane'
@@ -13,6 +14,8 @@ export interface ListingArgs {
   all: boolean
   kind?: readonly string[] | undefined
   project?: readonly string[] | undefined
+  /** `--host`: only the items of these destinations (lib/remote/). */
+  host?: readonly string[] | undefined
   sort: SortKey
 }
 
@@ -20,6 +23,7 @@ export interface LsFilter {
   all: boolean
   kinds?: readonly string[] | undefined
   projects?: readonly string[] | undefined
+  hosts?: readonly string[] | undefined
   olderThanMs?: number | undefined
 }
 
@@ -30,6 +34,7 @@ export const filterItems = (items: readonly QueueItem[], f: LsFilter, now: numbe
       (f.all || inDefaultQueue(i)) &&
       (!f.kinds?.length || (i.kind !== null && isQueued(i) && f.kinds.includes(i.kind))) &&
       (!f.projects?.length || f.projects.includes(i.project ?? '')) &&
+      (!f.hosts?.length || (i.remote !== undefined && f.hosts.includes(i.remote.destination))) &&
       (f.olderThanMs === undefined || now - i.since >= f.olderThanMs),
   )
 
@@ -57,7 +62,10 @@ export const sortItems = (items: readonly QueueItem[], sort: SortKey): QueueItem
 
 /** Pure: the items shown, filtered and sorted as the arguments say. */
 export const deriveShown = (view: QueueView, args: ListingArgs, olderThanMs: number | undefined): QueueItem[] =>
-  sortItems(filterItems(view.items, { all: args.all, kinds: args.kind, projects: args.project, olderThanMs }, view.now), args.sort)
+  sortItems(
+    filterItems(view.items, { all: args.all, kinds: args.kind, projects: args.project, hosts: args.host, olderThanMs }, view.now),
+    args.sort,
+  )
 
 const hex8 = (n: number): string => n.toString(16).padStart(8, '0')
 
@@ -82,6 +90,15 @@ export const listingDigest = (content: object): string => {
   return hex8(crc32Of(bytes.subarray(0, mid))) + hex8(crc32Of(bytes.subarray(mid)))
 }
 
+/** A host of `ls --json`'s `hosts` (docs/ls.schema.json). */
+export interface JsonHost {
+  destination: string
+  answered: boolean
+  why: string | null
+  queueAt: string | null
+  queueAge: number | null
+}
+
 /** `ls --json`'s document. */
 export interface Listing {
   version: number
@@ -89,15 +106,32 @@ export interface Listing {
   tmux: 'ok' | 'unavailable'
   skipped: QueueView['skipped']
   digest: string
+  hosts: JsonHost[]
 }
 
-/** Pure: `ls --json`'s document (docs/ls.schema.json). */
-export const deriveListing = (view: QueueView, args: ListingArgs & { olderThanMs: number | undefined }): Listing => {
+/** Pure: a host as `ls --json` lists it. */
+export const toJsonHost = (h: HostRead, now: number): JsonHost => ({
+  destination: h.destination,
+  answered: h.answered,
+  why: h.why,
+  queueAt: h.queueAt === null ? null : new Date(h.queueAt).toISOString(),
+  queueAge: h.queueAt === null ? null : Math.max(0, Math.round((now - h.queueAt) / 1000)),
+})
+
+/**
+ * Pure: `ls --json`'s document (docs/ls.schema.json). The hosts stay outside the digest: their
+ * ages move on every read, and a digest must change only when the queue does.
+ */
+export const deriveListing = (
+  view: QueueView,
+  args: ListingArgs & { olderThanMs: number | undefined },
+  hosts: readonly HostRead[] = [],
+): Listing => {
   const content = {
     version: JSON_VERSION,
     queue: deriveShown(view, args, args.olderThanMs).map(toJsonItem),
     tmux: view.tmuxAvailable ? ('ok' as const) : ('unavailable' as const),
     skipped: view.skipped,
   }
-  return { ...content, digest: listingDigest(content) }
+  return { ...content, digest: listingDigest(content), hosts: hosts.map((h) => toJsonHost(h, view.now)) }
 }

@@ -37,6 +37,12 @@ export const LS_OPTIONS = {
   sort: { type: 'string', choices: SORTS, default: 'age', describe: 'order of the rows; each wait keeps its number' },
   'exit-status': { type: 'boolean', default: false, describe: 'exit 3 when nothing needs you (with --all: when nothing waits at all)' },
   agent: AGENT_FILTER,
+  host: {
+    type: 'string',
+    array: true,
+    describe: 'only the waits of these hosts, named as in trailboss hosts ls (the others are not read)',
+  },
+  local: { type: 'boolean', default: false, describe: 'this machine only: other hosts (trailboss hosts) are not read' },
   follow: {
     type: 'boolean',
     default: false,

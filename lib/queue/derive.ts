@@ -73,6 +73,20 @@ export interface QueueItem {
   /** Trail Boss's own advice about the session (how to give it hooks), apart from what the agent said; null when none. */
   hint: string | null
   record: SessionRecord
+  /**
+   * A wait of another host (lib/remote/): the destination it was read from, the session's own
+   * key and id there (this item's key and sessionId are `<destination>:<theirs>`, unique across
+   * hosts and never a file name here), and whether the host failed to answer this time (the item
+   * is then its last known state). Absent for a session of this machine.
+   */
+  remote?: RemoteOrigin
+}
+
+export interface RemoteOrigin {
+  destination: string
+  key: string
+  sessionId: string
+  stale: boolean
 }
 
 const isLive = (s: LiveState): boolean => s === 'working' || s === 'permission' || s === 'waiting'
@@ -294,11 +308,18 @@ export const deriveQueue = (records: readonly SessionRecord[], facts: QueueFacts
       record: rec,
     }
   })
+  return orderItems(items)
+}
+
+/**
+ * Pure: the queue's order. The waits that need the person, oldest first, then the finished turns,
+ * then the other sessions, most recent first. Numbers are not positions: loadQueue gives each wait
+ * the one the book kept for it (queue/numbers.ts). Items of several hosts merge by the same order.
+ */
+export const orderItems = (items: readonly QueueItem[]): QueueItem[] => {
   // Plain code-unit order for ties: localeCompare would load ICU's collator (~8 ms) on every run.
   const byAge = (a: QueueItem, b: QueueItem): number =>
     a.since - b.since || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
-  // The waits that need the person, oldest first, then the finished turns. Numbers are not
-  // positions: loadQueue gives each wait the one the book kept for it (queue/numbers.ts).
   const waits = items.filter(isQueued)
   const queued = [...waits.filter((i) => i.needsYou).sort(byAge), ...waits.filter((i) => !i.needsYou).sort(byAge)]
   const rest = items.filter((i) => !isQueued(i)).sort((a, b) => b.record.lastEventAt - a.record.lastEventAt)

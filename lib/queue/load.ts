@@ -11,6 +11,7 @@ import {
   deriveQueue,
   inDefaultQueue,
   isQueued,
+  orderItems,
   MAX_SCREEN_CHECKS_PER_RUN,
   SCREEN_CHECK_AFTER_MS,
   wantsScreenCheck,
@@ -69,6 +70,11 @@ export interface LoadOptions {
   discover?: boolean
   /** Note waits whose pane is in front of the person, and mark them seen after a while (default on). */
   autoSeen?: boolean
+  /**
+   * Other hosts' items (lib/remote/fleet.ts), read while this machine's are: merged into the
+   * queue's order before numbering, so numbers are given across all hosts by one book.
+   */
+  remote?: Promise<readonly QueueItem[]>
 }
 
 /** The seen `since` of each session whose mark says seen: deriveQueue's `seen` fact. */
@@ -366,6 +372,7 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
     }
     if (newlySeen) items = derive()
   }
+  if (opts.remote) items = orderItems([...items, ...(await opts.remote)])
   await numberWaits(io.env, items, now, opts.screens !== false && opts.discover !== false)
   return { queue: items.filter(inDefaultQueue), items, skipped: store.skipped, tmuxAvailable: available, now, hookless: found }
 }

@@ -69,7 +69,15 @@ export interface TableOptions {
   now: number
   colour: boolean
   width: number
+  /** A HOST column (rows of more than one host, lib/remote/): the destination, or `local`. */
+  hosts?: boolean
 }
+
+/** HOST's cell: where the row was read; a host that did not answer this time is marked. */
+export const hostLabel = (item: Pick<QueueItem, 'remote'>): string =>
+  item.remote ? `${item.remote.destination}${item.remote.stale ? ' (stale)' : ''}` : 'local'
+
+const HOST_MAX = 24
 
 /** The agent's short name (claude, codex, gemini); an agent this version does not know, as recorded. */
 export const agentLabel = (agent: string): string => agentFor(agent)?.shortName ?? agent
@@ -132,8 +140,10 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
     agent: formatVisible(agentLabel(i.agent)),
     project: formatVisible(i.project ?? '?'),
     place: visiblePlace(i),
+    host: formatVisible(hostLabel(i)),
     item: i,
   }))
+  const showHost = opts.hosts === true
   const widest = (texts: string[], min: number, max = Infinity): number => Math.min(max, Math.max(min, ...texts.map((t) => [...t].length)))
   const w = {
     n: widest(
@@ -162,10 +172,18 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
       5,
       PLACE_MAX,
     ),
+    host: showHost
+      ? widest(
+          rows.map((r) => r.host),
+          4,
+          HOST_MAX,
+        )
+      : 0,
   }
   const gaps = (cols: number): number => cols * 2
   let showAgent = true
-  const fixed = (): number => w.n + w.age + w.kind + (showAgent ? w.agent : 0) + w.project + w.place + gaps(showAgent ? 6 : 5)
+  const fixed = (): number =>
+    w.n + w.age + w.kind + (showAgent ? w.agent : 0) + w.host + w.project + w.place + gaps((showAgent ? 6 : 5) + (showHost ? 1 : 0))
   // A narrow terminal: PROJECT, then WHERE give up room first, then the AGENT column goes.
   for (const col of ['project', 'place'] as const) {
     const spare = opts.width - fixed() - ASK_MIN
@@ -174,13 +192,15 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
   if (opts.width - fixed() < ASK_MIN) showAgent = false
   const askWidth = Math.max(ASK_MIN, opts.width - fixed())
   const line = (cells: string[]): string => truncate(cells.join('  ').trimEnd(), Math.max(ASK_MIN, opts.width))
-  const pick = (all: string[]): string[] => (showAgent ? all : all.filter((_, i) => i !== 3))
+  // Cells in order: # AGE KIND AGENT HOST PROJECT WHERE ASK; AGENT goes first on a narrow terminal.
+  const pick = (all: string[]): string[] => all.filter((_, i) => (showAgent || i !== 3) && (showHost || i !== 4))
   const header = line(
     pick([
       padEnd('#', w.n),
       padEnd('AGE', w.age),
       padEnd('KIND', w.kind),
       padEnd('AGENT', w.agent),
+      padEnd('HOST', w.host),
       padEnd('PROJECT', w.project),
       padEnd('WHERE', w.place),
       'ASK',
@@ -195,6 +215,7 @@ export const formatTable = (items: readonly QueueItem[], opts: TableOptions): st
       padEnd(r.age, w.age),
       kindCell,
       padEnd(r.agent, w.agent),
+      padEnd(truncate(r.host, w.host), w.host),
       padEnd(truncate(r.project, w.project), w.project),
       padEnd(truncatePlace(r.place, w.place), w.place),
       summarizeItemAsk(r.item, askWidth),
@@ -215,7 +236,8 @@ const field = (text: string): string => formatVisible(text)
 
 /**
  * `--plain`: key first, tab-separated, no header, no colour: safe for fzf and cut. Fields:
- * key, #, age, kind, project, pane, ask, agent, where; new fields only ever go at the end.
+ * key, #, age, kind, project, pane, ask, agent, where, then host for a row of another host
+ * (lib/remote/; a row of this machine has none); new fields only ever go at the end.
  */
 export const formatPlain = (items: readonly QueueItem[], now: number): string =>
   items
@@ -230,6 +252,7 @@ export const formatPlain = (items: readonly QueueItem[], now: number): string =>
         summarizeItemAsk(i, 200),
         agentLabel(i.agent),
         placeLabel(i),
+        ...(i.remote ? [hostLabel(i)] : []),
       ]
         .map(field)
         .join('\t'),
@@ -267,12 +290,16 @@ export interface JsonItem {
   denied: { tool: string; reason: string | null; at: string } | null
   /** Trail Boss's own advice about the session (a session without hooks: how to give it some), apart from `ask`; null when none. */
   hint: string | null
+  /** The host it was read from, as `trailboss hosts add` named it; null for this machine's sessions. */
+  destination: string | null
+  /** A host that did not answer this time: its last known state. */
+  stale: boolean
 }
 
 export const toJsonItem = (i: QueueItem): JsonItem => ({
   n: i.n,
   key: i.key,
-  sessionId: i.sessionId,
+  sessionId: i.remote?.sessionId ?? i.sessionId,
   agent: i.agent,
   state: i.state,
   kind: i.kind,
@@ -292,4 +319,6 @@ export const toJsonItem = (i: QueueItem): JsonItem => ({
     ? { tool: i.record.denied.tool, reason: i.record.denied.reason, at: new Date(i.record.denied.at).toISOString() }
     : null,
   hint: i.hint,
+  destination: i.remote?.destination ?? null,
+  stale: i.remote?.stale ?? false,
 })

@@ -80,7 +80,9 @@ export const recordsSchema = z.object({
   entries: byId(z.object({ k: z.string(), r: z.record(z.string(), z.unknown()) })),
 })
 
-const numberEntry = z.object({ n: z.number().check(z.int(), z.gte(1)), sessionId, since: time, freedAt: z.nullable(time) })
+/** A session of this machine, or `<destination>:<session id>` for one of another host (lib/remote/items.ts). */
+const numberedSession = z.string().check(z.regex(/^(?:[A-Za-z0-9._@:%[\]-]{1,253}:)?[A-Za-z0-9_-]{1,128}$/))
+const numberEntry = z.object({ n: z.number().check(z.int(), z.gte(1)), sessionId: numberedSession, since: time, freedAt: z.nullable(time) })
 export const numbersSchema = z.object({ v: z.literal(NUMBERS_VERSION), waits: z.array(numberEntry) })
 
 export const notifySchema = z.object({

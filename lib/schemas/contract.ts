@@ -38,6 +38,22 @@ export const lsItemSchema = z.object({
   denied: z.nullable(z.object({ tool: z.string(), reason: z.nullable(z.string()), at: z.iso.datetime() })),
   /** Trail Boss's own advice about the session (no hooks: how to give it some), apart from `ask`. */
   hint: z.nullable(z.string()),
+  /** The host it was read from, as `trailboss hosts add` named it; null for this machine's. Added in 2 (absent before). */
+  destination: z.optional(z.nullable(z.string())),
+  /** Its host did not answer this time: the item is its last known state. Added in 2 (absent before). */
+  stale: z.optional(z.boolean()),
+})
+
+export const lsHostSchema = z.object({
+  destination: z.string(),
+  /** Whether it answered this time. */
+  answered: z.boolean(),
+  /** Why it did not answer; null when it did. */
+  why: z.nullable(z.string()),
+  /** When the queue shown for it was read (its last good answer when it did not answer); null: never. */
+  queueAt: z.nullable(z.iso.datetime()),
+  /** How old that queue is, in seconds; null: never. */
+  queueAge: z.nullable(z.number().check(z.gte(0))),
 })
 
 export const lsOutputSchema = z.object({
@@ -47,6 +63,8 @@ export const lsOutputSchema = z.object({
   skipped: z.array(z.object({ file: z.string(), why: z.string() })),
   /** A short hash of the rest of the document: the same queue gives the same digest (`ls --until-change`). */
   digest: z.string().check(z.regex(/^[0-9a-f]{16}$/)),
+  /** Every other host read (trailboss hosts), in the list's order; empty without any. Outside the digest. Added in 2 (absent before). */
+  hosts: z.optional(z.array(lsHostSchema)),
 })
 
 export const SCHEMAS = {
