@@ -38,4 +38,4 @@ export const runSsh = (
       },
     )
   })
-export const closeMaster = async (_env: Env, _destination: string): Promise<boolean> => false
+export const closeMaster = async (env: Env, destination: string): Promise<boolean> => env === undefined && destination === ""
