@@ -12,7 +12,11 @@ import { formatVisible } from '../text/visible-text.js'
 /** The version of `hosts ls --json`'s document. */
 export const HOSTS_JSON_VERSION = 1
 
+/** proper-lockfile makes its lock folder (hosts.json.lock) with the default mode, as in gc. */
+const privateUmask = (): void => void process.umask(0o077)
+
 export const runHostsAdd = async (args: HostsArgs, io: Io): Promise<number> => {
+  privateUmask()
   const got = await addHost(io.env, args.destination, io.now())
   io.stdout.write(
     got === 'added' ? `added ${args.destination}; check it with: trailboss doctor\n` : `${args.destination} is listed already\n`,
@@ -21,6 +25,7 @@ export const runHostsAdd = async (args: HostsArgs, io: Io): Promise<number> => {
 }
 
 export const runHostsRm = async (args: HostsArgs, io: Io): Promise<number> => {
+  privateUmask()
   const got = await removeHost(io.env, args.destination)
   // Even for a name no longer listed: a master of it may still run (the list edited by hand).
   await closeMaster(io.env, args.destination)
