@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { Env } from '../lib/paths.js'
 import { controlDir } from '../lib/remote/ssh-args.js'
 import { closeMaster, deriveSshResult, formatSshMessage, runSsh } from '../lib/remote/ssh-run.js'
-import { startSshHost, writeSshConfig, type SshHost } from './helpers/ssh-host.js'
+import { startSshHost, trailbossBinDir, writeSshConfig, type SshHost } from './helpers/ssh-host.js'
 
 const root = t.testdir()
 const config = join(root, 'ssh_config')
@@ -248,7 +248,8 @@ t.test('a host started with a PATH and variables of its own', async (t) => {
   mkdirSync(bin)
   writeFileSync(join(bin, 'only-here'), '#!/bin/sh\necho "here $TRAILBOSS_HOME"\n')
   chmodSync(join(bin, 'only-here'), 0o755)
-  const host = await startSshHost(join(td, 'h'), 'own', { path: `${bin}:/usr/bin:/bin`, env: { TRAILBOSS_HOME: '/srv/tb' } })
+  const shims = trailbossBinDir(join(td, 'shims'))
+  const host = await startSshHost(join(td, 'h'), 'own', { path: `${shims}:${bin}:/usr/bin:/bin`, env: { TRAILBOSS_HOME: '/srv/tb' } })
   t.teardown(() => host.stop())
   const own = join(td, 'own_config')
   writeSshConfig(own, [host])
@@ -260,4 +261,10 @@ t.test('a host started with a PATH and variables of its own', async (t) => {
   const tmux = await runSsh(env, 'own', ['printenv', 'TMUX_TMPDIR'])
   t.same(tmux.ok && tmux.stdout, `${host.tmuxTmpdir}\n`)
   t.equal(lstatSync(host.tmuxTmpdir).mode & 0o777, 0o700)
+  // This checkout's build answers as `trailboss` there (npm run build first).
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  const tb = await runSsh(env, 'own', ['trailboss', '--version'])
+  t.same(tb.ok && tb.stdout.trim(), version)
+  const emit = await runSsh(env, 'own', ['command', '-v', 'trailboss-emit'])
+  t.same(emit.ok && emit.stdout, `${join(shims, 'trailboss-emit')}\n`)
 })
