@@ -102,6 +102,14 @@ t.test('a wait on each host and one here form one queue, numbered here', async (
       `${only.join(' ')} shows this machine's waits`,
     )
     t.same(local.hosts, [], 'and reads no host')
+    const book = JSON.parse(readFileSync(join(localHome, 'numbers.json'), 'utf8')) as {
+      waits: { sessionId: string; freedAt: number | null }[]
+    }
+    t.equal(
+      book.waits.find((w) => w.sessionId.startsWith('hosta:'))?.freedAt,
+      null,
+      "a host's wait keeps its number while a run reads no host",
+    )
   }
   const plain = await lab.run(['ls', '--plain', '--host', 'hosta'])
   t.equal(plain.stdout.split('\t')[0], 'hosta:a1111111', '--plain gives the key that names the host first')
