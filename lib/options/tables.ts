@@ -46,7 +46,8 @@ export const LS_OPTIONS = {
   follow: {
     type: 'boolean',
     default: false,
-    describe: 'with --json: stay, and print the document again (one line) each time the queue changes',
+    describe:
+      "with --json: stay, and print the document again (one line) each time the queue changes (this machine's queue; watch follows every host)",
   },
   'until-change': {
     type: 'string',
