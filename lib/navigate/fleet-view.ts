@@ -7,6 +7,7 @@ import type { Io } from '../io.js'
 import { hostsFile } from '../paths.js'
 import { type LoadOptions, loadQueue, type QueueView } from '../queue/load.js'
 import type { FleetRead, HostRead } from '../remote/fleet.js'
+import { LOCAL_HOST } from '../remote/host-name.js'
 
 export interface FleetChoiceArgs {
   /** Read ended sessions too (`ls --all`). */
@@ -22,8 +23,10 @@ export interface FleetChoiceArgs {
  * with --local or without a hosts list.
  */
 export const startRemoteRead = async (args: FleetChoiceArgs, io: Io): Promise<{ read: Promise<FleetRead> } | null> => {
-  if (args.local || !existsSync(hostsFile(io.env))) {
-    if (args.host?.length)
+  const others = args.host?.filter((d) => d !== LOCAL_HOST) ?? []
+  // `--host local` alone reads no other host.
+  if (args.local || !existsSync(hostsFile(io.env)) || (args.host?.length && others.length === 0)) {
+    if (others.length > 0)
       throw new TrailbossError('no other host is read here', 'add one with: trailboss hosts add <destination>', EXIT_USAGE)
     return null
   }
