@@ -5,6 +5,7 @@ import { checkRemoteAnswer } from '../lib/remote/answer.js'
 import { toRemoteItems } from '../lib/remote/items.js'
 import { formatHostLines, needsHostColumn } from '../lib/remote/host-lines.js'
 import { deriveListing } from '../lib/navigate/listing.js'
+import { hostsForTarget } from '../lib/navigate/fleet-view.js'
 import { orderItems } from '../lib/queue/derive.js'
 import { deriveNumbering, numberedHost, unreadHosts } from '../lib/queue/numbers.js'
 import { checkNumbers } from '../lib/cache/check.generated.js'
@@ -170,4 +171,13 @@ t.test('a run that reads no host, or some, leaves the numbers of the others as t
   )
   t.equal(numberedHost('me@[fe80::1]:abc'), 'me@[fe80::1]', 'a destination may hold ":" itself')
   t.equal(numberedHost('abc'), null)
+})
+
+t.test('a command that names one wait reads only the hosts it may be on', async (t) => {
+  t.same(hostsForTarget(undefined), {}, 'the oldest wait: every host')
+  t.same(hostsForTarget('3'), {}, 'a number: every host (numbers are given across all)')
+  t.same(hostsForTarget('devbox:3f2a'), { host: ['devbox'] })
+  t.same(hostsForTarget('me@[fe80::1]:3f2a'), { host: ['me@[fe80::1]'] }, 'a destination with ":" in it')
+  t.same(hostsForTarget('3f2a9c1e'), { local: true }, 'a local key: no host')
+  t.same(hostsForTarget('%12'), { local: true }, 'a pane id: no host')
 })

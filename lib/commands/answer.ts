@@ -25,7 +25,7 @@ import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
 import { checkAgent } from '../navigate/agent-check.js'
 import { describeItem } from '../navigate/describe-item.js'
-import { loadFleetView } from '../navigate/fleet-view.js'
+import { hostsForTarget, loadFleetView } from '../navigate/fleet-view.js'
 import { requireInputAllowed } from '../navigate/input-guard.js'
 
 /** How long a key may take to change the dialog (auto mode's dialogs took under 0.3 s). */
@@ -50,7 +50,7 @@ export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: 
   const minAge = args.olderThan === undefined ? null : parseDuration(args.olderThan)
   try {
     const startedAt = io.now()
-    const fleet = await loadFleetView(io, { local: args.local }, { exec })
+    const fleet = await loadFleetView(io, args.local ? { local: true } : hostsForTarget(args.target), { exec })
     const item = resolveTarget(filterAgents(fleet.view, args.agent), args.target, io)
     if (item.remote) {
       const { answerOnHost } = await import('../navigate/remote-answer.js')

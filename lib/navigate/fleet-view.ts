@@ -50,3 +50,16 @@ export const loadFleetView = async (io: Io, args: FleetChoiceArgs, opts: LoadOpt
   const view = await loadQueue(io, { ...opts, ...(fleet && remote ? { remote, remoteHosts: fleet.destinations } : {}) })
   return { view, hosts: fleet ? (await fleet.read).hosts : [] }
 }
+
+/**
+ * Pure: which hosts a command that names one wait must read. A number or no target: every host
+ * (numbers are given across all of them); `devbox:3f2a`: that host alone; a local key or a pane
+ * id: none, so acting on this machine's wait never waits on ssh.
+ */
+export const hostsForTarget = (target: string | undefined): FleetChoiceArgs => {
+  const t = target?.trim() ?? ''
+  if (t === '' || /^\d+$/.test(t)) return {}
+  const at = t.lastIndexOf(':')
+  if (at > 0) return { host: [t.slice(0, at)] }
+  return { local: true }
+}
