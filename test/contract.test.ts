@@ -215,6 +215,13 @@ const cacheSamples = (): Record<keyof typeof CACHE_SCHEMAS, unknown> => {
     checkNotify: { v: 1, told: { '': ['a@5'] }, said: ['no desktop session here'] },
     checkSeen: { v: 1, since: 5, seenAt: null, activeAt: 6 },
     checkOrigin: { v: 1, socket: '/s', client: '/dev/pts/3', pane: '%4', at: 7 },
+    checkHosts: {
+      v: 1,
+      hosts: [
+        { destination: 'devbox', addedAt: '2025-01-02T03:04:05.000Z' },
+        { destination: 'me@[fe80::1%eth0]', addedAt: '2025-01-02T03:04:06.000Z' },
+      ],
+    },
   }
 }
 

@@ -23,6 +23,11 @@ t.test('yargs messages in our words', async (t) => {
       },
     ],
     [
+      'Not enough non-option arguments: got 0, need at least 1',
+      'hosts',
+      { what: 'hosts needs an ssh destination', hint: 'e.g. trailboss hosts add devbox; trailboss hosts ls lists them' },
+    ],
+    [
       'Invalid values:\n  Argument: agent, Given: "nobody", Choices: "claude-code", "codex", "gemini"',
       'ls',
       { what: '--agent takes "claude-code", "codex", "gemini", not "nobody"', hint: 'see trailboss --help' },

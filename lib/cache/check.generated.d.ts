@@ -15,3 +15,5 @@ export declare const checkNotify: (data: unknown) => boolean
 export declare const checkSeen: (data: unknown) => boolean
 /** True only for a value that satisfies origin's schema (no unknown fields). */
 export declare const checkOrigin: (data: unknown) => boolean
+/** True only for a value that satisfies hosts's schema (no unknown fields). */
+export declare const checkHosts: (data: unknown) => boolean

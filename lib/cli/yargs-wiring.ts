@@ -12,6 +12,7 @@ import {
   DOCTOR_OPTIONS,
   GC_OPTIONS,
   GO_OPTIONS,
+  HOSTS_LS_OPTIONS,
   INSTALL_OPTIONS,
   LS_OPTIONS,
   NOTIFY_OPTIONS,
@@ -29,6 +30,8 @@ import {
   type DoctorArgs,
   type GcArgs,
   type GoArgs,
+  type HostsArgs,
+  type HostsLsArgs,
   type InstallArgs,
   type LsArgs,
   type NotifyArgs,
@@ -72,8 +75,8 @@ const answerDescription = (option: string): string =>
 
 /**
  * One command as data: its yargs name, its line in the command list, what its builder sets
- * (in this order: parser settings, positionals, options, --agent's choices, checks, examples,
- * epilog) and how its handler is loaded, only when it runs.
+ * (in this order: parser settings, positionals, options, subcommands, --agent's choices, checks,
+ * examples, epilog) and how its handler is loaded, only when it runs.
  */
 interface CommandSpec<A> {
   command: string | string[]
@@ -81,21 +84,38 @@ interface CommandSpec<A> {
   parserConfiguration?: Record<string, boolean>
   positionals?: [string, PositionalOptions][]
   options?: Record<string, OptionSpec>
+  /** A command of subcommands (`hosts add`): one of them must be named, and it runs instead. */
+  subcommands?: { commands: CommandSpec<unknown>[]; missing: string }
   /** --agent takes the registered agents (lib/agents/index.ts). */
   agentChoices?: boolean
   checks?: ((args: A) => true | string)[]
   examples?: [string, string][]
   epilog?: string
-  load: () => Promise<Handler<A>>
+  /** Absent for a command of subcommands. */
+  load?: () => Promise<Handler<A>>
+}
+
+/** Runs a loaded handler on the parsed arguments (with the run's Io) and keeps its exit code. */
+type RunHandler = (handler: Handler<unknown>, args: unknown) => Promise<void>
+
+/** Adds `spec` to `parser`, its handler loaded only when it runs. */
+const addCommand = (parser: Argv, spec: CommandSpec<unknown>, run: RunHandler): Argv => {
+  const load = spec.load
+  const handler = load && (async (args: unknown) => run(await load(), args))
+  return parser.command(spec.command, spec.describe, buildCommand(spec, run), handler)
 }
 
 /** The spec's builder: the calls yargs wants, in the spec's order. */
 const buildCommand =
-  <A>(spec: CommandSpec<A>) =>
+  <A>(spec: CommandSpec<A>, run: RunHandler) =>
   (y: Argv): Argv => {
     let b = spec.parserConfiguration ? y.parserConfiguration(spec.parserConfiguration) : y
     for (const [name, positional] of spec.positionals ?? []) b = b.positional(name, positional)
     if (spec.options) b = b.options(toYargsOptions(spec.options))
+    if (spec.subcommands) {
+      for (const sub of spec.subcommands.commands) b = addCommand(b, sub, run)
+      b = b.demandCommand(1, spec.subcommands.missing)
+    }
     if (spec.agentChoices) b = b.choices('agent', AGENT_IDS)
     for (const check of spec.checks ?? []) b = b.check((a) => check(a as unknown as A))
     for (const [command, description] of spec.examples ?? []) b = b.example(command, description)
@@ -108,6 +128,12 @@ const command = <A>(spec: CommandSpec<A>): CommandSpec<unknown> => spec as unkno
 const target = (describe: string | undefined, demandOption = true): [string, PositionalOptions] => [
   'target',
   { type: 'string', ...(demandOption ? { demandOption } : {}), ...(describe === undefined ? {} : { describe }) },
+]
+
+/** `hosts add` and `hosts rm`: the host as ssh names it. */
+const destination: [string, PositionalOptions] = [
+  'destination',
+  { type: 'string', demandOption: true, describe: 'an ssh destination: host, user@host, or a Host of your ssh config' },
 ]
 
 /** `ok` and `no` take the same target and options: only the key they press differs. */
@@ -253,6 +279,40 @@ const COMMANDS: CommandSpec<unknown>[] = [
     options: DOCTOR_OPTIONS,
     load: async () => (await import('../commands/doctor.js')).runDoctor,
   }),
+  command({
+    command: 'hosts',
+    describe: 'the remote hosts (ssh destinations) whose waits join the queue',
+    subcommands: {
+      missing: 'name what to do: add, rm or ls',
+      commands: [
+        command<HostsArgs>({
+          command: 'add <destination>',
+          describe: 'list a host; nothing is contacted (trailboss doctor checks it)',
+          positionals: [destination],
+          // Words are names as typed: `1.10` stays `1.10`.
+          parserConfiguration: { 'parse-positional-numbers': false },
+          examples: [
+            ['$0 hosts add devbox', 'a Host of your ssh config'],
+            ['$0 hosts add me@10.0.0.7', 'or any destination ssh takes'],
+          ],
+          load: async () => (await import('../commands/hosts.js')).runHostsAdd,
+        }),
+        command<HostsArgs>({
+          command: 'rm <destination>',
+          describe: "take a host off the list and close Trail Boss's ssh connection to it",
+          positionals: [destination],
+          parserConfiguration: { 'parse-positional-numbers': false },
+          load: async () => (await import('../commands/hosts.js')).runHostsRm,
+        }),
+        command<HostsLsArgs>({
+          command: 'ls',
+          describe: 'the listed hosts, one a line',
+          options: HOSTS_LS_OPTIONS,
+          load: async () => (await import('../commands/hosts.js')).runHostsLs,
+        }),
+      ],
+    },
+  }),
   command<GcArgs>({
     command: 'gc',
     describe: 'retire ended and gone sessions older than a threshold, and lost spool events as old',
@@ -285,11 +345,8 @@ const buildParser = async (argv: string[], io: Io, setCode: (code: number) => vo
   let parser = yargs(argv)
     .scriptName('trailboss')
     .usage('$0 <command> [options]\n\nWho is waiting on me, what do they want, take me there.')
-  for (const spec of COMMANDS) {
-    parser = parser.command(spec.command, spec.describe, buildCommand(spec), async (args: unknown) => {
-      setCode(await (await spec.load())(args, io))
-    })
-  }
+  const run: RunHandler = async (handler, args) => setCode(await handler(args, io))
+  for (const spec of COMMANDS) parser = addCommand(parser, spec, run)
   return parser
     .demandCommand(1, 'name a command; `trailboss ls` shows the queue')
     .strict()

@@ -139,6 +139,10 @@ export const GC_OPTIONS = {
   'dry-run': { type: 'boolean', default: false, describe: 'list what would be removed' },
 } as const satisfies Record<string, OptionSpec>
 
+export const HOSTS_LS_OPTIONS = {
+  json: { type: 'boolean', default: false, describe: 'as JSON: { version, hosts: [{ destination, addedAt }] }' },
+} as const satisfies Record<string, OptionSpec>
+
 /** `ok` and `no`: the target and, like every queue command, --agent. */
 export const ANSWER_OPTIONS = {
   agent: AGENT_FILTER,
@@ -180,6 +184,9 @@ export type NotifyArgs = ArgsOf<typeof NOTIFY_OPTIONS>
 export type InstallArgs = ArgsOf<typeof INSTALL_OPTIONS>
 export type DoctorArgs = ArgsOf<typeof DOCTOR_OPTIONS>
 export type GcArgs = ArgsOf<typeof GC_OPTIONS>
+export type HostsLsArgs = ArgsOf<typeof HOSTS_LS_OPTIONS>
+/** `hosts add` and `hosts rm`: the ssh destination. */
+export type HostsArgs = { destination: string }
 export type AnswerArgs = ArgsOf<typeof ANSWER_OPTIONS> & { target: string }
 /** `text`: the words before `--`; `_`: the command's name, then the words after `--`. */
 export type SendArgs = ArgsOf<typeof SEND_OPTIONS> & { target: string; text?: string[] | undefined; _?: (string | number)[] | undefined }

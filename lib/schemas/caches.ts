@@ -101,6 +101,15 @@ export const originSchema = z.object({
   at: time,
 })
 
+// Not a cache but the person's list (lib/remote/hosts-file.ts), read on the path of `ls` all the
+// same: held to this shape by the same compiled kind of check. The remote layer sits above this
+// one, so its version is written here as the number it is (test/hosts.test.ts reads back what
+// addHost writes). The names themselves are checked by lib/remote/host-name.ts.
+export const hostsSchema = z.object({
+  v: z.literal(1),
+  hosts: z.array(z.object({ destination: z.string(), addedAt: z.string() })),
+})
+
 /** Every cache, by the name its compiled check is exported under (lib/cache/check.generated.js). */
 export const CACHE_SCHEMAS = {
   checkScreens: screensSchema,
@@ -111,6 +120,7 @@ export const CACHE_SCHEMAS = {
   checkNotify: notifySchema,
   checkSeen: seenSchema,
   checkOrigin: originSchema,
+  checkHosts: hostsSchema,
 } as const
 
 // The schemas and the types the code is written against must not drift apart.
