@@ -62,4 +62,5 @@ export const parseSshCommand = (argv: readonly string[]): SshCommand | null => {
 
 /** Pure: whether the command connects to `destination`, named as `hosts add` named it. */
 export const reachesDestination = (cmd: SshCommand, destination: string): boolean =>
-  cmd.destination === destination || (cmd.login !== null && !cmd.destination.includes('@') && `${cmd.login}@${cmd.destination}` === destination)
+  cmd.destination === destination ||
+  (cmd.login !== null && !cmd.destination.includes('@') && `${cmd.login}@${cmd.destination}` === destination)
