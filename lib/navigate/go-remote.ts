@@ -42,13 +42,14 @@ export const defaultRemoteGoDeps: RemoteGoDeps = {
 
 /**
  * Pure: the words the host runs, a fixed list whose only variable is the session's key there,
- * refused unless it fits the key pattern (the host's answer was checked, this checks again).
+ * refused unless it fits the key pattern (the host's answer was checked, this checks again) and
+ * does not start with `-` (the host's own `trailboss` would read it as an option).
  */
 export const remoteGoWords = (key: string, mode: RemoteMode): string[] => {
-  if (!SESSION_ID_PATTERN.test(key))
+  if (!SESSION_ID_PATTERN.test(key) || key.startsWith('-'))
     throw new TrailbossError(
       `refused to send the key ${JSON.stringify(formatVisible(key))} to another host`,
-      'a key is letters, digits, _ and -',
+      'a key is letters, digits, _ and -, not first',
     )
   return ['trailboss', 'go', key, `--${mode}`]
 }
