@@ -5,12 +5,13 @@ import { formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
+import { goToItem } from '../navigate/go-item.js'
 import { filterAgents } from '../queue/filter.js'
 import { resolveTarget } from '../queue/target.js'
 import type { QueueItem } from '../queue/derive.js'
 import { reportSkipped } from '../render/skipped.js'
 import { callerSocket } from '../tmux/env.js'
-import { defaultGoDeps, type GoDeps, goTo, moveClientsTo, reachable, tellClient } from '../navigate/go-to.js'
+import { defaultGoDeps, type GoDeps, moveClientsTo, reachable, tellClient } from '../navigate/go-to.js'
 
 /** No target: the oldest wait that has a pane to go to (a wait outside tmux cannot block the key). */
 export const pickDefault = (view: Pick<QueueView, 'queue'>): QueueItem => {
@@ -28,7 +29,7 @@ export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(i
     reportSkipped(view, io)
     const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault(view)
     if (args.moveClients) return await moveClientsTo(item, view, io, deps)
-    return await goTo(item, view, args, io, deps)
+    return await goToItem(item, view, args, io, deps)
   } catch (err) {
     await tellClient(args, io, callerSocket(io.env.TMUX), formatError(err), deps.exec)
     throw err

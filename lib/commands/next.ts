@@ -12,8 +12,9 @@ import { reportSkipped } from '../render/skipped.js'
 import { type Client, listClients, readPane } from '../tmux/clients.js'
 import { callerSocket } from '../tmux/env.js'
 import { describeItem } from '../navigate/describe-item.js'
-import { defaultGoDeps, type GoDeps, goTo, markSeen, pickClient, reachable, tellClient, withTmux } from '../navigate/go-to.js'
+import { defaultGoDeps, type GoDeps, markSeen, pickClient, reachable, tellClient, withTmux } from '../navigate/go-to.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
+import { goToItem } from '../navigate/go-item.js'
 
 export { pickClient } from '../navigate/go-to.js'
 
@@ -79,7 +80,7 @@ export const runNext = async (args: NextArgs, io: Io, deps: GoDeps = defaultGoDe
         view.queue.some((i) => !isAt(i, here)) ? 'nothing else waits in a pane' : 'nothing else is waiting',
         'trailboss ls --all shows every session',
       )
-    return await goTo(item, view, args, io, deps)
+    return await goToItem(item, view, args, io, deps)
   } catch (err) {
     await tellClient(args, io, callerSocket(io.env.TMUX), formatError(err), deps.exec)
     throw err

@@ -132,10 +132,8 @@ const checkPane = async (
   return target
 }
 
-/** Takes a client to `item`'s pane (or prints how); returns the exit code. */
+/** Takes a client to `item`'s pane on this machine (or prints how); returns the exit code. */
 export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way: GoWay, io: Io, deps: GoDeps): Promise<number> => {
-  // Another host's wait: over ssh (loaded only then).
-  if (item.remote) return (await import('./go-remote.js')).goToRemote(item, view, way, io, deps)
   const target = await checkPane(item, view, deps, deps.host)
   const caller = callerSocket(io.env.TMUX)
   const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true
