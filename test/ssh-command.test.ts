@@ -2,7 +2,7 @@
 // panes of a server run one (lib/remote/ssh-command.ts, lib/navigate/ssh-panes.ts).
 import t from 'tap'
 import { parseSshCommand, reachesDestination } from '../lib/remote/ssh-command.js'
-import { deriveSshPanes } from '../lib/navigate/ssh-panes.js'
+import { deriveSshPanes, pickSshPane, type SshPane } from '../lib/navigate/ssh-panes.js'
 import { hasSshConnection } from '../lib/navigate/go-to.js'
 import { newWindowStep, remoteGoWords } from '../lib/navigate/go-remote.js'
 import type { ProcStat } from '../lib/proc/agent-process.js'
@@ -101,6 +101,17 @@ t.test("the panes whose process tree runs ssh to the host, the pane's own proces
     deriveSshPanes(panes, table, (pid) => argv[pid] ?? [], 'nowhere'),
     [],
   )
+})
+
+t.test('the pane to switch to: the one shown, else one whose ssh runs tmux there, else the first', async (t) => {
+  const shell: SshPane = { paneId: '%1', windowId: '@1', argv: ['ssh', 'devbox'] }
+  const attached: SshPane = { paneId: '%2', windowId: '@2', argv: ['ssh', '-t', 'devbox', 'tmux', 'attach'] }
+  const ours: SshPane = { paneId: '%3', windowId: '@3', argv: ['ssh', '-t', '--', 'devbox', 'trailboss', 'go', 'ab12', '--attach'] }
+  t.equal(pickSshPane([shell, attached], '%1')?.paneId, '%1')
+  t.equal(pickSshPane([shell, attached], '%0')?.paneId, '%2')
+  t.equal(pickSshPane([shell, ours], '%0')?.paneId, '%3')
+  t.equal(pickSshPane([shell], '%0')?.paneId, '%1')
+  t.equal(pickSshPane([], '%0'), undefined)
 })
 
 t.test('a client came over ssh when its environment has SSH_CONNECTION', async (t) => {

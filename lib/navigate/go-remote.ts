@@ -21,7 +21,7 @@ import { formatCommand } from '../text/command-line.js'
 import { formatVisible } from '../text/visible-text.js'
 import { describeItem } from './describe-item.js'
 import { type GoDeps, type GoWay, goneError, noTmuxError, pickClient, tellClient, withTmux } from './go-to.js'
-import { listSshPanes, type SshPane } from './ssh-panes.js'
+import { listSshPanes, pickSshPane, type SshPane } from './ssh-panes.js'
 
 /** What the host is asked to do: attach the terminal ssh gives it, or move its client. */
 export type RemoteMode = 'attach' | 'move-clients'
@@ -134,9 +134,8 @@ export const goToRemote = async (
   }
   io.stderr.write(`trailboss: going to ${describeItem(item)}\n`)
 
-  // A pane here that runs ssh to the host: the one the client shows first.
-  const panes = await remote.sshPanes(caller, dest, deps).catch(() => [])
-  const pane = panes.find((p) => p.paneId === client.paneId) ?? panes[0]
+  // A pane here that runs ssh to the host.
+  const pane = pickSshPane(await remote.sshPanes(caller, dest, deps).catch(() => []), client.paneId)
   if (pane) {
     const switchStep: Step = { socket: caller, mode: 'tmux', args: ['switch-client', '-c', client.name, '-t', pane.paneId] }
     if (way.print) {

@@ -35,6 +35,18 @@ export const deriveSshPanes = (
     return []
   })
 
+/**
+ * Pure: the pane to switch to: the one the client shows, else one whose ssh runs tmux (or our own
+ * `go --attach`) there rather than a shell, else the first.
+ */
+export const pickSshPane = (panes: readonly SshPane[], clientPane: string): SshPane | undefined => {
+  const runsTmux = (p: SshPane): boolean => {
+    const first = parseSshCommand(p.argv)?.command[0] ?? ''
+    return first === 'tmux' || first === 'trailboss'
+  }
+  return panes.find((p) => p.paneId === clientPane) ?? panes.find(runsTmux) ?? panes[0]
+}
+
 /** The panes of the server at `socket` running ssh to `destination` (none without /proc). */
 export const listSshPanes = async (socket: string, destination: string, exec: TmuxExec): Promise<SshPane[]> => {
   const panes = await listPanes(socket, exec)
