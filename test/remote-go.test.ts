@@ -13,6 +13,7 @@ import { attachTerminalClient, startServer, waitFor } from './helpers/navigate-t
 import { captureIo } from './helpers/io.js'
 import { queueItem } from './helpers/queue-item.js'
 import { goToRemote, type RemoteGoDeps } from '../lib/navigate/go-remote.js'
+import { onHosts } from '../lib/navigate/go-item.js'
 import type { GoDeps } from '../lib/navigate/go-to.js'
 import type { TmuxExec } from '../lib/tmux/exec.js'
 
@@ -214,4 +215,14 @@ t.test('a stale wait or a bad key never reaches ssh', async (t) => {
   for (const bad of ['ab;touch x', '-oProxyCommand=x', '$(id)', 'a b'])
     await t.rejects(goToRemote(remoteItem(bad), { queue: [] }, { print: false }, io, deps, remote), /refused to send the key/, bad)
   t.same(calls, [], 'no ssh, no tmux')
+})
+
+t.test("--host narrows the waits go and next choose from; 'local' is this machine", async (t) => {
+  const here = queueItem({ key: 'aa' })
+  const dev = queueItem({ key: 'devbox:bb', remote: { destination: 'devbox', key: 'bb', sessionId: 'bb', stale: false } })
+  const gpu = queueItem({ key: 'gpu:cc', remote: { destination: 'gpu', key: 'cc', sessionId: 'cc', stale: false } })
+  const keys = (hosts?: string[]) => onHosts([here, dev, gpu], hosts).map((i) => i.key)
+  t.same(keys(), ['aa', 'devbox:bb', 'gpu:cc'])
+  t.same(keys(['devbox']), ['devbox:bb'])
+  t.same(keys(['local', 'gpu']), ['aa', 'gpu:cc'])
 })

@@ -5,7 +5,7 @@ import { formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
-import { goToItem } from '../navigate/go-item.js'
+import { goToItem, onHosts } from '../navigate/go-item.js'
 import { filterAgents } from '../queue/filter.js'
 import { resolveTarget } from '../queue/target.js'
 import type { QueueItem } from '../queue/derive.js'
@@ -27,7 +27,7 @@ export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(i
     const loaded = forHost ? await loadQueue(io, { exec: deps.exec }) : (await loadFleetView(io, args, { exec: deps.exec })).view
     const view = filterAgents(loaded, args.agent)
     reportSkipped(view, io)
-    const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault(view)
+    const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault({ queue: onHosts(view.queue, args.host) })
     if (args.moveClients) return await moveClientsTo(item, view, io, deps)
     return await goToItem(item, view, args, io, deps)
   } catch (err) {

@@ -14,7 +14,7 @@ import { callerSocket } from '../tmux/env.js'
 import { describeItem } from '../navigate/describe-item.js'
 import { defaultGoDeps, type GoDeps, markSeen, pickClient, reachable, tellClient, withTmux } from '../navigate/go-to.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
-import { goToItem } from '../navigate/go-item.js'
+import { goToItem, onHosts } from '../navigate/go-item.js'
 
 export { pickClient } from '../navigate/go-to.js'
 
@@ -74,7 +74,7 @@ export const runNext = async (args: NextArgs, io: Io, deps: GoDeps = defaultGoDe
     const { view } = await loadFleetView(io, args, { exec: deps.exec })
     reportSkipped(view, io)
     const { here } = await findHere(args, io, deps, view.items)
-    const item = pickNext(view.items, here)
+    const item = pickNext(onHosts(view.items, args.host), here)
     if (!item)
       throw new TrailbossError(
         view.queue.some((i) => !isAt(i, here)) ? 'nothing else waits in a pane' : 'nothing else is waiting',

@@ -88,7 +88,11 @@ export const GO_OPTIONS = {
   client: { type: 'string', describe: "the tmux client to move (key bindings pass '#{client_name}')" },
   print: { type: 'boolean', default: false, describe: 'print the tmux (and ssh) commands instead of running them' },
   agent: AGENT_FILTER,
-  host: { type: 'string', array: true, describe: 'only the waits of these hosts (trailboss hosts ls); the others are not read' },
+  host: {
+    type: 'string',
+    array: true,
+    describe: "only the waits of these hosts (trailboss hosts ls; 'local': this machine), when none is named; the others are not read",
+  },
   local: { type: 'boolean', describe: 'this machine only: other hosts are not read' },
   attach: {
     type: 'boolean',
