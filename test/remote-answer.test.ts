@@ -28,7 +28,7 @@ const listingOf = (
 }
 
 t.test('a host’s ls --json is read as it is, and each item is named by its host', async (t) => {
-  const got = checkRemoteAnswer(listingOf())
+  const got = await checkRemoteAnswer(listingOf())
   if (!got.ok) return t.fail(got.why)
   const [item] = toRemoteItems(got.listing, 'devbox', false)
   t.equal(item?.key, 'devbox:aaaa1111')
@@ -43,18 +43,21 @@ t.test('a host’s ls --json is read as it is, and each item is named by its hos
 
 t.test('a hostile or broken answer is refused, with the reason', async (t) => {
   const doc = JSON.parse(listingOf()) as { version: number; queue: Record<string, unknown>[] }
-  const refused = (text: string): string => {
-    const got = checkRemoteAnswer(text)
+  const refused = async (text: string): Promise<string> => {
+    const got = await checkRemoteAnswer(text)
     return got.ok ? 'accepted' : got.why
   }
-  t.match(refused('not json'), /not JSON/)
-  t.match(refused(''), /not JSON/)
-  t.match(refused(JSON.stringify({ ...doc, version: 3 })), /version 3.*update Trail Boss there/)
-  t.match(refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], state: 'pwned' }] })), /not an ls --json document/)
-  t.match(refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], key: '../../x' }] })), /key that is not one/)
-  t.match(refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], key: 'a:b' }] })), /key that is not one/)
-  t.match(refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], sessionId: 'x y' }] })), /key that is not one/)
-  t.match(refused(JSON.stringify([doc])), /not an ls --json document/)
+  t.match(await refused('not json'), /not JSON/)
+  t.match(await refused(''), /not JSON/)
+  t.match(await refused(JSON.stringify({ ...doc, version: 3 })), /version 3.*update Trail Boss there/)
+  t.match(await refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], state: 'pwned' }] })), /not an ls --json document/)
+  t.match(await refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], key: '../../x' }] })), /key that is not one/)
+  t.match(await refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], key: 'a:b' }] })), /key that is not one/)
+  t.match(await refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], sessionId: 'x y' }] })), /key that is not one/)
+  t.match(await refused(JSON.stringify([doc])), /not an ls --json document/)
+  const newer = await checkRemoteAnswer(JSON.stringify({ ...doc, added: 1, queue: [{ ...doc.queue[0], addedToo: 'x' }] }))
+  t.ok(newer.ok, "a newer host's added fields do not refuse its answer (zod has the last word)")
+  if (newer.ok) t.notOk('addedToo' in (newer.listing.queue[0] ?? {}), 'they are dropped')
 })
 
 t.test('every text of an answer is made visible: a host cannot send escapes to the terminal', async (t) => {
@@ -67,7 +70,7 @@ t.test('every text of an answer is made visible: a host cannot send escapes to t
     ask: { tool: `Bash${evil}`, input: { command: `rm -rf /${evil}`, deep: [{ x: evil }] }, message: evil },
     tmux: { pane: '%0', socket: '/s', alive: true, place: { session: evil, window: 0, windowName: evil } },
   }
-  const got = checkRemoteAnswer(JSON.stringify({ ...doc, queue: [item] }))
+  const got = await checkRemoteAnswer(JSON.stringify({ ...doc, queue: [item] }))
   if (!got.ok) return t.fail(got.why)
   const text = JSON.stringify(got.listing)
   t.notOk(text.includes('\\u001b'), 'no escape is left in any field')
@@ -86,7 +89,7 @@ t.test('the hosts merge into one order, and numbers are given across all of them
     needsYou: true,
     since: T0 + 2000,
   })
-  const got = checkRemoteAnswer(
+  const got = await checkRemoteAnswer(
     listingOf([
       queueItem({ key: 'aaaa1111', sessionId: 'aaaa1111-r', state: 'waiting', kind: 'question', needsYou: true, since: T0 + 1000 }),
       queueItem({ key: 'bbbb2222', sessionId: 'bbbb2222-r', state: 'waiting', kind: 'done', needsYou: false, since: T0 }),
@@ -110,7 +113,7 @@ t.test('the hosts merge into one order, and numbers are given across all of them
 
 t.test('HOST: a column when more than one host has rows; a stale host is marked, and said under the table', async (t) => {
   const local = queueItem({ key: 'cccc3333' })
-  const got = checkRemoteAnswer(listingOf())
+  const got = await checkRemoteAnswer(listingOf())
   if (!got.ok) return t.fail(got.why)
   const [fresh] = toRemoteItems(got.listing, 'devbox', false)
   const [stale] = toRemoteItems(got.listing, 'gpu', true)

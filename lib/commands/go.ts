@@ -4,7 +4,7 @@ import type { GoArgs } from '../options/tables.js'
 import { formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
-import { loadFleetView } from '../navigate/fleet-view.js'
+import { hostsForTarget, loadFleetView } from '../navigate/fleet-view.js'
 import { goToItem, onHosts } from '../navigate/go-item.js'
 import { filterAgents } from '../queue/filter.js'
 import { resolveTarget } from '../queue/target.js'
@@ -24,7 +24,9 @@ export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(i
   try {
     // --attach and --move-clients are what another host runs here: this machine's waits only.
     const forHost = args.attach === true || args.moveClients === true
-    const loaded = forHost ? await loadQueue(io, { exec: deps.exec }) : (await loadFleetView(io, args, { exec: deps.exec })).view
+    const loaded = forHost
+      ? await loadQueue(io, { exec: deps.exec })
+      : (await loadFleetView(io, args.local || args.host?.length ? args : hostsForTarget(args.target), { exec: deps.exec })).view
     const view = filterAgents(loaded, args.agent)
     reportSkipped(view, io)
     const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault({ queue: onHosts(view.queue, args.host) })

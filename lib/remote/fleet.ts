@@ -61,7 +61,7 @@ export const readHost = async (
   const r = await runSsh(env, destination, remoteLsWords(all))
   let why: string
   if (r.ok) {
-    const checked = checkRemoteAnswer(r.stdout)
+    const checked = await checkRemoteAnswer(r.stdout)
     if (checked.ok) {
       const at = now()
       writeLastAnswer(env, destination, { at, listing: checked.listing })
@@ -69,7 +69,7 @@ export const readHost = async (
     }
     why = checked.why
   } else why = describeFailure(r)
-  const last = readLastAnswer(env, destination)
+  const last = await readLastAnswer(env, destination)
   return {
     items: last ? toRemoteItems(last.listing, destination, true) : [],
     host: { destination, answered: false, why, queueAt: last?.at ?? null },

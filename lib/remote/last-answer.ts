@@ -22,13 +22,13 @@ export const remoteDir = (env: Env): string => join(trailbossHome(env), 'remote'
 export const lastAnswerFile = (env: Env, destination: string): string => join(remoteDir(env), `${destinationHash(destination)}.json`)
 
 /** The host's last good answer, or null (none, or a file that is not one: it is replaced by the next). */
-export const readLastAnswer = (env: Env, destination: string): LastAnswer | null => {
+export const readLastAnswer = async (env: Env, destination: string): Promise<LastAnswer | null> => {
   const got = readRegularFile(lastAnswerFile(env, destination), { cap: SSH_MAX_ANSWER_BYTES + 4096, ownOnly: true })
   if (!got.ok) return null
   try {
     const data = JSON.parse(got.text) as { v?: unknown; destination?: unknown; at?: unknown; listing?: unknown }
     if (data.v !== LAST_ANSWER_VERSION || data.destination !== destination || typeof data.at !== 'number') return null
-    const checked = checkRemoteAnswer(JSON.stringify(data.listing))
+    const checked = await checkRemoteAnswer(JSON.stringify(data.listing))
     return checked.ok ? { at: data.at, listing: checked.listing } : null
   } catch {
     return null
