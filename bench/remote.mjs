@@ -201,12 +201,12 @@ export const run = async (flags) => {
     expectAnswers(fleet, [...LIVE, PAUSED, REFUSED], LIVE)
     const d = dead.wall
     const deadRows = [
-      ['sshd and its sessions paused (SIGSTOP)', d.paused],
-      ['nothing listening on its port', d.refused],
+      ['paused (its sshd and sessions stopped with SIGSTOP)', d.paused],
+      ['refusing (nothing listens on its port)', d.refused],
     ].map(([what, xs]) => {
       const added = xs.map((x, i) => x - d.live[i])
       return [
-        `ls --json over 3 warm hosts + one whose ${what}`,
+        `ls --json over 3 warm hosts + one ${what}`,
         ...stats(xs),
         fmt(median(d.live)),
         `+${fmt(median(added), 0)} ms (IQR ${fmt(iqr(added), 0)})`,
