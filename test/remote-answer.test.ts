@@ -6,7 +6,7 @@ import { toRemoteItems } from '../lib/remote/items.js'
 import { formatHostLines, needsHostColumn } from '../lib/remote/host-lines.js'
 import { deriveListing } from '../lib/navigate/listing.js'
 import { orderItems } from '../lib/queue/derive.js'
-import { deriveNumbering } from '../lib/queue/numbers.js'
+import { deriveNumbering, numberedHost, unreadHosts } from '../lib/queue/numbers.js'
 import { checkNumbers } from '../lib/cache/check.generated.js'
 import { formatPlain, formatTable, toJsonItem } from '../lib/render/queue-table.js'
 import { isVisibleText } from '../lib/text/visible-text.js'
@@ -147,4 +147,27 @@ t.test('ls --json lists the hosts outside the digest: their ages move, the queue
   t.same(a.hosts, [{ destination: 'devbox', answered: true, why: null, queueAt: new Date(T0 - 1000).toISOString(), queueAge: 1 }])
   t.equal(b.hosts[0]?.queueAge, 6)
   t.ok(lsOutputSchema.safeParse(JSON.parse(JSON.stringify(b))).success, 'the document passes its schema')
+})
+
+t.test('a run that reads no host, or some, leaves the numbers of the others as they are', async (t) => {
+  const book = [
+    { n: 1, sessionId: 'local-1', since: T0, freedAt: null },
+    { n: 2, sessionId: 'devbox:r-1', since: T0, freedAt: null },
+    { n: 3, sessionId: 'gpu:r-2', since: T0, freedAt: null },
+  ]
+  const localOnly = deriveNumbering(book, [{ sessionId: 'local-1', since: T0 }], T0 + 1000, undefined, unreadHosts([]))
+  t.same(localOnly.entries, book, 'ls --local: no remote wait is freed')
+  t.notOk(localOnly.changed)
+  const devboxRead = deriveNumbering(book, [{ sessionId: 'local-1', since: T0 }], T0 + 1000, undefined, unreadHosts(['devbox']))
+  t.same(
+    devboxRead.entries.map((e) => [e.sessionId, e.freedAt]),
+    [
+      ['local-1', null],
+      ['devbox:r-1', T0 + 1000],
+      ['gpu:r-2', null],
+    ],
+    'a host that was read and lacks the wait: its number is freed; a host not read: kept',
+  )
+  t.equal(numberedHost('me@[fe80::1]:abc'), 'me@[fe80::1]', 'a destination may hold ":" itself')
+  t.equal(numberedHost('abc'), null)
 })

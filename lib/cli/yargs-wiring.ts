@@ -71,7 +71,10 @@ const TARGET_WORDS = 'wait number (kept while it waits), key, session-id prefix 
 
 /** What `ok` and `no` say of themselves, with the dialog's option each presses. */
 const answerDescription = (option: string): string =>
-  `press a permission dialog's "${option}" from the queue, only if the pane still shows that very dialog and its command is exactly the recorded one (exact match; needs TRAILBOSS_ALLOW_SEND=1)`
+  `press a permission dialog's "${option}" from the queue, only if the pane still shows that very dialog and its command is exactly the recorded one (exact match; needs TRAILBOSS_ALLOW_SEND=1). A wait of another host (host:key) is answered by the trailboss there, under its own guard and opt-in`
+
+/** What `ok` and `no` take: a wait of this machine or of another host. */
+const ANSWER_TARGET_WORDS = `${TARGET_WORDS}, or host:key for a wait of another host`
 
 /**
  * One command as data: its yargs name, its line in the command list, what its builder sets
@@ -141,7 +144,7 @@ const answerSpec = (name: 'ok' | 'no', option: string, load: () => Promise<Handl
   command<AnswerArgs>({
     command: `${name} <target>`,
     describe: answerDescription(option),
-    positionals: [target(TARGET_WORDS)],
+    positionals: [target(ANSWER_TARGET_WORDS)],
     options: ANSWER_OPTIONS,
     agentChoices: true,
     examples,
@@ -335,6 +338,7 @@ const COMMANDS: CommandSpec<unknown>[] = [
   }),
   answerSpec('ok', 'allow once', async () => (await import('../commands/answer.js')).runOk, [
     ['$0 ok 2', 'allow the command wait 2 asks to run'],
+    ['$0 ok devbox:3f2a', "allow it on host devbox, through devbox's trailboss"],
   ]),
   answerSpec('no', 'no', async () => (await import('../commands/answer.js')).runNo),
 ]

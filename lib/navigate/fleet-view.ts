@@ -22,7 +22,10 @@ export interface FleetChoiceArgs {
  * The other hosts' read, started at once so it runs while this machine's queue is read; null
  * with --local or without a hosts list.
  */
-export const startRemoteRead = async (args: FleetChoiceArgs, io: Io): Promise<{ read: Promise<FleetRead> } | null> => {
+export const startRemoteRead = async (
+  args: FleetChoiceArgs,
+  io: Io,
+): Promise<{ destinations: string[]; read: Promise<FleetRead> } | null> => {
   const others = args.host?.filter((d) => d !== LOCAL_HOST) ?? []
   // `--host local` alone reads no other host.
   if (args.local || !existsSync(hostsFile(io.env)) || (args.host?.length && others.length === 0)) {
@@ -31,7 +34,7 @@ export const startRemoteRead = async (args: FleetChoiceArgs, io: Io): Promise<{ 
     return null
   }
   const { startFleetRead } = await import('../remote/fleet.js')
-  return { read: startFleetRead(io, { all: args.all === true, only: args.host }) }
+  return startFleetRead(io, { all: args.all === true, only: args.host })
 }
 
 export interface FleetView {
@@ -44,6 +47,6 @@ export interface FleetView {
 export const loadFleetView = async (io: Io, args: FleetChoiceArgs, opts: LoadOptions = {}): Promise<FleetView> => {
   const fleet = await startRemoteRead(args, io)
   const remote = fleet?.read.then((f) => f.items)
-  const view = await loadQueue(io, { ...opts, ...(remote ? { remote } : {}) })
+  const view = await loadQueue(io, { ...opts, ...(fleet && remote ? { remote, remoteHosts: fleet.destinations } : {}) })
   return { view, hosts: fleet ? (await fleet.read).hosts : [] }
 }

@@ -46,7 +46,8 @@ export const LS_OPTIONS = {
   follow: {
     type: 'boolean',
     default: false,
-    describe: 'with --json: stay, and print the document again (one line) each time the queue changes',
+    describe:
+      "with --json: stay, and print the document again (one line) each time the queue changes (this machine's queue; watch follows every host)",
   },
   'until-change': {
     type: 'string',
@@ -143,9 +144,22 @@ export const HOSTS_LS_OPTIONS = {
   json: { type: 'boolean', default: false, describe: 'as JSON: { version, hosts: [{ destination, addedAt }] }' },
 } as const satisfies Record<string, OptionSpec>
 
-/** `ok` and `no`: the target and, like every queue command, --agent. */
+/**
+ * `ok` and `no`: the target and, like every queue command, --agent. The last three are the
+ * fixed words another host's trailboss sends when it answers a wait of this one (docs/design.md
+ * §10.5); a person may use them too.
+ */
 export const ANSWER_OPTIONS = {
   agent: AGENT_FILTER,
+  local: { type: 'boolean', default: false, describe: 'this machine only: other hosts (trailboss hosts) are not read' },
+  'older-than': { type: 'string', describe: 'refuse a wait younger than this (e.g. 10s)' },
+  // The only guard there is (queue/answer-guard.ts ANSWER_GUARD, checked again when it runs): a
+  // trailboss that accepts this option has it; an older one stops at the unknown option.
+  'require-guard': {
+    type: 'string',
+    choices: ['exact-match'],
+    describe: 'answer only under this guard (what another host asks before answering here)',
+  },
 } as const satisfies Record<string, OptionSpec>
 
 export const SEND_OPTIONS = {
