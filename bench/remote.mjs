@@ -95,6 +95,7 @@ const expectAnswers = (env, names, answering) => {
 const stats = (xs) => [fmt(median(xs)), `${fmt(quantile(xs, 0.1), 0)}–${fmt(quantile(xs, 0.9), 0)}`]
 const ratioCell = (q) => `${fmt(q.paired, 2)}× (±${fmt(q.spread / 2, 2)})`
 const yes = (ok) => (ok ? 'yes' : 'no')
+const signed = (ms, digits = 0) => `${ms < 0 ? '−' : '+'}${fmt(Math.abs(ms), digits)} ms`
 
 export const run = async (flags) => {
   if (!existsSync(CLI) || !existsSync(EMITTER)) throw new Error('dist/ is missing: run npm run build')
@@ -209,7 +210,7 @@ export const run = async (flags) => {
         `ls --json over 3 warm hosts + one ${what}`,
         ...stats(xs),
         fmt(median(d.live)),
-        `+${fmt(median(added), 0)} ms (IQR ${fmt(iqr(added), 0)})`,
+        `${signed(median(added))} (IQR ${fmt(iqr(added), 0)})`,
         `≤ +${BOUND_MS} ms`,
         yes(median(added) <= BOUND_MS),
       ]
@@ -230,7 +231,7 @@ export const run = async (flags) => {
         `status, hosts.json listing ${[...LIVE, PAUSED, REFUSED].length} hosts (one paused, one refusing)`,
         ...stats(s.listed),
         fmt(median(s.none)),
-        `${ratioCell(qs)}, +${fmt(median(s.listed.map((x, i) => x - s.none[i])), 1)} ms`,
+        `${ratioCell(qs)}, ${signed(median(s.listed.map((x, i) => x - s.none[i])), 1)}`,
         `adds nothing (≤ ${NOTHING_RATIO}×)`,
         yes(qs.paired <= NOTHING_RATIO),
       ],
