@@ -253,7 +253,7 @@ export const run = async (flags) => {
         header: ['case', 'median ms', 'p10–p90 ms', '3 hosts alone, median ms', 'added (paired median)', 'target', 'met'],
         rows: deadRows,
         notes: [
-          `The paused host answered once before (its master was warm, its last answer kept); its reads are cut at the bound of ${BOUND_MS} ms. The refusing host's port has nothing listening. Each checked afterwards: ls names exactly the three live hosts as answering.`,
+          `The paused host answered once before (its master warm, its last answer kept). While that master lives, a read hangs until the bound of ${BOUND_MS} ms cuts it; the master gives up once its keep-alives go unanswered (about 15 s), and later reads open a new connection that ConnectTimeout (2 s) ends first: both show in the spread. The refusing host's port has nothing listening. Checked afterwards: ls names exactly the three live hosts as answering.`,
         ],
       },
       {
