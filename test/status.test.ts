@@ -115,10 +115,12 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
   // Its only imports of our own code go through the loader: the yargs wiring, for the other
   // commands, the zod schema, for a record the compiled validator refuses, fast-glob, for
   // a hook-less session's transcript, the file watcher, for `ls --json --until-change`, and
-  // the numbers book's locked writer, for a run whose waits changed.
+  // the numbers book's locked writer, for a run whose waits changed, and the zod schema of
+  // `ls --json`, for another host's answer the compiled check refused.
   t.same([...new Set([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), [
     './full/chokidar.js',
     './full/cli-full.js',
+    './full/contract.js',
     './full/find-recent.js',
     './full/numbers-write.cjs',
     './full/record-schema.js',
