@@ -242,7 +242,7 @@ t.test('a host that does not answer: its stale row is not answered', async (t) =
   t.equal(r.code, 1, r.stderr)
   t.match(
     r.stderr,
-    /^trailboss: not answering \d+ · proj · %\d+ \(permission: .*\): stalebox did not answer just now \(could not connect.*\); its row is its last known queue.* — nothing was sent\n$/,
+    /^trailboss: not answering \d+ · proj · stalebox:%\d+ \(permission: .*\): stalebox did not answer just now \(could not connect.*\); its row is its last known queue.* — nothing was sent\n$/,
   )
   t.equal(server.capture(pane), shown, 'the pane got nothing')
 })
@@ -253,7 +253,7 @@ t.test("ok by host:key presses the key in the host's pane, through its trailboss
   t.equal(r.code, 0, r.stderr)
   t.match(
     r.stderr,
-    /^trailboss: allowed \d+ · proj · %\d+ \(permission: Bash: touch \/home\/dev\/probe\/x\) on devbox\ndevbox: trailboss: allowed \d+ · proj · %\d+ \(permission: Bash: touch \/home\/dev\/probe\/x\)\n$/,
+    /^trailboss: allowed \d+ · proj · devbox:%\d+ \(permission: Bash: touch \/home\/dev\/probe\/x\)\ndevbox: trailboss: allowed \d+ · proj · %\d+ \(permission: Bash: touch \/home\/dev\/probe\/x\)\n$/,
   )
   t.not(server.capture(pane), shown, 'the pane received the key')
 })

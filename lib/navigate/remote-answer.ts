@@ -108,7 +108,7 @@ export const answerOnHost = async (
   const r = await runSsh(io.env, remote.destination, words, { timeoutMs: REMOTE_ANSWER_TIMEOUT_MS, maxBytes: REMOTE_ANSWER_MAX_BYTES })
   if (!r.ok) throw describeRemoteFailure(remote.destination, command, r)
   const dest = formatVisible(remote.destination)
-  io.stderr.write(`trailboss: ${answer === 'allow' ? 'allowed' : 'denied'} ${describeItem(item)} on ${dest}\n`)
+  io.stderr.write(`trailboss: ${answer === 'allow' ? 'allowed' : 'denied'} ${describeItem(item)}\n`)
   for (const line of [...linesOf(r.stdout), ...linesOf(r.stderr)]) io.stderr.write(`${dest}: ${line}\n`)
   return 0
 }
