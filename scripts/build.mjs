@@ -42,6 +42,8 @@ const fullCliExternal = {
     b.onResolve({ filter: /(^|\/)numbers-write\.js$/ }, () => ({ path: './full/numbers-write.cjs', external: true }))
     // Other hosts' queues (lib/remote/fleet.ts, with zod for their answers) load only when a hosts list exists.
     b.onResolve({ filter: /\/remote\/fleet\.js$/ }, () => ({ path: './full/remote-fleet.js', external: true }))
+    // The same from each host's cache, with the refresh lock (status, statusline).
+    b.onResolve({ filter: /\/remote\/cached-fleet\.js$/ }, () => ({ path: './full/remote-cached.js', external: true }))
     // `ls --until-change` runs from the entry bundle; only the file watcher is loaded apart.
     b.onResolve({ filter: /^chokidar$/ }, () => ({ path: './full/chokidar.js', external: true }))
     b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) =>
@@ -201,6 +203,7 @@ await Promise.all([
       'record-schema': 'lib/record/schema.ts',
       'find-recent': 'lib/fs/find-recent.ts',
       'remote-fleet': 'lib/remote/fleet.ts',
+      'remote-cached': 'lib/remote/cached-fleet.ts',
       chokidar: 'chokidar',
     },
     outdir: 'dist/bin.next/full',
