@@ -61,7 +61,11 @@ export const LS_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUS_OPTIONS = {
-  format: { type: 'string', describe: 'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted}' },
+  format: {
+    type: 'string',
+    describe:
+      'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted} {hosts} (each other host and its queue age) {stale} (the hosts that did not answer lately)',
+  },
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
   agent: AGENT_FILTER,
   all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done); seen waits that need you always count' },
