@@ -86,6 +86,7 @@ export const SHOW_OPTIONS = {
   lines: { type: 'number', default: 6, describe: 'how many transcript entries to show' },
   full: { type: 'boolean', default: false, describe: 'long messages, tool input and transcript entries in full (else cut with a marker)' },
   agent: AGENT_FILTER,
+  local: { type: 'boolean', default: false, describe: 'this machine only: other hosts (trailboss hosts) are not read' },
 } as const satisfies Record<string, OptionSpec>
 
 export const GO_OPTIONS = {
