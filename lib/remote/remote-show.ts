@@ -20,7 +20,8 @@ export interface RemoteShowFlags {
 
 /** Pure: the words run on the host; `--local` so it never reads hosts of its own. */
 export const remoteShowWords = (theirKey: string, flags: RemoteShowFlags): string[] => {
-  if (!SESSION_ID_PATTERN.test(theirKey))
+  // A key the pattern allows may still start with '-', which their `show` would take for an option.
+  if (!SESSION_ID_PATTERN.test(theirKey) || theirKey.startsWith('-'))
     throw new TrailbossError(`refused to ask for the remote session ${JSON.stringify(formatVisible(theirKey))}`)
   return ['trailboss', 'show', theirKey, '--local', ...(flags.screen ? ['--screen'] : []), ...(flags.full ? ['--full'] : [])]
 }
