@@ -140,7 +140,7 @@ t.test('notify: a wait id names its host; a silent host keeps what was told of i
   t.equal(waitHost(waitId({ sessionId: 'devbox:3f2a9c1e-aa', since: 5 })), 'devbox')
   t.equal(waitHost(waitId({ sessionId: 'me@[fe80::1%eth0]:abc', since: 5 })), 'me@[fe80::1%eth0]', 'a destination with colons')
   t.equal(waitHost(waitId({ sessionId: 'abc-def', since: 5 })), null, 'a local session')
-  const state = { v: NOTIFY_STATE_VERSION, told: { '': ['devbox:s1@1', 'local@2'] } }
+  const state = { v: NOTIFY_STATE_VERSION as typeof NOTIFY_STATE_VERSION, told: { '': ['devbox:s1@1', 'local@2'] } }
   const held = (id: string): boolean => waitHost(id) === 'devbox'
   const got = deriveNew(state, '', ['local@2'], [], held)
   t.same(got.fresh, [])
