@@ -11,6 +11,8 @@ import { othersOf, parseListing } from '../plugin/hooks/queue-view.js'
 import { baseEnv, payload, runEmitter, tempDir } from './helpers/emitter.js'
 import { runInProcess } from './helpers/cli.js'
 import { queueItem } from './helpers/queue-item.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadFleetView } from '../lib/navigate/fleet-view.js'
 import { closeMaster, runSsh } from '../lib/remote/ssh-run.js'
@@ -103,14 +105,18 @@ t.test('every surface shows the same count of a mixed fleet', async (t) => {
 
 t.test('every surface gives the same count with a remote host in play', async (t) => {
   t.setTimeout(120_000)
-  const root = tempDir(t)
+  const root = mkdtempSync(join(tmpdir(), 'tb-one-count-'))
   const host = await startSshHost(join(root, 'devbox'), 'devbox', {
     path: `${trailbossBinDir(join(root, 'bin'))}:${process.env.PATH ?? '/usr/bin:/bin'}`,
   })
-  t.teardown(() => host.stop())
   writeSshConfig(join(root, 'ssh_config'), [host])
   const env = baseEnv(root, { TRAILBOSS_SSH_CONFIG: join(root, 'ssh_config') })
-  t.teardown(() => closeMaster(env, 'devbox'))
+  // In order: the connection, the host (its sshd writes in `root` to the end), then `root`.
+  t.teardown(async () => {
+    await closeMaster(env, 'devbox')
+    await host.stop()
+    rmSync(root, { recursive: true, force: true, maxRetries: 5 })
+  })
   t.equal((await runInProcess(['hosts', 'add', 'devbox'], env)).code, 0)
   const onHost = async (id: string, name: string, extra: Record<string, unknown>): Promise<void> => {
     const input = JSON.stringify(payload(id, name, { prompt_id: 'p1', ...extra }))

@@ -7,26 +7,24 @@
 import t from 'tap'
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Env } from '../lib/paths.js'
 import { readHostCache, writeLastAnswer } from '../lib/remote/last-answer.js'
 import { closeMaster, runSsh } from '../lib/remote/ssh-run.js'
 import { REFRESH_GAP_MS } from '../lib/remote/cached-fleet.js'
-import { payload, runEmitter, tempDir } from './helpers/emitter.js'
+import { payload, runEmitter } from './helpers/emitter.js'
 import { CLI, runCli, runInProcess } from './helpers/cli.js'
 import { startSshHost, trailbossBinDir, writeSshConfig, type SshHost } from './helpers/ssh-host.js'
 import { startTmuxServer } from './helpers/tmux-server.js'
 import { waitFor } from './helpers/wait-for.js'
 
 t.setTimeout(240_000)
-const root = tempDir(t)
+const root = fs.mkdtempSync(join(tmpdir(), 'tb-surfaces-'))
 const bin = trailbossBinDir(join(root, 'tb-bin'))
 const config = join(root, 'ssh_config')
-const start = async (name: string): Promise<SshHost> => {
-  const host = await startSshHost(join(root, name), name, { path: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` })
-  t.teardown(() => host.stop())
-  return host
-}
+const start = (name: string): Promise<SshHost> =>
+  startSshHost(join(root, name), name, { path: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` })
 const hosta = await start('hosta')
 const hostb = await start('hostb')
 writeSshConfig(config, [hosta, hostb])
@@ -39,8 +37,24 @@ const env: Env = {
   TRAILBOSS_HOME: join(root, 'tb'),
   TRAILBOSS_SSH_CONFIG: config,
 }
+// One teardown, in order: the connections, the hosts (whose sshd writes in `root` to the end), then `root`.
 t.teardown(async () => {
-  for (const h of [hosta, hostb]) await closeMaster(env, h.name)
+  for (const h of [hosta, hostb]) {
+    h.resume()
+    await closeMaster(env, h.name)
+    await h.stop()
+  }
+  // A host's `ls --follow` whose connection ended sees its parent gone within its own check
+  // (PARENT_CHECK_MS, 10 s) and may write its home until then.
+  await waitFor(
+    () => {
+      fs.rmSync(root, { recursive: true, force: true })
+      return true
+    },
+    `${root} removed`,
+    30_000,
+    500,
+  )
 })
 
 /** A wait recorded on `host` by its own emitter, as its agent's hook would. */
@@ -80,6 +94,14 @@ t.test('status and statusline count a remote wait, from the cache', async (t) =>
   t.match(inside.stdout, /^2 others wait/, 'inside the local session: the two remote ones')
   const local = await runCli(['ls', '--local', '--json'], env)
   t.equal((JSON.parse(local.stdout) as { queue: unknown[] }).queue.length, 1, 'this machine alone holds one')
+})
+
+t.test("the mod's pending read holds the remote waits, as ls --json does", async (t) => {
+  const ls = JSON.parse((await runCli(['ls', '--json'], env)).stdout) as { digest: string }
+  const pending = await runCli(['ls', '--json', '--until-change', 'not-this-one'], env)
+  const doc = JSON.parse(pending.stdout) as { digest: string; queue: { destination: string | null }[] }
+  t.same(doc.queue.map((i) => i.destination).sort(), ['hosta', 'hostb', null], 'a wait on each host and the local one')
+  t.equal(doc.digest, ls.digest, 'the same digest as ls --json: the mod does not see a change that is none')
 })
 
 t.test('show of a remote wait prints its host’s show, the host named', async (t) => {
@@ -189,7 +211,9 @@ t.test('watch shows a remote wait and marks it stale when its host goes silent',
   t.teardown(() => hosta.resume())
   // ssh ends a connection whose host stops answering its keep-alives (3 × 5 s).
   await waitFor(() => /hosta: no answer/.test(server.capture(pane)), 'hosta said stale', 60_000, 250)
-  t.match(server.capture(pane), /hosta \(stale\)/, 'its row marked stale')
+  // The line comes with the host's news; its row with the read that news starts.
+  await waitFor(() => /hosta \(stale\)/.test(server.capture(pane)), 'its row marked stale', 10_000, 100)
+  t.pass('its row marked stale')
   t.match(server.capture(pane), /Trail Boss · 3 waiting/, 'its last known wait still counts')
   hosta.resume()
   await waitFor(() => !/hosta: no answer/.test(server.capture(pane)), 'hosta answers again', 60_000, 250)
