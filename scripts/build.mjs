@@ -40,9 +40,9 @@ const fullCliExternal = {
     b.onResolve({ filter: /\/fs\/find-recent\.js$/ }, () => ({ path: './full/find-recent.js', external: true }))
     // proper-lockfile is needed only when a run's waits changed and their numbers are written (lib/queue/numbers-write.ts).
     b.onResolve({ filter: /(^|\/)numbers-write\.js$/ }, () => ({ path: './full/numbers-write.cjs', external: true }))
-    // Other hosts' queues (lib/remote/fleet.ts, with zod for their answers) load only when a hosts list exists.
-    b.onResolve({ filter: /\/remote\/fleet\.js$/ }, () => ({ path: './full/remote-fleet.js', external: true }))
-    // The same from each host's cache, with the refresh lock (status, statusline).
+    // zod checks another host's answer only when the compiled check refused it (lib/remote/answer.ts).
+    b.onResolve({ filter: /\/schemas\/contract\.js$/ }, () => ({ path: './full/contract.js', external: true }))
+    // Each host's cache with the refresh lock (status, statusline): proper-lockfile stays out of the entry.
     b.onResolve({ filter: /\/remote\/cached-fleet\.js$/ }, () => ({ path: './full/remote-cached.js', external: true }))
     // `ls --until-change` runs from the entry bundle; only the file watcher is loaded apart.
     b.onResolve({ filter: /^chokidar$/ }, () => ({ path: './full/chokidar.js', external: true }))
@@ -202,7 +202,7 @@ await Promise.all([
       'cli-full': 'lib/cli/yargs-wiring.ts',
       'record-schema': 'lib/record/schema.ts',
       'find-recent': 'lib/fs/find-recent.ts',
-      'remote-fleet': 'lib/remote/fleet.ts',
+      contract: 'lib/schemas/contract.ts',
       'remote-cached': 'lib/remote/cached-fleet.ts',
       chokidar: 'chokidar',
     },

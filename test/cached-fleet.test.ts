@@ -76,14 +76,14 @@ t.test('a cached host answers while its last read worked and its queue is recent
 
 t.test('the cache file keeps the last answer and the last failure, each or neither', async (t) => {
   const env = { TRAILBOSS_HOME: join(tempDir(t), 'tb') }
-  t.same(readHostCache(env, 'devbox'), { answer: null, failed: null })
+  t.same(await readHostCache(env, 'devbox'), { answer: null, failed: null })
   writeFailedRead(env, 'devbox', { at: NOW, why: 'no answer within the time allowed' }, null)
-  t.same(readHostCache(env, 'devbox'), { answer: null, failed: { at: NOW, why: 'no answer within the time allowed' } })
+  t.same(await readHostCache(env, 'devbox'), { answer: null, failed: { at: NOW, why: 'no answer within the time allowed' } })
   writeLastAnswer(env, 'devbox', { at: NOW + 1, listing: LISTING })
-  const after = readHostCache(env, 'devbox')
+  const after = await readHostCache(env, 'devbox')
   t.equal(after.failed, null, 'an answer forgets the failure')
   writeFailedRead(env, 'devbox', { at: NOW + 2, why: 'x' }, after.answer)
-  t.equal(readHostCache(env, 'devbox').answer?.at, NOW + 1, 'a failure keeps the answer to show meanwhile')
+  t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW + 1, 'a failure keeps the answer to show meanwhile')
 })
 
 t.test('a host within its gap, or refreshed by another process, is read from its cache without ssh', async (t) => {
@@ -108,7 +108,7 @@ t.test('a host within its gap, or refreshed by another process, is read from its
   writeLastAnswer(env, 'due', { at: now() - REFRESH_GAP_MS - 1000, listing })
   const due = await readHostCached(env, 'due', false, now)
   t.match(due.failed?.why, /ssh could not be run here/, 'due and free: read now (no ssh on this PATH), and the failure noted')
-  t.same(readHostCache(env, 'due').failed, due.failed)
+  t.same((await readHostCache(env, 'due')).failed, due.failed)
 
   const fleet = await readFleetCached(env, ['fresh', 'due'], false, now)
   t.same(

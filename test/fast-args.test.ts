@@ -83,6 +83,7 @@ t.test('what the fast path leaves to yargs', async (t) => {
     olderThan: undefined,
     sort: 'age',
     exitStatus: false,
+    local: false,
     follow: false,
   })
 })

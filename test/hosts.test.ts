@@ -31,6 +31,7 @@ t.test('checkDestination takes what ssh takes as a destination word, and nothing
     ["a'b", /character/],
     ['a=b', /character/],
     ['dévbox', /character/],
+    ['local', /names this machine/],
   ]
   for (const [d, why] of bad) t.match(checkDestination(d), why, `${JSON.stringify(d.slice(0, 20))} is refused`)
 })

@@ -5,8 +5,9 @@ import { checkRemoteAnswer } from '../lib/remote/answer.js'
 import { toRemoteItems } from '../lib/remote/items.js'
 import { formatHostLines, needsHostColumn } from '../lib/remote/host-lines.js'
 import { deriveListing } from '../lib/navigate/listing.js'
+import { hostsForTarget } from '../lib/navigate/fleet-view.js'
 import { orderItems } from '../lib/queue/derive.js'
-import { deriveNumbering } from '../lib/queue/numbers.js'
+import { deriveNumbering, numberedHost, unreadHosts } from '../lib/queue/numbers.js'
 import { checkNumbers } from '../lib/cache/check.generated.js'
 import { formatPlain, formatTable, toJsonItem } from '../lib/render/queue-table.js'
 import { isVisibleText } from '../lib/text/visible-text.js'
@@ -27,7 +28,7 @@ const listingOf = (
 }
 
 t.test('a host’s ls --json is read as it is, and each item is named by its host', async (t) => {
-  const got = checkRemoteAnswer(listingOf())
+  const got = await checkRemoteAnswer(listingOf())
   if (!got.ok) return t.fail(got.why)
   const [item] = toRemoteItems(got.listing, 'devbox', false)
   t.equal(item?.key, 'devbox:aaaa1111')
@@ -42,18 +43,21 @@ t.test('a host’s ls --json is read as it is, and each item is named by its hos
 
 t.test('a hostile or broken answer is refused, with the reason', async (t) => {
   const doc = JSON.parse(listingOf()) as { version: number; queue: Record<string, unknown>[] }
-  const refused = (text: string): string => {
-    const got = checkRemoteAnswer(text)
+  const refused = async (text: string): Promise<string> => {
+    const got = await checkRemoteAnswer(text)
     return got.ok ? 'accepted' : got.why
   }
-  t.match(refused('not json'), /not JSON/)
-  t.match(refused(''), /not JSON/)
-  t.match(refused(JSON.stringify({ ...doc, version: 3 })), /version 3.*update Trail Boss there/)
-  t.match(refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], state: 'pwned' }] })), /not an ls --json document/)
-  t.match(refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], key: '../../x' }] })), /key that is not one/)
-  t.match(refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], key: 'a:b' }] })), /key that is not one/)
-  t.match(refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], sessionId: 'x y' }] })), /key that is not one/)
-  t.match(refused(JSON.stringify([doc])), /not an ls --json document/)
+  t.match(await refused('not json'), /not JSON/)
+  t.match(await refused(''), /not JSON/)
+  t.match(await refused(JSON.stringify({ ...doc, version: 3 })), /version 3.*update Trail Boss there/)
+  t.match(await refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], state: 'pwned' }] })), /not an ls --json document/)
+  t.match(await refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], key: '../../x' }] })), /key that is not one/)
+  t.match(await refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], key: 'a:b' }] })), /key that is not one/)
+  t.match(await refused(JSON.stringify({ ...doc, queue: [{ ...doc.queue[0], sessionId: 'x y' }] })), /key that is not one/)
+  t.match(await refused(JSON.stringify([doc])), /not an ls --json document/)
+  const newer = await checkRemoteAnswer(JSON.stringify({ ...doc, added: 1, queue: [{ ...doc.queue[0], addedToo: 'x' }] }))
+  t.ok(newer.ok, "a newer host's added fields do not refuse its answer (zod has the last word)")
+  if (newer.ok) t.notOk('addedToo' in (newer.listing.queue[0] ?? {}), 'they are dropped')
 })
 
 t.test('every text of an answer is made visible: a host cannot send escapes to the terminal', async (t) => {
@@ -66,7 +70,7 @@ t.test('every text of an answer is made visible: a host cannot send escapes to t
     ask: { tool: `Bash${evil}`, input: { command: `rm -rf /${evil}`, deep: [{ x: evil }] }, message: evil },
     tmux: { pane: '%0', socket: '/s', alive: true, place: { session: evil, window: 0, windowName: evil } },
   }
-  const got = checkRemoteAnswer(JSON.stringify({ ...doc, queue: [item] }))
+  const got = await checkRemoteAnswer(JSON.stringify({ ...doc, queue: [item] }))
   if (!got.ok) return t.fail(got.why)
   const text = JSON.stringify(got.listing)
   t.notOk(text.includes('\\u001b'), 'no escape is left in any field')
@@ -85,7 +89,7 @@ t.test('the hosts merge into one order, and numbers are given across all of them
     needsYou: true,
     since: T0 + 2000,
   })
-  const got = checkRemoteAnswer(
+  const got = await checkRemoteAnswer(
     listingOf([
       queueItem({ key: 'aaaa1111', sessionId: 'aaaa1111-r', state: 'waiting', kind: 'question', needsYou: true, since: T0 + 1000 }),
       queueItem({ key: 'bbbb2222', sessionId: 'bbbb2222-r', state: 'waiting', kind: 'done', needsYou: false, since: T0 }),
@@ -109,7 +113,7 @@ t.test('the hosts merge into one order, and numbers are given across all of them
 
 t.test('HOST: a column when more than one host has rows; a stale host is marked, and said under the table', async (t) => {
   const local = queueItem({ key: 'cccc3333' })
-  const got = checkRemoteAnswer(listingOf())
+  const got = await checkRemoteAnswer(listingOf())
   if (!got.ok) return t.fail(got.why)
   const [fresh] = toRemoteItems(got.listing, 'devbox', false)
   const [stale] = toRemoteItems(got.listing, 'gpu', true)
@@ -147,4 +151,36 @@ t.test('ls --json lists the hosts outside the digest: their ages move, the queue
   t.same(a.hosts, [{ destination: 'devbox', answered: true, why: null, queueAt: new Date(T0 - 1000).toISOString(), queueAge: 1 }])
   t.equal(b.hosts[0]?.queueAge, 6)
   t.ok(lsOutputSchema.safeParse(JSON.parse(JSON.stringify(b))).success, 'the document passes its schema')
+})
+
+t.test('a run that reads no host, or some, leaves the numbers of the others as they are', async (t) => {
+  const book = [
+    { n: 1, sessionId: 'local-1', since: T0, freedAt: null },
+    { n: 2, sessionId: 'devbox:r-1', since: T0, freedAt: null },
+    { n: 3, sessionId: 'gpu:r-2', since: T0, freedAt: null },
+  ]
+  const localOnly = deriveNumbering(book, [{ sessionId: 'local-1', since: T0 }], T0 + 1000, undefined, unreadHosts([]))
+  t.same(localOnly.entries, book, 'ls --local: no remote wait is freed')
+  t.notOk(localOnly.changed)
+  const devboxRead = deriveNumbering(book, [{ sessionId: 'local-1', since: T0 }], T0 + 1000, undefined, unreadHosts(['devbox']))
+  t.same(
+    devboxRead.entries.map((e) => [e.sessionId, e.freedAt]),
+    [
+      ['local-1', null],
+      ['devbox:r-1', T0 + 1000],
+      ['gpu:r-2', null],
+    ],
+    'a host that was read and lacks the wait: its number is freed; a host not read: kept',
+  )
+  t.equal(numberedHost('me@[fe80::1]:abc'), 'me@[fe80::1]', 'a destination may hold ":" itself')
+  t.equal(numberedHost('abc'), null)
+})
+
+t.test('a command that names one wait reads only the hosts it may be on', async (t) => {
+  t.same(hostsForTarget(undefined), {}, 'the oldest wait: every host')
+  t.same(hostsForTarget('3'), {}, 'a number: every host (numbers are given across all)')
+  t.same(hostsForTarget('devbox:3f2a'), { host: ['devbox'] })
+  t.same(hostsForTarget('me@[fe80::1]:3f2a'), { host: ['me@[fe80::1]'] }, 'a destination with ":" in it')
+  t.same(hostsForTarget('3f2a9c1e'), { local: true }, 'a local key: no host')
+  t.same(hostsForTarget('%12'), { local: true }, 'a pane id: no host')
 })

@@ -77,8 +77,8 @@ const local = await runEmitter(JSON.stringify(payload('local-quest', 'Stop', { p
 if (local.code !== 0) throw new Error(local.stderr)
 
 /** Makes a host's cache look `ageMs` old, so the next cached read is due to refresh it. */
-const ageCache = (host: string, ageMs: number): void => {
-  const answer = readHostCache(env, host).answer
+const ageCache = async (host: string, ageMs: number): Promise<void> => {
+  const answer = (await readHostCache(env, host)).answer
   if (!answer) throw new Error(`no cache for ${host}`)
   writeLastAnswer(env, host, { ...answer, at: Date.now() - ageMs })
 }
@@ -87,7 +87,7 @@ t.test('status and statusline count a remote wait, from the cache', async (t) =>
   const status = await runCli(['status', '--format', '{count} [{hosts}] [{stale}]'], env)
   t.equal(status.code, 0, status.stderr)
   t.match(status.stdout, /^3 \[hosta \d+s, hostb \d+s\] \[\]\n$/, 'the local wait and one on each host; no host stale')
-  t.ok(readHostCache(env, 'hosta').answer, "the host's answer is kept for the next call")
+  t.ok((await readHostCache(env, 'hosta')).answer, "the host's answer is kept for the next call")
   const line = await runCli(['statusline'], env, JSON.stringify({ session_id: 'nobody-here' }))
   t.match(line.stdout, /^3 others wait · oldest \d+s\n$/)
   const inside = await runInProcess(['statusline'], env, JSON.stringify({ session_id: 'local-quest' }))
@@ -165,7 +165,7 @@ const sshShim = (): { env: Env; calls: () => string[] } => {
 
 t.test('a silent host costs status its bound once, then nothing within the refresh gap', async (t) => {
   const shim = sshShim()
-  ageCache('hostb', REFRESH_GAP_MS + 5000)
+  await ageCache('hostb', REFRESH_GAP_MS + 5000)
   hostb.pause()
   t.teardown(() => hostb.resume())
   const first = await runCli(['status', '--format', '{count} [{stale}]'], shim.env)
@@ -174,7 +174,7 @@ t.test('a silent host costs status its bound once, then nothing within the refre
     'the first call tried hostb',
   )
   t.match(first.stdout, /^3 \[hostb \d+s\]\n$/, "hostb's last known wait still counts, its queue named stale")
-  const failed = readHostCache(env, 'hostb').failed
+  const failed = (await readHostCache(env, 'hostb')).failed
   t.ok(failed, 'the failed read is noted in its cache')
   const tried = shim.calls().length
   const second = await runCli(['status'], shim.env)
@@ -187,7 +187,7 @@ t.test('a silent host costs status its bound once, then nothing within the refre
     [],
     'the second call did not try hostb: its failed read is recent',
   )
-  t.same(readHostCache(env, 'hostb').failed, failed, 'and its cache is as the first call left it')
+  t.same((await readHostCache(env, 'hostb')).failed, failed, 'and its cache is as the first call left it')
 })
 
 t.test('watch shows a remote wait and marks it stale when its host goes silent', async (t) => {

@@ -17,3 +17,5 @@ export declare const checkSeen: (data: unknown) => boolean
 export declare const checkOrigin: (data: unknown) => boolean
 /** True only for a value that satisfies hosts's schema (no unknown fields). */
 export declare const checkHosts: (data: unknown) => boolean
+/** True only for a value that satisfies listing's schema (no unknown fields). */
+export declare const checkListing: (data: unknown) => boolean

@@ -51,7 +51,7 @@ const followHosts = async (io: Io, all: boolean, onChange: (hosts: HostStatus[])
   if (problem) io.stderr.write(`trailboss: ${problem}; other hosts are not read\n`)
   if (destinations.length === 0) return null
   let follow: FleetFollow | null = null
-  follow = startFleetFollow(io.env, destinations, all, io.now, () => onChange(follow?.hosts() ?? []))
+  follow = await startFleetFollow(io.env, destinations, all, io.now, () => onChange(follow?.hosts() ?? []))
   return follow
 }
 
@@ -94,7 +94,7 @@ const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number>
       onView,
       () => {},
       (err) => io.stderr.write(`${formatError(err)}\n`),
-      follow ? { remote: () => follow.items() } : {},
+      follow ? { remote: () => follow.items(), remoteHosts: follow.hosts().map((h) => h.destination) } : {},
     )
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
     for (const s of signals) process.once(s, stop)
@@ -248,8 +248,8 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     else if (effect.type === 'go') void goTo(effect.item)
     else if (effect.type === 'answer') {
       const { answer, item } = effect
-      void runCaptured(io, false, (captured) => deps.answer(answer, { target: item.key }, captured)).then(({ said }) =>
-        dispatch({ type: 'answered', said }),
+      void runCaptured(io, false, (captured) => deps.answer(answer, { target: item.key, local: item.remote === undefined }, captured)).then(
+        ({ said }) => dispatch({ type: 'answered', said }),
       )
     } else if (effect.type === 'mark-seen') {
       const ok = writeSeenMark(io.env, effect.item.sessionId, { since: effect.item.since, seenAt: io.now(), activeAt: null })
@@ -290,7 +290,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
       (v) => dispatch({ type: 'queue', queue: filterAgents(v, args.agent) }),
       () => dispatch({ type: 'tick' }),
       (err) => dispatch({ type: 'error', message: formatError(err) }),
-      remote ? { remote: () => remote.items() } : {},
+      remote ? { remote: () => remote.items(), remoteHosts: remote.hosts().map((h) => h.destination) } : {},
     )
     return await done
   } finally {

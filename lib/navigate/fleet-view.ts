@@ -7,6 +7,7 @@ import type { Io } from '../io.js'
 import { hostsFile } from '../paths.js'
 import { type LoadOptions, loadQueue, type QueueView } from '../queue/load.js'
 import type { FleetRead, HostRead } from '../remote/fleet.js'
+import { LOCAL_HOST } from '../remote/host-name.js'
 
 export interface FleetChoiceArgs {
   /** Read ended sessions too (`ls --all`). */
@@ -26,19 +27,24 @@ export interface FleetChoiceArgs {
  * The other hosts' read, started at once so it runs while this machine's queue is read; null
  * with --local or without a hosts list.
  */
-export const startRemoteRead = async (args: FleetChoiceArgs, io: Io): Promise<{ read: Promise<FleetRead> } | null> => {
-  if (args.local || !existsSync(hostsFile(io.env))) {
-    if (args.host?.length)
+export const startRemoteRead = async (
+  args: FleetChoiceArgs,
+  io: Io,
+): Promise<{ destinations: string[]; read: Promise<FleetRead> } | null> => {
+  const others = args.host?.filter((d) => d !== LOCAL_HOST) ?? []
+  // `--host local` alone reads no other host.
+  if (args.local || !existsSync(hostsFile(io.env)) || (args.host?.length && others.length === 0)) {
+    if (others.length > 0)
       throw new TrailbossError('no other host is read here', 'add one with: trailboss hosts add <destination>', EXIT_USAGE)
     return null
   }
   const choice = { all: args.all === true, only: args.host }
   if (args.cached) {
     const { startCachedFleetRead } = await import('../remote/cached-fleet.js')
-    return { read: startCachedFleetRead(io, choice) }
+    return startCachedFleetRead(io, choice)
   }
   const { startFleetRead } = await import('../remote/fleet.js')
-  return { read: startFleetRead(io, choice) }
+  return startFleetRead(io, choice)
 }
 
 export interface FleetView {
@@ -51,6 +57,19 @@ export interface FleetView {
 export const loadFleetView = async (io: Io, args: FleetChoiceArgs, opts: LoadOptions = {}): Promise<FleetView> => {
   const fleet = await startRemoteRead(args, io)
   const remote = fleet?.read.then((f) => f.items)
-  const view = await loadQueue(io, { ...opts, ...(remote ? { remote } : {}) })
+  const view = await loadQueue(io, { ...opts, ...(fleet && remote ? { remote, remoteHosts: fleet.destinations } : {}) })
   return { view, hosts: fleet ? (await fleet.read).hosts : [] }
+}
+
+/**
+ * Pure: which hosts a command that names one wait must read. A number or no target: every host
+ * (numbers are given across all of them); `devbox:3f2a`: that host alone; a local key or a pane
+ * id: none, so acting on this machine's wait never waits on ssh.
+ */
+export const hostsForTarget = (target: string | undefined): FleetChoiceArgs => {
+  const t = target?.trim() ?? ''
+  if (t === '' || /^\d+$/.test(t)) return {}
+  const at = t.lastIndexOf(':')
+  if (at > 0) return { host: [t.slice(0, at)] }
+  return { local: true }
 }

@@ -5,6 +5,7 @@ import { inDefaultQueue, isQueued, type QueueItem } from '../queue/derive.js'
 import type { QueueView } from '../queue/load.js'
 import { JSON_VERSION, toJsonItem } from '../render/queue-table.js'
 import type { HostRead } from '../remote/fleet.js'
+import { LOCAL_HOST } from '../remote/host-name.js'
 
 /** `--sort`'s orders (lib/options/tables.ts SORTS). */
 export type SortKey = 'age' | 'kind' | 'project' | 'pane'
@@ -34,7 +35,7 @@ export const filterItems = (items: readonly QueueItem[], f: LsFilter, now: numbe
       (f.all || inDefaultQueue(i)) &&
       (!f.kinds?.length || (i.kind !== null && isQueued(i) && f.kinds.includes(i.kind))) &&
       (!f.projects?.length || f.projects.includes(i.project ?? '')) &&
-      (!f.hosts?.length || (i.remote !== undefined && f.hosts.includes(i.remote.destination))) &&
+      (!f.hosts?.length || f.hosts.includes(i.remote?.destination ?? LOCAL_HOST)) &&
       (f.olderThanMs === undefined || now - i.since >= f.olderThanMs),
   )
 

@@ -73,6 +73,8 @@ export interface LiveOptions {
    * numbered with this machine's; the caller asks for a rescan when they change.
    */
   remote?: () => readonly QueueItem[]
+  /** The hosts `remote` follows (load.ts `remoteHosts`): their numbers are this run's to give. */
+  remoteHosts?: readonly string[]
 }
 
 /**
@@ -102,7 +104,10 @@ export const startLive = async (
     async () => {
       try {
         const remote = opts.remote?.()
-        const view = await loadQueue(io, { exec, ...(remote ? { remote: Promise.resolve(remote) } : {}) })
+        const view = await loadQueue(io, {
+          exec,
+          ...(remote ? { remote: Promise.resolve(remote), remoteHosts: opts.remoteHosts ?? [] } : {}),
+        })
         if (closed) return
         follow(deriveWatchedFiles(view.items, io.env))
         onView(view)

@@ -3,7 +3,8 @@
 // text in it is made visible here, so a hostile host can neither send escapes to the terminal nor
 // smuggle a field the rest of the code trusts (keys are checked against the session-id pattern).
 import type { infer as Infer } from 'zod/mini'
-import { lsOutputSchema } from '../schemas/contract.js'
+import type { lsOutputSchema } from '../schemas/contract.js'
+import { checkListing } from '../cache/check.generated.js'
 import { formatVisible } from '../text/visible-text.js'
 import { SESSION_ID_PATTERN } from '../paths.js'
 
@@ -20,8 +21,19 @@ const visibleDeep = (value: unknown, depth = 0): unknown => {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [formatVisible(k), visibleDeep(v, depth + 1)]))
 }
 
-/** Pure: the listing a host answered, or why it is refused. */
-export const checkRemoteAnswer = (text: string): AnswerCheck => {
+/** The listing zod makes of a document the compiled check refused (a newer host's added fields are dropped), or null. */
+const parseWithZod = async (data: unknown): Promise<RemoteListing | null> => {
+  const { lsOutputSchema } = await import('../schemas/contract.js')
+  const got = lsOutputSchema.safeParse(data)
+  return got.success ? got.data : null
+}
+
+/**
+ * The listing a host answered, or why it is refused. The compiled check (lib/cache/, no zod) is
+ * the fast path; it refuses fields it does not know, so what it refuses goes to zod, which has
+ * the last word (a newer host's additions are then dropped).
+ */
+export const checkRemoteAnswer = async (text: string): Promise<AnswerCheck> => {
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -31,10 +43,10 @@ export const checkRemoteAnswer = (text: string): AnswerCheck => {
   const version = (data as { version?: unknown } | null)?.version
   if (typeof version === 'number' && version !== 2)
     return { ok: false, why: `its ls --json is version ${version}, this one reads 2: update Trail Boss there` }
-  const got = lsOutputSchema.safeParse(data)
-  if (!got.success) return { ok: false, why: 'its answer is not an ls --json document (docs/ls.schema.json)' }
-  for (const item of got.data.queue)
+  const listing = checkListing(data) ? (data as RemoteListing) : await parseWithZod(data)
+  if (listing === null) return { ok: false, why: 'its answer is not an ls --json document (docs/ls.schema.json)' }
+  for (const item of listing.queue)
     if (!SESSION_ID_PATTERN.test(item.key) || !SESSION_ID_PATTERN.test(item.sessionId))
       return { ok: false, why: 'its answer names a session with a key that is not one' }
-  return { ok: true, listing: visibleDeep(got.data) as RemoteListing }
+  return { ok: true, listing: visibleDeep(listing) as RemoteListing }
 }

@@ -43,7 +43,7 @@ export const deriveCachedHost = (destination: string, cache: HostCache, now: num
 /** Reads the host now and keeps what it said (its answer, or that it failed). */
 const refreshHost = async (env: Env, destination: string, all: boolean, now: () => number, cache: HostCache): Promise<HostCache> => {
   const r = await runSsh(env, destination, remoteLsWords(all))
-  const checked = r.ok ? checkRemoteAnswer(r.stdout) : null
+  const checked = r.ok ? await checkRemoteAnswer(r.stdout) : null
   if (checked?.ok) {
     const answer = { at: now(), listing: checked.listing }
     writeLastAnswer(env, destination, answer)
@@ -56,7 +56,7 @@ const refreshHost = async (env: Env, destination: string, all: boolean, now: () 
 
 /** One host's cache, refreshed first when it is due and no other process is refreshing it. */
 export const readHostCached = async (env: Env, destination: string, all: boolean, now: () => number): Promise<HostCache> => {
-  const cache = readHostCache(env, destination)
+  const cache = await readHostCache(env, destination)
   if (!deriveRefreshDue(cache, now())) return cache
   let release: () => Promise<void>
   try {
@@ -73,7 +73,7 @@ export const readHostCached = async (env: Env, destination: string, all: boolean
   }
   try {
     // Another process may have finished a refresh between the first look and the lock.
-    const locked = readHostCache(env, destination)
+    const locked = await readHostCache(env, destination)
     return deriveRefreshDue(locked, now()) ? await refreshHost(env, destination, all, now, locked) : locked
   } finally {
     await release().catch(() => {})
@@ -93,8 +93,11 @@ export const readFleetCached = async (env: Env, destinations: readonly string[],
 }
 
 /** As startFleetRead, from the caches: says on stderr when the list cannot be read. */
-export const startCachedFleetRead = (io: Pick<Io, 'env' | 'now' | 'stderr'>, choice: FleetChoice): Promise<FleetRead> => {
+export const startCachedFleetRead = (
+  io: Pick<Io, 'env' | 'now' | 'stderr'>,
+  choice: FleetChoice,
+): { destinations: string[]; read: Promise<FleetRead> } => {
   const { destinations, problem } = chooseHosts(io.env, choice)
   if (problem) io.stderr.write(`trailboss: ${problem}; other hosts are not read\n`)
-  return readFleetCached(io.env, destinations, choice.all, io.now)
+  return { destinations, read: readFleetCached(io.env, destinations, choice.all, io.now) }
 }

@@ -43,19 +43,23 @@ export interface FleetFollow {
  * Starts following every host; `onChange` is called after each new document and each host that
  * stops (or starts again) answering.
  */
-export const startFleetFollow = (
+export const startFleetFollow = async (
   env: Env,
   destinations: readonly string[],
   all: boolean,
   now: () => number,
   onChange: () => void,
-): FleetFollow => {
+): Promise<FleetFollow> => {
   let closed = false
   const follows = new Map<string, HostFollow>()
   const start = (destination: string, f: HostFollow): void => {
     if (closed) return
     f.retry = undefined
+    // This run's lines only: a line still being checked when it ended is dropped.
+    let alive = true
     const failed = (why: string): void => {
+      if (!alive) return
+      alive = false
       f.run?.close()
       f.run = null
       f.failures++
@@ -69,9 +73,15 @@ export const startFleetFollow = (
       if (!closed) f.retry = setTimeout(() => start(destination, f), deriveRetryMs(f.failures))
       onChange()
     }
+    // Lines are checked in order: a later document never lands before an earlier one.
+    let checking: Promise<void> = Promise.resolve()
     const onLine = (line: string): void => {
-      if (closed) return
-      const checked = checkRemoteAnswer(line)
+      checking = checking.then(() => take(line))
+    }
+    const take = async (line: string): Promise<void> => {
+      if (closed || !alive) return
+      const checked = await checkRemoteAnswer(line)
+      if (closed || !alive) return
       if (!checked.ok) return failed(checked.why)
       const at = now()
       f.listing = checked.listing
@@ -88,7 +98,7 @@ export const startFleetFollow = (
   }
   for (const destination of destinations) {
     // Until its first document: what the cache holds, stale unless it is recent.
-    const cache = readHostCache(env, destination)
+    const cache = await readHostCache(env, destination)
     const f: HostFollow = {
       listing: cache.answer?.listing ?? null,
       host: deriveCachedHost(destination, cache, now()),

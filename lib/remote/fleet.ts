@@ -6,6 +6,7 @@ import type { Env } from '../paths.js'
 import type { Io } from '../io.js'
 import { EXIT_USAGE, TrailbossError } from '../errors.js'
 import { readHosts } from './hosts-file.js'
+import { LOCAL_HOST } from './host-name.js'
 import type { QueueItem } from '../queue/derive.js'
 import { formatVisible } from '../text/visible-text.js'
 import { checkRemoteAnswer } from './answer.js'
@@ -60,7 +61,7 @@ export const readHost = async (
   const r = await runSsh(env, destination, remoteLsWords(all))
   let why: string
   if (r.ok) {
-    const checked = checkRemoteAnswer(r.stdout)
+    const checked = await checkRemoteAnswer(r.stdout)
     if (checked.ok) {
       const at = now()
       writeLastAnswer(env, destination, { at, listing: checked.listing })
@@ -68,7 +69,7 @@ export const readHost = async (
     }
     why = checked.why
   } else why = describeFailure(r)
-  const last = readHostCache(env, destination).answer
+  const last = (await readHostCache(env, destination)).answer
   // Noted for the surfaces that run every few seconds: they do not try it again for a while.
   writeFailedRead(env, destination, { at: now(), why }, last)
   return {
@@ -92,7 +93,7 @@ export interface FleetChoice {
 /** The hosts to read, or a usage error for a `--host` that names none of them. */
 export const chooseHosts = (env: Env, choice: FleetChoice): { destinations: string[]; problem: string | null } => {
   const { hosts, problem } = readHosts(env)
-  const only = choice.only ?? []
+  const only = (choice.only ?? []).filter((d) => d !== LOCAL_HOST)
   const unknown = only.filter((d) => !hosts.includes(d))
   if (unknown.length > 0)
     throw new TrailbossError(
@@ -100,12 +101,17 @@ export const chooseHosts = (env: Env, choice: FleetChoice): { destinations: stri
       hosts.length > 0 ? `the hosts are: ${hosts.join(', ')}` : 'add one with: trailboss hosts add <destination>',
       EXIT_USAGE,
     )
-  return { destinations: only.length > 0 ? hosts.filter((d) => only.includes(d)) : hosts, problem }
+  // `--host local` alone reads no other host.
+  const named = (choice.only ?? []).length > 0
+  return { destinations: named ? hosts.filter((d) => only.includes(d)) : hosts, problem }
 }
 
 /** Starts reading the hosts (none without a list); says on stderr when the list cannot be read. */
-export const startFleetRead = (io: Pick<Io, 'env' | 'now' | 'stderr'>, choice: FleetChoice): Promise<FleetRead> => {
+export const startFleetRead = (
+  io: Pick<Io, 'env' | 'now' | 'stderr'>,
+  choice: FleetChoice,
+): { destinations: string[]; read: Promise<FleetRead> } => {
   const { destinations, problem } = chooseHosts(io.env, choice)
   if (problem) io.stderr.write(`trailboss: ${problem}; other hosts are not read\n`)
-  return readFleet(io.env, destinations, choice.all, io.now)
+  return { destinations, read: readFleet(io.env, destinations, choice.all, io.now) }
 }

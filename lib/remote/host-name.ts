@@ -15,12 +15,17 @@ const DESTINATION_CHARS = /^[A-Za-z0-9._@:%[\]-]+$/
  * `<destination>:<key>`; a destination may hold ':' itself (IPv6), but a local key never does
  * (it is a session-id prefix, [A-Za-z0-9_-]), so such a key splits at its last ':'.
  */
+/** This machine's name in `--host` and the HOST column (render's LOCAL_LABEL): never a destination. */
+export const LOCAL_HOST = 'local'
+
 export const checkDestination = (s: string): string | null => {
   if (s.length === 0) return 'empty'
   if (s.length > DESTINATION_MAX) return `longer than ${DESTINATION_MAX} characters`
   // ssh would take it for an option (-oProxyCommand=… runs a command).
   if (s.startsWith('-')) return 'starts with -'
   if (!DESTINATION_CHARS.test(s)) return 'has a character other than letters, digits and . _ @ : % [ ] -'
+  if (s === LOCAL_HOST)
+    return `${LOCAL_HOST} names this machine (in --host and the HOST column); give the host another name in your ssh config`
   return null
 }
 

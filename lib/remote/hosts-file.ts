@@ -32,7 +32,6 @@ interface HostsDocument {
   hosts: HostEntry[]
 }
 
-
 /** A name as an error quotes it: a refused one may be long. */
 const quote = (s: string): string => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s)
 

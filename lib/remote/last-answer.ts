@@ -36,7 +36,7 @@ export interface HostCache {
 }
 
 /** The host's last good answer and last failure; a file that is not one holds neither (the next write replaces it). */
-export const readHostCache = (env: Env, destination: string): HostCache => {
+export const readHostCache = async (env: Env, destination: string): Promise<HostCache> => {
   const none: HostCache = { answer: null, failed: null }
   const got = readRegularFile(lastAnswerFile(env, destination), { cap: SSH_MAX_ANSWER_BYTES + 4096, ownOnly: true })
   if (!got.ok) return none
@@ -46,7 +46,7 @@ export const readHostCache = (env: Env, destination: string): HostCache => {
     const f = data.failed as { at?: unknown; why?: unknown } | null | undefined
     const failed = f && typeof f.at === 'number' && typeof f.why === 'string' ? { at: f.at, why: f.why.slice(0, 500) } : null
     if (typeof data.at !== 'number') return { answer: null, failed }
-    const checked = checkRemoteAnswer(JSON.stringify(data.listing))
+    const checked = await checkRemoteAnswer(JSON.stringify(data.listing))
     return { answer: checked.ok ? { at: data.at, listing: checked.listing } : null, failed }
   } catch {
     return none
@@ -54,7 +54,8 @@ export const readHostCache = (env: Env, destination: string): HostCache => {
 }
 
 /** The host's last good answer, or null (none, or a file that is not one: it is replaced by the next). */
-export const readLastAnswer = (env: Env, destination: string): LastAnswer | null => readHostCache(env, destination).answer
+export const readLastAnswer = async (env: Env, destination: string): Promise<LastAnswer | null> =>
+  (await readHostCache(env, destination)).answer
 
 const writeHostCache = (env: Env, destination: string, cache: HostCache): boolean =>
   tryWriteHomeFile(

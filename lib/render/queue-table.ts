@@ -73,9 +73,12 @@ export interface TableOptions {
   hosts?: boolean
 }
 
+/** This machine in the HOST column (lib/remote/host-name.ts LOCAL_HOST: no host may be named so). */
+export const LOCAL_LABEL = 'local'
+
 /** HOST's cell: where the row was read; a host that did not answer this time is marked. */
 export const hostLabel = (item: Pick<QueueItem, 'remote'>): string =>
-  item.remote ? `${item.remote.destination}${item.remote.stale ? ' (stale)' : ''}` : 'local'
+  item.remote ? `${item.remote.destination}${item.remote.stale ? ' (stale)' : ''}` : LOCAL_LABEL
 
 const HOST_MAX = 24
 

@@ -3,7 +3,8 @@
 // check files with lib/cache/check.generated.js, which `npm run schemas` compiles from these
 // (test/contract.test.ts keeps the two in step); zod itself stays off that path.
 import * as z from 'zod/mini'
-import { liveState, type Same, sessionId, tmux, toolCall, waitKind } from '../record/schema.js'
+import { lsOutputSchema } from './contract.js'
+import { liveState, type Same, tmux, toolCall, waitKind } from '../record/schema.js'
 import { DISCOVERY_VERSION, type DiscoveryCache, type ScreenMemo } from '../queue/discovery-cache.js'
 import { SCREENS_VERSION, type ScreenCacheEntry } from '../queue/screen-cache.js'
 import { NUMBERS_VERSION, type NumberEntry } from '../queue/numbers.js'
@@ -121,6 +122,9 @@ export const CACHE_SCHEMAS = {
   checkSeen: seenSchema,
   checkOrigin: originSchema,
   checkHosts: hostsSchema,
+  // Not a cache: another host's `ls --json` (lib/remote/answer.ts), checked on the path of `ls`
+  // without zod; zod has the last word on what this stricter check refuses (a newer host's fields).
+  checkListing: lsOutputSchema,
 } as const
 
 // The schemas and the types the code is written against must not drift apart.
