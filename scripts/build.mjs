@@ -42,6 +42,8 @@ const fullCliExternal = {
     b.onResolve({ filter: /(^|\/)numbers-write\.js$/ }, () => ({ path: './full/numbers-write.cjs', external: true }))
     // zod checks another host's answer only when the compiled check refused it (lib/remote/answer.ts).
     b.onResolve({ filter: /\/schemas\/contract\.js$/ }, () => ({ path: './full/contract.js', external: true }))
+    // Each host's cache with the refresh lock (status, statusline): proper-lockfile stays out of the entry.
+    b.onResolve({ filter: /\/remote\/cached-fleet\.js$/ }, () => ({ path: './full/remote-cached.js', external: true }))
     // `ls --until-change` runs from the entry bundle; only the file watcher is loaded apart.
     b.onResolve({ filter: /^chokidar$/ }, () => ({ path: './full/chokidar.js', external: true }))
     b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) =>
@@ -201,6 +203,7 @@ await Promise.all([
       'record-schema': 'lib/record/schema.ts',
       'find-recent': 'lib/fs/find-recent.ts',
       contract: 'lib/schemas/contract.ts',
+      'remote-cached': 'lib/remote/cached-fleet.ts',
       chokidar: 'chokidar',
     },
     outdir: 'dist/bin.next/full',

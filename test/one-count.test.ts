@@ -11,6 +11,13 @@ import { othersOf, parseListing } from '../plugin/hooks/queue-view.js'
 import { baseEnv, payload, runEmitter, tempDir } from './helpers/emitter.js'
 import { runInProcess } from './helpers/cli.js'
 import { queueItem } from './helpers/queue-item.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadFleetView } from '../lib/navigate/fleet-view.js'
+import { closeMaster, runSsh } from '../lib/remote/ssh-run.js'
+import { captureIo } from './helpers/io.js'
+import { startSshHost, trailbossBinDir, writeSshConfig } from './helpers/ssh-host.js'
 
 t.test('every surface shows the same count of a mixed fleet', async (t) => {
   const env = baseEnv(tempDir(t))
@@ -94,6 +101,75 @@ t.test('every surface shows the same count of a mixed fleet', async (t) => {
     (await runInProcess(['statusline', '--all'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout.trim().split(' ')[0],
     '6',
   )
+})
+
+t.test('every surface gives the same count with a remote host in play', async (t) => {
+  t.setTimeout(120_000)
+  const root = mkdtempSync(join(tmpdir(), 'tb-one-count-'))
+  const host = await startSshHost(join(root, 'devbox'), 'devbox', {
+    path: `${trailbossBinDir(join(root, 'bin'))}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+  })
+  writeSshConfig(join(root, 'ssh_config'), [host])
+  const env = baseEnv(root, { TRAILBOSS_SSH_CONFIG: join(root, 'ssh_config') })
+  // In order: the connection, the host (its sshd writes in `root` to the end), then `root`.
+  t.teardown(async () => {
+    await closeMaster(env, 'devbox')
+    await host.stop()
+    rmSync(root, { recursive: true, force: true, maxRetries: 5 })
+  })
+  t.equal((await runInProcess(['hosts', 'add', 'devbox'], env)).code, 0)
+  const onHost = async (id: string, name: string, extra: Record<string, unknown>): Promise<void> => {
+    const input = JSON.stringify(payload(id, name, { prompt_id: 'p1', ...extra }))
+    const r = await runSsh(env, 'devbox', ['trailboss-emit'], { input, timeoutMs: 20_000 })
+    t.ok(r.ok, `${id} on devbox`)
+  }
+  await onHost('r-perm', 'PermissionRequest', { tool_name: 'Bash', tool_input: { command: 'make' } })
+  await onHost('r-quest', 'Stop', { last_assistant_message: 'Which one?' })
+  await onHost('r-done', 'Stop', { last_assistant_message: 'Done.' })
+  const here = await runEmitter(JSON.stringify(payload('l-error', 'StopFailure', { prompt_id: 'p1', error: 'rate_limit' })), env)
+  t.equal(here.code, 0)
+
+  const ls = await runInProcess(['ls', '--json'], env)
+  const doc = JSON.parse(ls.stdout) as { queue: { needsYou: boolean; destination: string | null }[] }
+  const fleet = await loadFleetView(captureIo(env), {})
+  const title = (all: boolean): string | undefined =>
+    formatWatchScreen({
+      items: all ? fleet.view.items : fleet.view.queue,
+      selected: null,
+      now: fleet.view.now,
+      width: 120,
+      height: 30,
+      details: false,
+      colour: false,
+      message: null,
+      tmuxAvailable: true,
+      digits: '',
+      all,
+    })[0]
+  const counts = {
+    ls: doc.queue.filter((i) => i.needsYou).length,
+    remote: doc.queue.filter((i) => i.needsYou && i.destination === 'devbox').length,
+    status: Number((await runInProcess(['status', '--format', '{count}'], env)).stdout.trim()),
+    statusline: (await runInProcess(['statusline'], env, JSON.stringify({ session_id: 'nobody-here' }))).stdout
+      .trim()
+      .replace(/ · oldest .*/, ''),
+    mod: parseListing(ls.stdout).waits.length,
+    notify: (await runInProcess(['notify', '--dry-run'], env)).stdout.split('\n').filter((l) => l.startsWith('would notify')).length,
+  }
+  t.same(
+    counts,
+    { ls: 3, remote: 2, status: 3, statusline: '3 others wait', mod: 3, notify: 3 },
+    'two waits on devbox and one here, everywhere',
+  )
+  t.match(title(false), /^Trail Boss · 3 waiting/, 'watch: 3')
+  t.equal(
+    (await runInProcess(['status', '--all', '--format', '{count}'], env)).stdout.trim(),
+    '4',
+    '--all: the finished turn on devbox too',
+  )
+  t.match(title(true), /^Trail Boss · 4 waiting/, 'watch --all: 4')
+  const inside = await runInProcess(['statusline'], env, JSON.stringify({ session_id: 'l-error' }))
+  t.match(inside.stdout, /^2 others wait/, 'inside the local session: the two on devbox')
 })
 
 t.test('a filtered view names the numbers it holds', async (t) => {

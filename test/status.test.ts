@@ -46,6 +46,7 @@ t.test('deriveSummary counts the waits that need you by kind and finds the oldes
     oldestMs: 0,
     byKind: { permission: 0, question: 0, error: 0, interrupted: 0, done: 0 },
     urgent: null,
+    hosts: [],
   })
   t.same(deriveSummary([wait('a', 1, 'done', 1000)], NOW).count, 0, 'only finished turns: nothing needs you')
 })
@@ -114,9 +115,10 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
   const entry = built('main.cjs')
   // Its only imports of our own code go through the loader: the yargs wiring, for the other
   // commands, the zod schema, for a record the compiled validator refuses, fast-glob, for
-  // a hook-less session's transcript, the file watcher, for `ls --json --until-change`, and
-  // the numbers book's locked writer, for a run whose waits changed, and the zod schema of
-  // `ls --json`, for another host's answer the compiled check refused.
+  // a hook-less session's transcript, the file watcher, for `ls --json --until-change`, the
+  // numbers book's locked writer, for a run whose waits changed, the zod schema of `ls --json`,
+  // for another host's answer the compiled check refused, and the other hosts' cached read
+  // (with its lock), for status and statusline when a hosts list exists.
   t.same([...new Set([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), [
     './full/chokidar.js',
     './full/cli-full.js',
@@ -124,6 +126,7 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
     './full/find-recent.js',
     './full/numbers-write.cjs',
     './full/record-schema.js',
+    './full/remote-cached.js',
   ])
   t.notMatch(entry, /\bimport\(/, 'no dynamic import of its own (V8 drops their callback for cached code)')
   t.notMatch(entry, /require\("(?!node:)/, 'requires node built-ins only')

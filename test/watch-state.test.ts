@@ -190,12 +190,13 @@ t.test("screenOf: the shown rows and the state, with the terminal's facts", asyn
     tmuxAvailable: true,
     digits: '1',
     all: false,
+    hosts: [],
   })
   t.same(screenOf(S({ all: true, queue: { ...Q, tmuxAvailable: false } }), terminal).items, [w1, w2, work], '--all: every session')
   t.same(screenOf(S({ all: true, queue: { ...Q, tmuxAvailable: false } }), terminal).tmuxAvailable, false)
   t.same(
     screenOf(S({ queue: null }), terminal),
-    { ...terminal, items: [], selected: null, details: false, message: null, tmuxAvailable: true, digits: '', all: false },
+    { ...terminal, items: [], selected: null, details: false, message: null, tmuxAvailable: true, digits: '', all: false, hosts: [] },
     'before the first read: no rows, tmux not said to be missing',
   )
 })

@@ -18,7 +18,7 @@ import { ensurePrivateDir } from '../fs/private-dir.js'
 import type { Io } from '../io.js'
 import { isSessionsNoise, sessionsDir } from '../paths.js'
 import { filterAgents } from '../queue/filter.js'
-import { loadQueue } from '../queue/load.js'
+import { loadFleetView } from '../navigate/fleet-view.js'
 import { seenDir } from '../queue/seen.js'
 import { deriveListing, type Listing } from '../navigate/listing.js'
 import { type RescanWhen, startRescan } from '../queue/rescan.js'
@@ -216,10 +216,10 @@ const followListing = async (args: LsArgs, io: Io, w: FollowPlan): Promise<numbe
   const rescan = startRescan(
     async () => {
       try {
-        lastListing = deriveListing(filterAgents(await loadQueue(io, { skipEnded: !args.all }), args.agent), {
-          ...args,
-          olderThanMs: w.olderThanMs,
-        })
+        // Other hosts from their caches, as `status` reads them: the digest then covers the same
+        // queue as `ls --json`'s, which the mod compares it with.
+        const fleet = await loadFleetView(io, { ...args, cached: true }, { skipEnded: !args.all })
+        lastListing = deriveListing(filterAgents(fleet.view, args.agent), { ...args, olderThanMs: w.olderThanMs }, fleet.hosts)
         if (!closed) print(lastListing)
       } catch (err) {
         io.stderr.write(`${formatError(err)}\n`)

@@ -17,9 +17,10 @@ import {
   type Channel,
   type Outcome,
 } from '../notify/channels.js'
-import { deriveNew, deriveNotes, waitId, withNotifyState } from '../notify/state.js'
+import { deriveNew, deriveNotes, waitHost, waitId, withNotifyState } from '../notify/state.js'
 import type { QueueItem } from '../queue/derive.js'
-import { type LoadOptions, loadQueue } from '../queue/load.js'
+import type { LoadOptions } from '../queue/load.js'
+import { loadFleetView } from '../navigate/fleet-view.js'
 import { filterAgents } from '../queue/filter.js'
 import { callerSocket } from '../tmux/env.js'
 import { execTmuxIn, type TmuxExec } from '../tmux/exec.js'
@@ -44,7 +45,8 @@ const tell = async (items: QueueItem[], channels: Channel[], args: NotifyArgs, i
   const notice = formatNotice(items)
   const outcomes: Outcome[] = []
   const sockets = [
-    ...items.flatMap((i) => (i.tmux ? [i.tmux.socket] : [])),
+    // A remote wait's socket is a path on its host, not here.
+    ...items.flatMap((i) => (i.tmux && !i.remote ? [i.tmux.socket] : [])),
     ...[callerSocket(io.env.TMUX)].filter((s): s is string => s !== null),
   ]
   const reach =
@@ -71,17 +73,22 @@ export const runNotify = async (
   const profile = olderThanMs > 0 ? String(olderThanMs) : ''
   return withNotifyState(io.env, async (state) => {
     // Read under the lock: a second call sees the queue and the set the first one left.
-    const view = filterAgents(await loadQueue(io, { exec: deps.exec, ...opts }), args.agent)
+    const fleet = await loadFleetView(io, {}, { exec: deps.exec, ...opts })
+    const view = filterAgents(fleet.view, args.agent)
+    // A host that did not answer: its last known waits (stale) are neither new nor gone, and
+    // what was told of it stays told until it answers again.
+    const silent = new Set(fleet.hosts.filter((h) => !h.answered).map((h) => h.destination))
+    const held = (id: string): boolean => silent.has(waitHost(id) ?? '')
     // Finished turns do not block anyone: told of only when asked (--all).
-    const due = view.queue.filter((i) => (args.all || i.needsYou) && view.now - i.since >= olderThanMs)
+    const due = view.queue.filter((i) => (args.all || i.needsYou) && view.now - i.since >= olderThanMs && !i.remote?.stale)
     const byId = new Map(due.map((i) => [waitId(i), i]))
-    const { fresh } = deriveNew(state, profile, [...byId.keys()], [])
+    const { fresh } = deriveNew(state, profile, [...byId.keys()], [], held)
     const items = fresh.map((id) => byId.get(id)).filter((i): i is QueueItem => i !== undefined)
     if (args.dryRun) {
       for (const i of items) io.stdout.write(`would notify: ${i.key} ${formatVisible(i.project ?? '?')} ${i.kind ?? i.state}\n`)
       return { next: null, result: EXIT_OK }
     }
-    if (items.length === 0) return { next: deriveNew(state, profile, [...byId.keys()], []).next, result: EXIT_OK }
+    if (items.length === 0) return { next: deriveNew(state, profile, [...byId.keys()], [], held).next, result: EXIT_OK }
     const outcomes = await tell(items, channels, args, io, deps)
     const failed = outcomes.filter((o) => !o.ok)
     const delivered = outcomes.filter((o) => o.ok)
@@ -106,7 +113,7 @@ export const runNotify = async (
     if (say.length > 0) io.stderr.write(`trailboss: ${say.join('; ')}; notified by ${delivered.map((o) => o.detail).join(', ')}\n`)
     const toldIds = items.map(waitId)
     return {
-      next: deriveNew(notes.next, profile, [...byId.keys()], toldIds).next,
+      next: deriveNew(notes.next, profile, [...byId.keys()], toldIds, held).next,
       result: failed.some((o) => o.channel === 'exec') ? EXIT_FAILURE : EXIT_OK,
     }
   })

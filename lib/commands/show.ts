@@ -1,14 +1,16 @@
 // trailboss show: everything about one wait — what is asked, the transcript's last exchanges,
-// and with --screen the pane's live text.
+// and with --screen the pane's live text. A wait on another host is shown by that host's own
+// `show`, over ssh (lib/remote/remote-show.ts).
 import type { ShowArgs } from '../options/tables.js'
 import { formatAge } from '../duration.js'
-import { EXIT_OK } from '../errors.js'
+import { EXIT_FAILURE, EXIT_OK, TrailbossError } from '../errors.js'
 import { JSON_VERSION, kindLabel, STOPPED_WRITING, toJsonItem } from '../render/queue-table.js'
 import type { Io } from '../io.js'
 import { agentFor } from '../agents/index.js'
 import type { QueueItem } from '../queue/derive.js'
 import { filterAgents } from '../queue/filter.js'
-import { type LoadOptions, loadQueue } from '../queue/load.js'
+import type { LoadOptions } from '../queue/load.js'
+import { loadFleetView } from '../navigate/fleet-view.js'
 import { resolveTarget } from '../queue/target.js'
 import { reportSkipped } from '../render/skipped.js'
 import type { ConversationLine } from '../agents/types.js'
@@ -117,9 +119,23 @@ export const formatShow = (
 }
 
 export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
-  const view = filterAgents(await loadQueue(io, opts), args.agent)
+  const fleet = await loadFleetView(io, { local: args.local }, opts)
+  const view = filterAgents(fleet.view, args.agent)
   reportSkipped(view, io)
   const item = resolveTarget(view, args.target, io)
+  if (item.remote) {
+    // Its host holds its transcript and pane: that host's own `show` says it.
+    if (args.json)
+      throw new TrailbossError(
+        `show --json of a wait on ${formatVisible(item.remote.destination)} is not available`,
+        `trailboss ls --json --host ${item.remote.destination} gives its item`,
+        EXIT_FAILURE,
+      )
+    const { readRemoteShow } = await import('../remote/remote-show.js')
+    const host = fleet.hosts.find((h) => h.destination === item.remote?.destination)
+    io.stdout.write(await readRemoteShow(io.env, item.remote, host, { screen: args.screen, full: args.full }, view.now))
+    return EXIT_OK
+  }
   const path = item.record.transcriptPath
   const conversation = agentFor(item.agent)?.readConversation(item.record, io.env, args.lines) ?? null
   let screen: string | null = null

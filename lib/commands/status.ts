@@ -2,17 +2,22 @@
 // status-interval seconds, so it reads the queue once and imports nothing heavy.
 // Screen checks stay on: their captures are remembered across runs (screens.json), at most
 // one per session per SCREEN_CHECK_AFTER_MS, so the segment agrees with `ls` at little cost.
+// Other hosts' waits come from their caches (lib/remote/cached-fleet.ts): a host is read at
+// most once per 10 s, and a host that did not answer is not tried again within that time.
 import type { StatusArgs } from '../options/tables.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
-import { type LoadOptions, loadQueue } from '../queue/load.js'
+import type { LoadOptions } from '../queue/load.js'
+import { loadFleetView } from '../navigate/fleet-view.js'
 import { filterAgents } from '../queue/filter.js'
 import { deriveSummary, formatSegment } from '../render/status-segment.js'
 
 export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
-  const view = filterAgents(await loadQueue(io, { skipEnded: true, ...opts }), args.agent)
+  const fleet = await loadFleetView(io, { cached: true }, { skipEnded: true, ...opts })
+  const view = filterAgents(fleet.view, args.agent)
   // Skipped files are `ls`'s and `doctor`'s to report: a status line has no room for them.
-  const text = formatSegment(deriveSummary(view.items, view.now, { all: args.all }), args.format, { tmux: args.tmux })
+  const summary = deriveSummary(view.items, view.now, { all: args.all, hosts: fleet.hosts })
+  const text = formatSegment(summary, args.format, { tmux: args.tmux })
   if (text) io.stdout.write(`${text}\n`)
   return EXIT_OK
 }

@@ -2,11 +2,13 @@
 // with its status-line JSON on stdin (whose `session_id` names this session, left out of the
 // count) whenever the session's state changes; it prints how many *other* sessions wait, e.g.
 // `2 others wait · oldest 4m`, after the output of the person's own status-line command when it
-// wraps one (`--wrap`). On the fast path like `status`: nothing heavy is imported.
+// wraps one (`--wrap`). On the fast path like `status`: nothing heavy is imported, and other
+// hosts' waits come from their caches as for `status`.
 import type { StatuslineArgs } from '../options/tables.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
-import { type LoadOptions, loadQueue } from '../queue/load.js'
+import type { LoadOptions } from '../queue/load.js'
+import { loadFleetView } from '../navigate/fleet-view.js'
 import { deriveSummary, formatOthers, formatSegment } from '../render/status-segment.js'
 
 /** Claude Code's status-line JSON is a few KB; more is not its input. */
@@ -129,12 +131,14 @@ export const joinStatus = (theirs: string, ours: string): string => {
 export const runStatusline = async (args: StatuslineArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const input = await readInput(io)
   const sessionId = parseSessionId(input, io.env)
-  const [theirs, view] = await Promise.all([
+  const [theirs, fleet] = await Promise.all([
     args.wrap ? runWrapped(args.wrap, input, io) : Promise.resolve(''),
-    loadQueue(io, { skipEnded: true, ...opts }),
+    loadFleetView(io, { cached: true }, { skipEnded: true, ...opts }),
   ])
+  const view = fleet.view
   const summary = deriveSummary(view.items, view.now, {
     all: args.all,
+    hosts: fleet.hosts,
     ...(sessionId === undefined ? {} : { excludeSessionId: sessionId }),
   })
   const ours = args.format === undefined ? formatOthers(summary) : formatSegment(summary, args.format)

@@ -1,6 +1,9 @@
 // `trailboss watch`: the live queue (lib/queue/live.ts) as a full-screen view on a TTY, or as
 // one line per change for logs. Nothing runs after it returns: watchers, timers and the
-// terminal are released on every exit.
+// terminal are released on every exit. Other hosts are followed while it runs, one
+// `trailboss ls --json --local --follow` per host over ssh (lib/remote/fleet-follow.ts), their
+// waits merged into each read and numbered with this machine's.
+import { existsSync } from 'node:fs'
 import type { AnswerArgs, GoArgs, WatchArgs } from '../options/tables.js'
 import type { Answer } from '../queue/answer-guard.js'
 import { EXIT_OK, formatError } from '../errors.js'
@@ -8,10 +11,15 @@ import { useColour, type Io, type OutStream } from '../io.js'
 import type { QueueItem } from '../queue/derive.js'
 import { writeSeenMark } from '../queue/seen.js'
 import { type Live, startLive } from '../queue/live.js'
-import { loadQueue, type QueueView } from '../queue/load.js'
+import type { QueueView } from '../queue/load.js'
+import { hostsFile } from '../paths.js'
+import { loadFleetView } from '../navigate/fleet-view.js'
+import type { FleetFollow } from '../remote/fleet-follow.js'
+import { formatHostLine, type HostStatus } from '../render/host-line.js'
 import { filterAgents } from '../queue/filter.js'
 import { execTmuxIn, type TmuxExec } from '../tmux/exec.js'
 import { formatChanges, formatWatchScreen } from '../render/watch-screen.js'
+import { formatVisible } from '../text/visible-text.js'
 import { initialWatchState, screenOf, splitKeys, stepWatch, type WatchEffect, type WatchInput } from '../render/watch-state.js'
 
 const ENTER_SCREEN = '\u001b[?1049h\u001b[?25l\u001b[?7l'
@@ -31,9 +39,36 @@ export interface WatchDeps {
 /** A display-popup has $TMUX but no pane of its own: a jump must close it to show the pane. */
 export const isPopup = (env: Io['env']): boolean => Boolean(env.TMUX) && !env.TMUX_PANE
 
+/**
+ * Follows every other host (none without a hosts list); `onChange` after each of their news. The
+ * caller closes it on every way out.
+ */
+const followHosts = async (io: Io, all: boolean, onChange: (hosts: HostStatus[]) => void): Promise<FleetFollow | null> => {
+  if (!existsSync(hostsFile(io.env))) return null
+  const { chooseHosts } = await import('../remote/fleet.js')
+  const { startFleetFollow } = await import('../remote/fleet-follow.js')
+  const { destinations, problem } = chooseHosts(io.env, { all })
+  if (problem) io.stderr.write(`trailboss: ${problem}; other hosts are not read\n`)
+  if (destinations.length === 0) return null
+  let follow: FleetFollow | null = null
+  follow = await startFleetFollow(io.env, destinations, all, io.now, () => onChange(follow?.hosts() ?? []))
+  return follow
+}
+
+/** Pure: the log lines of hosts that stopped or started answering since `prev`. */
+export const formatHostChanges = (prev: readonly HostStatus[], next: readonly HostStatus[], now: number): string[] =>
+  next.flatMap((h) => {
+    const before = prev.find((p) => p.destination === h.destination)
+    if ((before?.answered ?? true) === h.answered) return []
+    const said = h.answered ? `${h.destination}: answers again` : formatHostLine(h, now)
+    return [formatVisible(`${new Date(now).toISOString()}  ${said}`)]
+  })
+
 /** Without a TTY: one line per change, for logs. Runs until a signal ends it. */
 const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
   let prev = new Map<string, QueueItem>()
+  let hostsBefore: HostStatus[] = []
+  let live: Live | null = null
   let stop = (): void => {}
   const stopped = new Promise<void>((resolve) => {
     stop = resolve
@@ -46,18 +81,29 @@ const runLog = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number>
     // `trailboss watch | head -3`: once the reader has gone, there is no one to tell.
     if (io.stdout.readerGone) stop()
   }
-  const live = await startLive(
-    io,
-    deps.exec,
-    onView,
-    () => {},
-    (err) => io.stderr.write(`${formatError(err)}\n`),
-  )
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
-  for (const s of signals) process.once(s, stop)
-  await stopped
-  for (const s of signals) process.off(s, stop)
-  await live.close()
+  const follow = await followHosts(io, args.all, (hosts) => {
+    for (const line of formatHostChanges(hostsBefore, hosts, io.now())) io.stdout.write(`${line}\n`)
+    hostsBefore = hosts
+    live?.rescanNow()
+  })
+  hostsBefore = follow?.hosts() ?? []
+  try {
+    live = await startLive(
+      io,
+      deps.exec,
+      onView,
+      () => {},
+      (err) => io.stderr.write(`${formatError(err)}\n`),
+      follow ? { remote: () => follow.items(), remoteHosts: follow.hosts().map((h) => h.destination) } : {},
+    )
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+    for (const s of signals) process.once(s, stop)
+    await stopped
+    for (const s of signals) process.off(s, stop)
+  } finally {
+    follow?.close()
+    await live?.close()
+  }
   return EXIT_OK
 }
 
@@ -230,17 +276,26 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     quit: () => finish(EXIT_OK),
   })
   term.enter(lines)
+  let follow: FleetFollow | null = null
   try {
+    follow = await followHosts(io, args.all, (hosts) => {
+      dispatch({ type: 'hosts', hosts })
+      live?.rescanNow()
+    })
+    if (follow) dispatch({ type: 'hosts', hosts: follow.hosts() })
+    const remote = follow
     live = await startLive(
       io,
       deps.exec,
       (v) => dispatch({ type: 'queue', queue: filterAgents(v, args.agent) }),
       () => dispatch({ type: 'tick' }),
       (err) => dispatch({ type: 'error', message: formatError(err) }),
+      remote ? { remote: () => remote.items(), remoteHosts: remote.hosts().map((h) => h.destination) } : {},
     )
     return await done
   } finally {
     if (digitTimer) clearTimeout(digitTimer)
+    follow?.close()
     await live?.close()
     unlisten()
   }
@@ -248,7 +303,8 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
 
 /** --once: the screen's text once (or, without a TTY, the current queue as log lines). */
 const runOnce = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number> => {
-  const view = filterAgents(await loadQueue(io, { exec: deps.exec }), args.agent)
+  const fleet = await loadFleetView(io, { all: args.all }, { exec: deps.exec })
+  const view = filterAgents(fleet.view, args.agent)
   const items = args.all ? view.items : view.queue
   const lines = io.stdout.isTTY
     ? formatWatchScreen({
@@ -263,8 +319,9 @@ const runOnce = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<number
         tmuxAvailable: view.tmuxAvailable,
         digits: '',
         all: args.all,
+        hosts: fleet.hosts,
       })
-    : formatChanges(new Map(), items, view.now)
+    : [...formatChanges(new Map(), items, view.now), ...formatHostChanges([], fleet.hosts, view.now)]
   io.stdout.write(lines.map((l) => `${l}\n`).join(''))
   return EXIT_OK
 }

@@ -16,6 +16,11 @@ export interface FleetChoiceArgs {
   local?: boolean
   /** `--host`: only these hosts are read. */
   host?: readonly string[] | undefined
+  /**
+   * Each host's queue from its last answer, read again at most every 10 s (remote/cached-fleet.ts):
+   * for the surfaces that run every few seconds (`status`, `statusline`).
+   */
+  cached?: boolean
 }
 
 /**
@@ -33,8 +38,13 @@ export const startRemoteRead = async (
       throw new TrailbossError('no other host is read here', 'add one with: trailboss hosts add <destination>', EXIT_USAGE)
     return null
   }
+  const choice = { all: args.all === true, only: args.host }
+  if (args.cached) {
+    const { startCachedFleetRead } = await import('../remote/cached-fleet.js')
+    return startCachedFleetRead(io, choice)
+  }
   const { startFleetRead } = await import('../remote/fleet.js')
-  return startFleetRead(io, { all: args.all === true, only: args.host })
+  return startFleetRead(io, choice)
 }
 
 export interface FleetView {

@@ -20,6 +20,16 @@ export const NOTIFY_LOCK_WAIT_MS = 30_000
 /** A wait is the same wait while its session and `since` are (docs/design.md §3.2: a new wait, a new since). */
 export const waitId = (item: { sessionId: string; since: number }): string => `${item.sessionId}@${item.since}`
 
+/**
+ * Pure: the host a wait id belongs to (`devbox:3f2a…@since`: the destination before the
+ * session id's last ':'), or null for this machine's (a local session id holds no ':').
+ */
+export const waitHost = (id: string): string | null => {
+  const sessionId = id.slice(0, id.lastIndexOf('@'))
+  const colon = sessionId.lastIndexOf(':')
+  return colon > 0 ? sessionId.slice(0, colon) : null
+}
+
 export interface NotifyState {
   v: typeof NOTIFY_STATE_VERSION
   /**
@@ -58,17 +68,20 @@ const notifyCache = (env: Env): CacheFile => ({
 
 /**
  * Pure: which of the current waits are new for this profile, and the set to remember. Only
- * current waits are remembered, so the file never grows past the queue.
+ * current waits are remembered, so the file never grows past the queue, and those `held` (of a
+ * host that did not answer this time, whose waits are not known now).
  */
 export const deriveNew = (
   state: NotifyState,
   profile: string,
   currentIds: readonly string[],
   toldNow: readonly string[],
+  held: (id: string) => boolean = () => false,
 ): { fresh: string[]; next: NotifyState } => {
   const before = new Set(state.told[profile] ?? [])
   const fresh = currentIds.filter((id) => !before.has(id))
-  const keep = new Set([...currentIds.filter((id) => before.has(id)), ...toldNow])
+  // A host that did not answer: what was told of it stays told, neither gone nor new.
+  const keep = new Set([...currentIds.filter((id) => before.has(id)), ...[...before].filter(held), ...toldNow])
   return { fresh, next: { ...state, v: NOTIFY_STATE_VERSION, told: { ...state.told, [profile]: [...keep].sort() } } }
 }
 

@@ -62,7 +62,11 @@ export const LS_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUS_OPTIONS = {
-  format: { type: 'string', describe: 'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted}' },
+  format: {
+    type: 'string',
+    describe:
+      'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted} {hosts} (each other host and its queue age) {stale} (the hosts that did not answer lately)',
+  },
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
   agent: AGENT_FILTER,
   all: { type: 'boolean', alias: 'a', default: false, describe: 'also count finished turns (done); seen waits that need you always count' },
@@ -83,6 +87,7 @@ export const SHOW_OPTIONS = {
   lines: { type: 'number', default: 6, describe: 'how many transcript entries to show' },
   full: { type: 'boolean', default: false, describe: 'long messages, tool input and transcript entries in full (else cut with a marker)' },
   agent: AGENT_FILTER,
+  local: { type: 'boolean', default: false, describe: 'this machine only: other hosts (trailboss hosts) are not read' },
 } as const satisfies Record<string, OptionSpec>
 
 export const GO_OPTIONS = {

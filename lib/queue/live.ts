@@ -66,6 +66,17 @@ const startTick = (rescan: () => void, onTick: () => void): NodeJS.Timeout => {
   }, TICK_MS)
 }
 
+export interface LiveOptions {
+  clock?: () => number
+  /**
+   * Other hosts' waits as last heard (lib/remote/fleet-follow.ts), merged into each read and
+   * numbered with this machine's; the caller asks for a rescan when they change.
+   */
+  remote?: () => readonly QueueItem[]
+  /** The hosts `remote` follows (load.ts `remoteHosts`): their numbers are this run's to give. */
+  remoteHosts?: readonly string[]
+}
+
 /**
  * The live part, shared by the screen and the log: watchers, debounced rescans, the tick.
  * `onView` gets every fresh view; `onTick` fires each second.
@@ -76,8 +87,9 @@ export const startLive = async (
   onView: (v: QueueView) => void,
   onTick: () => void,
   onError: (e: unknown) => void,
-  clock: () => number = Date.now,
+  opts: LiveOptions = {},
 ): Promise<Live> => {
+  const clock = opts.clock ?? Date.now
   const { watch } = await import('chokidar')
   const dir = sessionsDir(io.env)
   ensurePrivateDir(dir)
@@ -91,7 +103,11 @@ export const startLive = async (
   const rescan = startRescan(
     async () => {
       try {
-        const view = await loadQueue(io, { exec })
+        const remote = opts.remote?.()
+        const view = await loadQueue(io, {
+          exec,
+          ...(remote ? { remote: Promise.resolve(remote), remoteHosts: opts.remoteHosts ?? [] } : {}),
+        })
         if (closed) return
         follow(deriveWatchedFiles(view.items, io.env))
         onView(view)

@@ -11,7 +11,7 @@ import type { QueueItem } from '../queue/derive.js'
 import { formatVisible } from '../text/visible-text.js'
 import { checkRemoteAnswer } from './answer.js'
 import { toRemoteItems } from './items.js'
-import { readLastAnswer, writeLastAnswer } from './last-answer.js'
+import { readHostCache, writeFailedRead, writeLastAnswer } from './last-answer.js'
 import { runSsh, type SshResult } from './ssh-run.js'
 
 /** How one host answered this time. */
@@ -69,7 +69,9 @@ export const readHost = async (
     }
     why = checked.why
   } else why = describeFailure(r)
-  const last = await readLastAnswer(env, destination)
+  const last = (await readHostCache(env, destination)).answer
+  // Noted for the surfaces that run every few seconds: they do not try it again for a while.
+  writeFailedRead(env, destination, { at: now(), why }, last)
   return {
     items: last ? toRemoteItems(last.listing, destination, true) : [],
     host: { destination, answered: false, why, queueAt: last?.at ?? null },

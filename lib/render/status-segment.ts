@@ -22,6 +22,22 @@ export interface QueueSummary {
   byKind: Record<SummaryKind, number>
   /** The kind that most needs the person: a blocked tool before a question before a finished turn. */
   urgent: SummaryKind | null
+  /** Each other host read, with the age of its queue (null: none yet) and whether that queue is stale. */
+  hosts: HostAge[]
+}
+
+/** How a status line names a host: its name, its queue's age, and whether it did not answer lately. */
+export interface HostAge {
+  destination: string
+  ageMs: number | null
+  stale: boolean
+}
+
+/** What a host read says of itself (lib/remote/fleet.ts HostRead fits). */
+export interface HostReadFacts {
+  destination: string
+  answered: boolean
+  queueAt: number | null
 }
 
 export interface SummaryOptions {
@@ -29,6 +45,8 @@ export interface SummaryOptions {
   excludeSessionId?: string
   /** Also count finished turns (`--all`); else the waits that need the person, seen or not (one count everywhere). */
   all?: boolean
+  /** The other hosts read, for `{hosts}` and `{stale}`. */
+  hosts?: readonly HostReadFacts[]
 }
 
 /** Counts the waits among `items` (any list of queue items: others are passed over). */
@@ -43,7 +61,31 @@ export const deriveSummary = (items: readonly QueueItem[], now: number, opts: Su
     const kind = kindLabel(item)
     if (kind in byKind) byKind[kind as SummaryKind]++
   }
-  return { count, oldestMs: count > 0 ? Math.max(0, now - oldest) : 0, byKind, urgent: SUMMARY_KINDS.find((k) => byKind[k] > 0) ?? null }
+  const hosts = (opts.hosts ?? []).map((h) => ({
+    destination: h.destination,
+    ageMs: h.queueAt === null ? null : Math.max(0, now - h.queueAt),
+    stale: !h.answered,
+  }))
+  return {
+    count,
+    oldestMs: count > 0 ? Math.max(0, now - oldest) : 0,
+    byKind,
+    urgent: SUMMARY_KINDS.find((k) => byKind[k] > 0) ?? null,
+    hosts,
+  }
+}
+
+/** `devbox 4s, gpu 3m`: hosts with the age of their queue (`?`: none yet). */
+export const formatHostAges = (hosts: readonly HostAge[]): string =>
+  hosts.map((h) => `${h.destination} ${h.ageMs === null ? '?' : formatAge(h.ageMs)}`).join(', ')
+
+/** The hosts whose queue is stale, as formatHostAges says them; '' when none is. */
+export const formatStale = (s: Pick<QueueSummary, 'hosts'>): string => formatHostAges(s.hosts.filter((h) => h.stale))
+
+/** What a default segment adds when a host's waits are stale: ` · devbox 3m old`. */
+const staleSuffix = (s: QueueSummary): string => {
+  const stale = formatStale(s)
+  return stale ? ` · ${stale} old` : ''
 }
 
 /** Each kind's word for a count: `1 question`, `2 questions`, `1 interrupted`, `3 done`. */
@@ -70,22 +112,26 @@ export const TMUX_COLOURS: Record<SummaryKind, string> = {
   done: 'green',
 }
 
-const PLACEHOLDER = /\{(count|oldest|kinds|s|permission|question|done|error|interrupted)\}/g
+const PLACEHOLDER = /\{(count|oldest|kinds|s|permission|question|done|error|interrupted|hosts|stale)\}/g
 
 /**
  * The segment, or '' when nothing waits (so tmux shows nothing). Unknown `{names}` stay as
- * typed, which makes a typo visible instead of silently empty.
+ * typed, which makes a typo visible instead of silently empty. Without a format, the default
+ * one, and the stale hosts' ages after it when some of the count comes from an old queue.
  */
-export const formatSegment = (s: QueueSummary, format: string = DEFAULT_STATUS_FORMAT, opts: { tmux?: boolean } = {}): string => {
+export const formatSegment = (s: QueueSummary, format?: string, opts: { tmux?: boolean } = {}): string => {
   if (s.count === 0) return ''
   const values: Record<string, string> = {
     count: String(s.count),
     oldest: formatAge(s.oldestMs),
     kinds: formatKinds(s),
     s: s.count === 1 ? '' : 's',
+    hosts: formatHostAges(s.hosts),
+    stale: formatStale(s),
     ...Object.fromEntries(SUMMARY_KINDS.map((k) => [k, String(s.byKind[k])])),
   }
-  const text = format.replace(PLACEHOLDER, (_m, name: string) => values[name] ?? '')
+  const template = format ?? `${DEFAULT_STATUS_FORMAT}${staleSuffix(s)}`
+  const text = template.replace(PLACEHOLDER, (_m, name: string) => values[name] ?? '')
   if (!opts.tmux) return text
   const colour = s.urgent ? TMUX_COLOURS[s.urgent] : 'default'
   // Our values never hold `#`; a `#[…]` in the person's --format is theirs to keep.
@@ -97,4 +143,4 @@ export const formatSegment = (s: QueueSummary, format: string = DEFAULT_STATUS_F
  * sessions that wait, `2 others wait · oldest 4m`; '' when none does.
  */
 export const formatOthers = (s: QueueSummary): string =>
-  s.count === 0 ? '' : `${s.count === 1 ? '1 other waits' : `${s.count} others wait`} · oldest ${formatAge(s.oldestMs)}`
+  s.count === 0 ? '' : `${s.count === 1 ? '1 other waits' : `${s.count} others wait`} · oldest ${formatAge(s.oldestMs)}${staleSuffix(s)}`

@@ -5,6 +5,7 @@ import { formatTable, kindLabel, placeLabel, summarizeItemAsk, truncate } from '
 import { renderToolCall } from './tool-call.js'
 import { formatVisible } from '../text/visible-text.js'
 import { deriveSummary } from './status-segment.js'
+import { formatHostLine, needsHostColumn, type HostStatus } from './host-line.js'
 import type { QueueItem } from '../queue/derive.js'
 
 export interface WatchScreen {
@@ -24,6 +25,8 @@ export interface WatchScreen {
   digits: string
   /** `--all`: the count takes in the finished turns too, as status --all does. */
   all?: boolean
+  /** Other hosts followed: one line for each that does not answer (its waits shown are stale). */
+  hosts?: readonly HostStatus[]
 }
 
 export const WATCH_KEYS_HELP = '1-9/Enter go · j/k move · y/n answer · a seen · s details · q quit'
@@ -76,6 +79,7 @@ export const formatWatchScreen = (s: WatchScreen): string[] => {
       : `Trail Boss · ${summary.count} waiting · oldest ${formatAge(summary.oldestMs)}${s.tmuxAvailable ? '' : ' · tmux unavailable: panes unknown'}`
   const top = [s.colour ? `${BOLD}${truncate(title, width)}${RESET}` : truncate(title, width), '']
   const footer = [
+    ...(s.hosts ?? []).filter((h) => !h.answered).map((h) => truncate(formatHostLine(h, s.now), width)),
     // The news names a session (its project, what it asks): shown visibly like the rest.
     ...(s.message ? [truncate(formatVisible(s.message), width)] : []),
     truncate(s.digits ? `go to ${s.digits}…  (Enter: go now)` : WATCH_KEYS_HELP, width),
@@ -83,7 +87,7 @@ export const formatWatchScreen = (s: WatchScreen): string[] => {
 
   if (s.items.length === 0) return [...top, '', ...footer].slice(0, height)
 
-  const tableLines = formatTable(s.items, { now: s.now, colour: s.colour, width: width - 2 })
+  const tableLines = formatTable(s.items, { now: s.now, colour: s.colour, width: width - 2, hosts: needsHostColumn(s.items) })
     .replace(/\n$/, '')
     .split('\n')
   const header = tableLines[0] ?? ''

@@ -2,6 +2,7 @@
 // started. `stepWatch(state, input)` gives the next state and the effects to perform, as data;
 // lib/commands/watch.ts reads the keys, runs this, and performs them (draw, go, answer, ...).
 import { isQueued, type QueueItem } from '../queue/derive.js'
+import type { HostStatus } from './host-line.js'
 import { deriveMove, deriveSelectedIndex, type WatchScreen } from './watch-screen.js'
 
 /** With 10 or more waits, a first digit waits this long for a second one. */
@@ -29,11 +30,15 @@ export interface WatchState {
   digits: string
   /** A jump or an answer is under way: another waits until it is done. */
   busy: boolean
+  /** Each other host followed, and whether it answers (its waits are in `queue`, merged and numbered). */
+  hosts: readonly HostStatus[]
 }
 
 export type WatchInput =
   | { type: 'key'; key: string }
   | { type: 'queue'; queue: WatchQueue }
+  /** A host's follow answered, ended or started again. */
+  | { type: 'hosts'; hosts: readonly HostStatus[] }
   | { type: 'tick' }
   | { type: 'resize' }
   | { type: 'digit-timeout' }
@@ -69,6 +74,7 @@ export const initialWatchState = (all: boolean, popup: boolean): WatchState => (
   message: null,
   digits: '',
   busy: false,
+  hosts: [],
 })
 
 const DRAW: WatchEffect = { type: 'draw', force: false }
@@ -104,6 +110,7 @@ export const screenOf = (s: WatchState, terminal: Pick<WatchScreen, 'now' | 'wid
   tmuxAvailable: s.queue?.tmuxAvailable ?? true,
   digits: s.digits,
   all: s.all,
+  hosts: s.hosts,
 })
 
 /** Go to `item`, unless there is none or a jump or answer is under way. */
@@ -146,6 +153,8 @@ const onKey = (s: WatchState, key: string): WatchStep => {
   if (key === 'a') {
     // Acknowledge: the selected wait is seen, and leaves the view until its session waits again.
     const item = selectedItem(s)
+    // A seen mark lives on the wait's own host: `go` there marks it.
+    if (item?.remote) return { state: { ...s, message: `a wait on ${item.remote.destination} is marked seen there` }, effects: [DRAW] }
     return { state: s, effects: item && isQueued(item) ? [{ type: 'mark-seen', item }] : [DRAW] }
   }
   if (key === 'r') return { state: s, effects: [{ type: 'rescan' }, DRAW] }
@@ -161,6 +170,8 @@ export const stepWatch = (s: WatchState, input: WatchInput): WatchStep => {
       return onKey(s, input.key)
     case 'queue':
       return { state: { ...s, queue: input.queue }, effects: [DRAW] }
+    case 'hosts':
+      return { state: { ...s, hosts: input.hosts }, effects: [DRAW] }
     case 'tick':
       return { state: s, effects: [DRAW] }
     case 'resize':
