@@ -3,6 +3,7 @@
 // refreshes. It is the host's checked listing and when it came; it is checked again on read.
 import { join } from 'node:path'
 import { type Env, trailbossHome } from '../paths.js'
+import { listRealDir, removeOwnFile } from '../fs/own-files.js'
 import { readRegularFile } from '../fs/safe-file.js'
 import { tryWriteHomeFile } from '../fs/home-file.js'
 import { checkRemoteAnswer, type RemoteListing } from './answer.js'
@@ -44,3 +45,9 @@ export const writeLastAnswer = (env: Env, destination: string, answer: LastAnswe
     JSON.stringify({ v: LAST_ANSWER_VERSION, destination, at: answer.at, listing: answer.listing }),
     '.remote',
   )
+
+/** The names of the regular files in the folder of kept answers (never through a link); none when it is not a real folder. */
+export const listLastAnswerNames = (env: Env): string[] => listRealDir(remoteDir(env)).flatMap((e) => (e.isFile() ? [e.name] : []))
+
+/** Removes one kept answer by its name in that folder (a regular file only); whether it did. */
+export const removeLastAnswer = (env: Env, name: string): boolean => removeOwnFile(join(remoteDir(env), name))
