@@ -5,8 +5,9 @@ import { checkRemoteAnswer } from '../lib/remote/answer.js'
 import { toRemoteItems } from '../lib/remote/items.js'
 import { formatHostLines, needsHostColumn } from '../lib/remote/host-lines.js'
 import { deriveListing } from '../lib/navigate/listing.js'
+import { hostsForTarget } from '../lib/navigate/fleet-view.js'
 import { orderItems } from '../lib/queue/derive.js'
-import { deriveNumbering } from '../lib/queue/numbers.js'
+import { deriveNumbering, numberedHost, unreadHosts } from '../lib/queue/numbers.js'
 import { checkNumbers } from '../lib/cache/check.generated.js'
 import { formatPlain, formatTable, toJsonItem } from '../lib/render/queue-table.js'
 import { isVisibleText } from '../lib/text/visible-text.js'
@@ -147,4 +148,36 @@ t.test('ls --json lists the hosts outside the digest: their ages move, the queue
   t.same(a.hosts, [{ destination: 'devbox', answered: true, why: null, queueAt: new Date(T0 - 1000).toISOString(), queueAge: 1 }])
   t.equal(b.hosts[0]?.queueAge, 6)
   t.ok(lsOutputSchema.safeParse(JSON.parse(JSON.stringify(b))).success, 'the document passes its schema')
+})
+
+t.test('a run that reads no host, or some, leaves the numbers of the others as they are', async (t) => {
+  const book = [
+    { n: 1, sessionId: 'local-1', since: T0, freedAt: null },
+    { n: 2, sessionId: 'devbox:r-1', since: T0, freedAt: null },
+    { n: 3, sessionId: 'gpu:r-2', since: T0, freedAt: null },
+  ]
+  const localOnly = deriveNumbering(book, [{ sessionId: 'local-1', since: T0 }], T0 + 1000, undefined, unreadHosts([]))
+  t.same(localOnly.entries, book, 'ls --local: no remote wait is freed')
+  t.notOk(localOnly.changed)
+  const devboxRead = deriveNumbering(book, [{ sessionId: 'local-1', since: T0 }], T0 + 1000, undefined, unreadHosts(['devbox']))
+  t.same(
+    devboxRead.entries.map((e) => [e.sessionId, e.freedAt]),
+    [
+      ['local-1', null],
+      ['devbox:r-1', T0 + 1000],
+      ['gpu:r-2', null],
+    ],
+    'a host that was read and lacks the wait: its number is freed; a host not read: kept',
+  )
+  t.equal(numberedHost('me@[fe80::1]:abc'), 'me@[fe80::1]', 'a destination may hold ":" itself')
+  t.equal(numberedHost('abc'), null)
+})
+
+t.test('a command that names one wait reads only the hosts it may be on', async (t) => {
+  t.same(hostsForTarget(undefined), {}, 'the oldest wait: every host')
+  t.same(hostsForTarget('3'), {}, 'a number: every host (numbers are given across all)')
+  t.same(hostsForTarget('devbox:3f2a'), { host: ['devbox'] })
+  t.same(hostsForTarget('me@[fe80::1]:3f2a'), { host: ['me@[fe80::1]'] }, 'a destination with ":" in it')
+  t.same(hostsForTarget('3f2a9c1e'), { local: true }, 'a local key: no host')
+  t.same(hostsForTarget('%12'), { local: true }, 'a pane id: no host')
 })

@@ -102,6 +102,14 @@ t.test('a wait on each host and one here form one queue, numbered here', async (
       `${only.join(' ')} shows this machine's waits`,
     )
     t.same(local.hosts, [], 'and reads no host')
+    const book = JSON.parse(readFileSync(join(localHome, 'numbers.json'), 'utf8')) as {
+      waits: { sessionId: string; freedAt: number | null }[]
+    }
+    t.equal(
+      book.waits.find((w) => w.sessionId.startsWith('hosta:'))?.freedAt,
+      null,
+      "a host's wait keeps its number while a run reads no host",
+    )
   }
   const plain = await lab.run(['ls', '--plain', '--host', 'hosta'])
   t.equal(plain.stdout.split('\t')[0], 'hosta:a1111111', '--plain gives the key that names the host first')
@@ -165,4 +173,10 @@ t.test('hostile answers are refused, or shown as visible text', async (t) => {
   t.ok(Date.now() - started < 10_000, 'a slow host is given up on within its bound')
   t.match(slow.hosts[0]?.why, /no answer within the time allowed/)
   t.equal(slow.queue[0]?.stale, true, 'its last good answer shows, stale')
+})
+
+t.test('ls --follow follows this machine only, and says so when asked for a host', async (t) => {
+  const r = await lab.run(['ls', '--json', '--follow', '--host', 'hosta'])
+  t.equal(r.code, 2)
+  t.match(r.stderr, /follow this machine only.*watch follows every host/s)
 })

@@ -10,6 +10,7 @@ import {
   DOCTOR_OPTIONS,
   GC_OPTIONS,
   GO_OPTIONS,
+  NEXT_OPTIONS,
   HOSTS_LS_OPTIONS,
   INSTALL_OPTIONS,
   LS_OPTIONS,
@@ -28,6 +29,7 @@ import {
   type DoctorArgs,
   type GcArgs,
   type GoArgs,
+  type NextArgs,
   type HostsArgs,
   type HostsLsArgs,
   type InstallArgs,
@@ -56,7 +58,10 @@ const TARGET_WORDS = 'wait number (kept while it waits), key, session-id prefix 
 
 /** What `ok` and `no` say of themselves, with the dialog's option each presses. */
 const answerDescription = (option: string): string =>
-  `press a permission dialog's "${option}" from the queue, only if the pane still shows that very dialog and its command is exactly the recorded one (exact match; needs TRAILBOSS_ALLOW_SEND=1)`
+  `press a permission dialog's "${option}" from the queue, only if the pane still shows that very dialog and its command is exactly the recorded one (exact match; needs TRAILBOSS_ALLOW_SEND=1). A wait of another host (host:key) is answered by the trailboss there, under its own guard and opt-in`
+
+/** What `ok` and `no` take: a wait of this machine or of another host. */
+const ANSWER_TARGET_WORDS = `${TARGET_WORDS}, or host:key for a wait of another host`
 
 /**
  * One command as data: its yargs name, its line in the command list, what its builder sets
@@ -126,7 +131,7 @@ const answerSpec = (name: 'ok' | 'no', option: string, load: () => Promise<Handl
   command<AnswerArgs>({
     command: `${name} <target>`,
     describe: answerDescription(option),
-    positionals: [target(TARGET_WORDS)],
+    positionals: [target(ANSWER_TARGET_WORDS)],
     options: ANSWER_OPTIONS,
     agentChoices: true,
     examples,
@@ -182,12 +187,27 @@ const COMMANDS: CommandSpec<unknown>[] = [
     positionals: [target(TARGET_WORDS, false)],
     options: GO_OPTIONS,
     agentChoices: true,
+    checks: [
+      (a) => !(a.attach && a.moveClients) || 'choose one of --attach and --move-clients',
+      (a) =>
+        !(a.attach || a.moveClients) ||
+        (a.target !== undefined && a.client === undefined && !a.print && !a.host?.length) ||
+        '--attach and --move-clients take a key and go with none of --client, --print, --host',
+      (a) => !(a.local && a.host?.length) || 'choose one of --local and --host',
+    ],
+    examples: [
+      ['$0 go 2', 'to wait 2, on this machine or another host'],
+      ['$0 go devbox:3f2a', 'to a wait of the host devbox: a pane here already in ssh to its tmux, else a new window running ssh'],
+    ],
+    epilog:
+      "Another host's wait: if a pane here runs ssh to that host and a client of the wait's tmux server came over ssh, this client switches to that pane and the host moves its client to the wait; otherwise a new window here runs ssh -t <host> trailboss go <key> --attach (outside tmux: this terminal does).",
     load: async () => (await import('../commands/go.js')).runGo,
   }),
-  command<GoArgs>({
+  command<NextArgs>({
     command: 'next',
-    describe: 'go to the next wait after the one you are in (those that need you first, wrapping)',
-    options: GO_OPTIONS,
+    describe: 'go to the next wait after the one you are in (those that need you first, wrapping; every host)',
+    options: NEXT_OPTIONS,
+    checks: [(a) => !(a.local && a.host?.length) || 'choose one of --local and --host'],
     examples: [
       [`$0 next`, 'from a pane: the wait after this one'],
       [`tmux bind-key N run-shell "trailboss next --client '#{client_name}' || true"`, 'one key through the queue'],
@@ -321,6 +341,7 @@ const COMMANDS: CommandSpec<unknown>[] = [
   }),
   answerSpec('ok', 'allow once', async () => (await import('../commands/answer.js')).runOk, [
     ['$0 ok 2', 'allow the command wait 2 asks to run'],
+    ['$0 ok devbox:3f2a', "allow it on host devbox, through devbox's trailboss"],
   ]),
   answerSpec('no', 'no', async () => (await import('../commands/answer.js')).runNo),
 ]

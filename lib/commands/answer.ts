@@ -8,7 +8,16 @@ import { agentFor } from '../agents/index.js'
 import type { AnswerArgs } from '../options/tables.js'
 import { TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
-import { type Answer, type AnswerScreen, deriveAnswerRefusal, deriveDialogKeys, readingOf } from '../queue/answer-guard.js'
+import {
+  ANSWER_GUARD,
+  type Answer,
+  type AnswerScreen,
+  deriveAnswerRefusal,
+  deriveDialogKeys,
+  deriveTooYoung,
+  readingOf,
+} from '../queue/answer-guard.js'
+import { parseDuration } from '../duration.js'
 import { filterAgents } from '../queue/filter.js'
 import { loadQueue } from '../queue/load.js'
 import { resolveTarget } from '../queue/target.js'
@@ -16,6 +25,7 @@ import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { capturePane } from '../tmux/panes.js'
 import { checkAgent } from '../navigate/agent-check.js'
 import { describeItem } from '../navigate/describe-item.js'
+import { hostsForTarget, loadFleetView } from '../navigate/fleet-view.js'
 import { requireInputAllowed } from '../navigate/input-guard.js'
 
 /** How long a key may take to change the dialog (auto mode's dialogs took under 0.3 s). */
@@ -35,9 +45,19 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: TmuxExec = execTmuxIn(io.env)): Promise<number> => {
   const command = answer === 'allow' ? 'ok' : 'no'
   requireInputAllowed(io.env, command)
+  if (args.requireGuard !== undefined && args.requireGuard !== ANSWER_GUARD)
+    throw new TrailbossError(`this trailboss answers only under the ${ANSWER_GUARD} guard, not ${args.requireGuard}`, 'nothing was pressed')
+  const minAge = args.olderThan === undefined ? null : parseDuration(args.olderThan)
   try {
-    const first = filterAgents(await loadQueue(io, { exec }), args.agent)
-    const item = resolveTarget(first, args.target, io)
+    const startedAt = io.now()
+    const fleet = await loadFleetView(io, args.local ? { local: true } : hostsForTarget(args.target), { exec })
+    const item = resolveTarget(filterAgents(fleet.view, args.agent), args.target, io)
+    if (item.remote) {
+      const { answerOnHost } = await import('../navigate/remote-answer.js')
+      return await answerOnHost(io, item, answer, { startedAt, hosts: fleet.hosts })
+    }
+    const young = deriveTooYoung(item, fleet.view.now, minAge)
+    if (young) throw new TrailbossError(`not answering ${describeItem(item)}: ${young}`, 'nothing was pressed')
     const adapter = agentFor(item.agent)
     const read = adapter?.readPermissionDialog
     // Read again: the wait must still be the one the person chose, in the process that asked.

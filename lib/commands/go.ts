@@ -4,12 +4,14 @@ import type { GoArgs } from '../options/tables.js'
 import { formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { loadQueue, type QueueView } from '../queue/load.js'
+import { loadFleetView } from '../navigate/fleet-view.js'
+import { goToItem, onHosts } from '../navigate/go-item.js'
 import { filterAgents } from '../queue/filter.js'
 import { resolveTarget } from '../queue/target.js'
 import type { QueueItem } from '../queue/derive.js'
 import { reportSkipped } from '../render/skipped.js'
 import { callerSocket } from '../tmux/env.js'
-import { defaultGoDeps, type GoDeps, goTo, reachable, tellClient } from '../navigate/go-to.js'
+import { defaultGoDeps, type GoDeps, moveClientsTo, reachable, tellClient } from '../navigate/go-to.js'
 
 /** No target: the oldest wait that has a pane to go to (a wait outside tmux cannot block the key). */
 export const pickDefault = (view: Pick<QueueView, 'queue'>): QueueItem => {
@@ -20,10 +22,14 @@ export const pickDefault = (view: Pick<QueueView, 'queue'>): QueueItem => {
 
 export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(io.env)): Promise<number> => {
   try {
-    const view = filterAgents(await loadQueue(io, { exec: deps.exec }), args.agent)
+    // --attach and --move-clients are what another host runs here: this machine's waits only.
+    const forHost = args.attach === true || args.moveClients === true
+    const loaded = forHost ? await loadQueue(io, { exec: deps.exec }) : (await loadFleetView(io, args, { exec: deps.exec })).view
+    const view = filterAgents(loaded, args.agent)
     reportSkipped(view, io)
-    const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault(view)
-    return await goTo(item, view, args, io, deps)
+    const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault({ queue: onHosts(view.queue, args.host) })
+    if (args.moveClients) return await moveClientsTo(item, view, io, deps)
+    return await goToItem(item, view, args, io, deps)
   } catch (err) {
     await tellClient(args, io, callerSocket(io.env.TMUX), formatError(err), deps.exec)
     throw err

@@ -1,7 +1,7 @@
 // `trailboss next`, `trailboss back` and `trailboss ack`: one key through the queue. `next` goes
 // to the wait after the one you are in (wrapping), `back` returns the client to where it was
 // before the last `go` or `next`, `ack` marks waits seen without going there (docs/navigation.md).
-import type { AckArgs, BackArgs, GoArgs } from '../options/tables.js'
+import type { AckArgs, BackArgs, GoArgs, NextArgs } from '../options/tables.js'
 import { EXIT_OK, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { inDefaultQueue, isQueued, type QueueItem } from '../queue/derive.js'
@@ -9,10 +9,14 @@ import { loadQueue } from '../queue/load.js'
 import { readOrigin, writeOrigin } from '../queue/origin.js'
 import { resolveTarget } from '../queue/target.js'
 import { reportSkipped } from '../render/skipped.js'
-import { byActivity, type Client, listClients, readPane } from '../tmux/clients.js'
+import { type Client, listClients, readPane } from '../tmux/clients.js'
 import { callerSocket } from '../tmux/env.js'
 import { describeItem } from '../navigate/describe-item.js'
-import { defaultGoDeps, type GoDeps, goTo, markSeen, reachable, tellClient, withTmux } from '../navigate/go-to.js'
+import { defaultGoDeps, type GoDeps, markSeen, pickClient, reachable, tellClient, withTmux } from '../navigate/go-to.js'
+import { loadFleetView } from '../navigate/fleet-view.js'
+import { goToItem, onHosts } from '../navigate/go-item.js'
+
+export { pickClient } from '../navigate/go-to.js'
 
 /** Where the person is: a pane on a tmux server. */
 export interface Here {
@@ -20,7 +24,9 @@ export interface Here {
   pane: string
 }
 
-const isAt = (i: QueueItem, here: Here | null): boolean => here !== null && i.tmux?.socket === here.socket && i.tmux.pane === here.pane
+/** Another host's pane is never where you are: its socket path may well be the same as one here. */
+const isAt = (i: QueueItem, here: Here | null): boolean =>
+  here !== null && !i.remote && i.tmux?.socket === here.socket && i.tmux.pane === here.pane
 
 /**
  * Pure: the wait `next` goes to. The default queue, in its order (the waits that need you, oldest
@@ -36,13 +42,6 @@ export const pickNext = (items: readonly QueueItem[], here: Here | null): QueueI
   return order.find((i) => !i.seen && i.needsYou) ?? order.find((i) => !i.seen) ?? order.find((i) => i.needsYou) ?? null
 }
 
-/** The client a key binding or a typed command means: --client, the one showing our pane, else the latest. */
-export const pickClient = (clients: readonly Client[], name: string | undefined, pane: string | null): Client | null => {
-  const sorted = [...clients].sort(byActivity)
-  if (name !== undefined) return sorted.find((c) => c.name === name || c.tty === name) ?? null
-  return sorted.find((c) => pane !== null && c.paneId === pane) ?? sorted[0] ?? null
-}
-
 /**
  * Where the caller is: $TMUX_PANE, else the pane its client shows (run-shell has no
  * $TMUX_PANE). Without $TMUX, a named client is looked for on the servers the waits run on.
@@ -55,7 +54,11 @@ const findHere = async (
 ): Promise<{ here: Here | null; client: Client | null; socket: string | null }> => {
   const caller = callerSocket(io.env.TMUX)
   const sockets =
-    caller !== null ? [caller] : args.client !== undefined ? [...new Set(items.flatMap((i) => (i.tmux ? [i.tmux.socket] : [])))] : []
+    caller !== null
+      ? [caller]
+      : args.client !== undefined
+        ? [...new Set(items.flatMap((i) => (i.tmux && !i.remote ? [i.tmux.socket] : [])))]
+        : []
   for (const socket of sockets) {
     const clients = await withTmux(() => listClients(socket, deps.exec)).catch(() => [])
     const client = pickClient(clients, args.client, io.env.TMUX_PANE ?? null)
@@ -66,18 +69,18 @@ const findHere = async (
   return { here: null, client: null, socket: caller }
 }
 
-export const runNext = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(io.env)): Promise<number> => {
+export const runNext = async (args: NextArgs, io: Io, deps: GoDeps = defaultGoDeps(io.env)): Promise<number> => {
   try {
-    const view = await loadQueue(io, { exec: deps.exec })
+    const { view } = await loadFleetView(io, args, { exec: deps.exec })
     reportSkipped(view, io)
     const { here } = await findHere(args, io, deps, view.items)
-    const item = pickNext(view.items, here)
+    const item = pickNext(onHosts(view.items, args.host), here)
     if (!item)
       throw new TrailbossError(
         view.queue.some((i) => !isAt(i, here)) ? 'nothing else waits in a pane' : 'nothing else is waiting',
         'trailboss ls --all shows every session',
       )
-    return await goTo(item, view, args, io, deps)
+    return await goToItem(item, view, args, io, deps)
   } catch (err) {
     await tellClient(args, io, callerSocket(io.env.TMUX), formatError(err), deps.exec)
     throw err

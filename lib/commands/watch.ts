@@ -202,8 +202,8 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     else if (effect.type === 'go') void goTo(effect.item)
     else if (effect.type === 'answer') {
       const { answer, item } = effect
-      void runCaptured(io, false, (captured) => deps.answer(answer, { target: item.key }, captured)).then(({ said }) =>
-        dispatch({ type: 'answered', said }),
+      void runCaptured(io, false, (captured) => deps.answer(answer, { target: item.key, local: item.remote === undefined }, captured)).then(
+        ({ said }) => dispatch({ type: 'answered', said }),
       )
     } else if (effect.type === 'mark-seen') {
       const ok = writeSeenMark(io.env, effect.item.sessionId, { since: effect.item.since, seenAt: io.now(), activeAt: null })

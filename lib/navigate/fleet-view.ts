@@ -22,7 +22,10 @@ export interface FleetChoiceArgs {
  * The other hosts' read, started at once so it runs while this machine's queue is read; null
  * with --local or without a hosts list.
  */
-export const startRemoteRead = async (args: FleetChoiceArgs, io: Io): Promise<{ read: Promise<FleetRead> } | null> => {
+export const startRemoteRead = async (
+  args: FleetChoiceArgs,
+  io: Io,
+): Promise<{ destinations: string[]; read: Promise<FleetRead> } | null> => {
   const others = args.host?.filter((d) => d !== LOCAL_HOST) ?? []
   // `--host local` alone reads no other host.
   if (args.local || !existsSync(hostsFile(io.env)) || (args.host?.length && others.length === 0)) {
@@ -31,7 +34,7 @@ export const startRemoteRead = async (args: FleetChoiceArgs, io: Io): Promise<{ 
     return null
   }
   const { startFleetRead } = await import('../remote/fleet.js')
-  return { read: startFleetRead(io, { all: args.all === true, only: args.host }) }
+  return startFleetRead(io, { all: args.all === true, only: args.host })
 }
 
 export interface FleetView {
@@ -44,6 +47,19 @@ export interface FleetView {
 export const loadFleetView = async (io: Io, args: FleetChoiceArgs, opts: LoadOptions = {}): Promise<FleetView> => {
   const fleet = await startRemoteRead(args, io)
   const remote = fleet?.read.then((f) => f.items)
-  const view = await loadQueue(io, { ...opts, ...(remote ? { remote } : {}) })
+  const view = await loadQueue(io, { ...opts, ...(fleet && remote ? { remote, remoteHosts: fleet.destinations } : {}) })
   return { view, hosts: fleet ? (await fleet.read).hosts : [] }
+}
+
+/**
+ * Pure: which hosts a command that names one wait must read. A number or no target: every host
+ * (numbers are given across all of them); `devbox:3f2a`: that host alone; a local key or a pane
+ * id: none, so acting on this machine's wait never waits on ssh.
+ */
+export const hostsForTarget = (target: string | undefined): FleetChoiceArgs => {
+  const t = target?.trim() ?? ''
+  if (t === '' || /^\d+$/.test(t)) return {}
+  const at = t.lastIndexOf(':')
+  if (at > 0) return { host: [t.slice(0, at)] }
+  return { local: true }
 }

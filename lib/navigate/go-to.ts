@@ -2,11 +2,12 @@
 // more right before the move, and nothing moves unless the whole plan can run (docs/design.md §5).
 import { hostname } from 'node:os'
 import { agentFor } from '../agents/index.js'
-import { EXIT_FAILURE, TrailbossError } from '../errors.js'
+import { EXIT_FAILURE, EXIT_OK, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { formatCommand } from '../text/command-line.js'
 import { type AttachFn, attachTmux, runPlan } from '../tmux/attach.js'
-import { type Client, listClients, readPane } from '../tmux/clients.js'
+import { byActivity, type Client, listClients, readPane } from '../tmux/clients.js'
+import { readEnviron } from '../proc/process-table.js'
 import { formatStep, planGo } from '../tmux/go-plan.js'
 import { isQueued, type QueueItem } from '../queue/derive.js'
 import { writeOrigin } from '../queue/origin.js'
@@ -25,14 +26,27 @@ export interface GoDeps {
 /** The real tmux, in the command's environment (`execTmuxIn`), the real attach, this host's name. */
 export const defaultGoDeps = (env: NodeJS.ProcessEnv): GoDeps => ({ exec: execTmuxIn(env), attach: attachTmux, host: hostname() })
 
-/** How a move is asked for: which client (`--client`), and whether only to print the steps (`--print`). */
+/**
+ * How a move is asked for: which client (`--client`), whether only to print the steps
+ * (`--print`), and `--attach` (this terminal attaches, or nothing moves: what another host runs
+ * over `ssh -t`).
+ */
 export interface GoWay {
   client?: string | undefined
   print: boolean
+  attach?: boolean | undefined
 }
 
-/** A wait whose pane can be gone to, as far as the queue knows. */
-export const reachable = (item: QueueItem): boolean => item.tmux !== null && item.tmux.alive !== false && item.state !== 'gone'
+/** A wait whose pane can be gone to, as far as the queue knows (a host that did not answer now: not). */
+export const reachable = (item: QueueItem): boolean =>
+  item.tmux !== null && item.tmux.alive !== false && item.state !== 'gone' && item.remote?.stale !== true
+
+/** The client a key binding or a typed command means: --client, the one showing our pane, else the latest. */
+export const pickClient = (clients: readonly Client[], name: string | undefined, pane: string | null): Client | null => {
+  const sorted = [...clients].sort(byActivity)
+  if (name !== undefined) return sorted.find((c) => c.name === name || c.tty === name) ?? null
+  return sorted.find((c) => pane !== null && c.paneId === pane) ?? sorted[0] ?? null
+}
 
 const shellQuote = (s: string): string => formatCommand([s])
 
@@ -90,13 +104,21 @@ export const tellClient = async (
   await exec(['display-message', '-c', way.client, text.replace(/#/g, '##')], { socket }).catch(() => undefined)
 }
 
-/** Going to a wait is seeing it (docs/queue.md): it leaves the default queue until the session waits again. */
+/**
+ * Going to a wait is seeing it (docs/queue.md): it leaves the default queue until the session
+ * waits again. A remote wait is marked by its own host, whose `go` runs there.
+ */
 export const markSeen = (item: QueueItem, io: Pick<Io, 'env' | 'now'>): boolean =>
-  isQueued(item) && writeSeenMark(io.env, item.sessionId, { since: item.since, seenAt: io.now(), activeAt: null })
+  !item.remote && isQueued(item) && writeSeenMark(io.env, item.sessionId, { since: item.since, seenAt: io.now(), activeAt: null })
 
-/** Takes a client to `item`'s pane (or prints how); returns the exit code. */
-export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way: GoWay, io: Io, deps: GoDeps): Promise<number> => {
-  if (!item.tmux || item.headless) throw noTmuxError(item, deps.host)
+/** The pane is there and is the one the queue saw; else the error that says what became of it. */
+const checkPane = async (
+  item: QueueItem,
+  view: Pick<QueueView, 'queue'>,
+  deps: GoDeps,
+  host: string,
+): Promise<NonNullable<QueueItem['tmux']>> => {
+  if (!item.tmux || item.headless) throw noTmuxError(item, host)
   if (item.state === 'gone' || item.tmux.alive === false) throw goneError(item, view, item.reason ?? 'no longer in tmux')
   const target = item.tmux
   const check = await withTmux(() => readPane(target.socket, target.pane, deps.exec))
@@ -107,8 +129,16 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way:
       check.state === 'no-server' ? 'tmux server is gone' : check.state === 'dead' ? 'pane is dead' : 'pane is gone',
     )
   if (target.serverPid !== null && check.serverPid !== target.serverPid) throw goneError(item, view, 'tmux server was restarted')
+  return target
+}
 
+/** Takes a client to `item`'s pane on this machine (or prints how); returns the exit code. */
+export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way: GoWay, io: Io, deps: GoDeps): Promise<number> => {
+  const target = await checkPane(item, view, deps, deps.host)
   const caller = callerSocket(io.env.TMUX)
+  const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true
+  if (way.attach && caller === null && !terminal)
+    throw new TrailbossError('--attach needs a terminal', 'run it on a terminal, or over ssh -t')
   const targetClients = await withTmux(() => listClients(target.socket, deps.exec))
   let callerClients: Client[] | undefined
   if (way.client !== undefined && caller !== null && caller !== target.socket)
@@ -117,7 +147,7 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way:
     callerSocket: caller,
     callerPane: io.env.TMUX_PANE ?? null,
     client: way.client,
-    terminal: io.stdin.isTTY === true && io.stdout.isTTY === true,
+    terminal,
     targetClients,
     callerClients,
   })
@@ -147,4 +177,40 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way:
     await tellClient(way, io, target.socket, `trailboss: went to ${describeItem(item)}`, deps.exec)
   }
   return code
+}
+
+/** Whether a tmux client came in over ssh: its environment has SSH_CONNECTION (null: unreadable, as without /proc). */
+export type OverSsh = (pid: number) => boolean | null
+
+/** Pure: `/proc/<pid>/environ` holds SSH_CONNECTION. */
+export const hasSshConnection = (environ: string): boolean => environ.split('\0').some((v) => v.startsWith('SSH_CONNECTION='))
+
+export const readOverSsh: OverSsh = (pid) => {
+  const environ = readEnviron(pid)
+  return environ === null ? null : hasSshConnection(environ)
+}
+
+/**
+ * `go --move-clients`, what another host runs here over ssh when one of its panes already shows
+ * this host's tmux: the most recently active client of the wait's server that came in over ssh
+ * moves to the pane (its session, window and pane). Prints nothing; fails (exit 1) when no such
+ * client is attached, so the other host opens a window of its own instead.
+ */
+export const moveClientsTo = async (
+  item: QueueItem,
+  view: Pick<QueueView, 'queue'>,
+  io: Io,
+  deps: GoDeps,
+  overSsh: OverSsh = readOverSsh,
+): Promise<number> => {
+  const target = await checkPane(item, view, deps, deps.host)
+  const clients = (await withTmux(() => listClients(target.socket, deps.exec))).filter((c) => !c.controlMode && overSsh(c.pid) !== false)
+  const client = [...clients].sort(byActivity)[0]
+  if (!client) throw new TrailbossError(`no client attached over ssh to the tmux server of ${describeItem(item)}`, 'nothing moved')
+  const r = await deps.exec(['switch-client', '-c', client.name, '-t', target.pane], { socket: target.socket })
+  if (r.code !== 0) throw new TrailbossError(`tmux switch-client failed: ${r.stderr.trim()}`, 'nothing moved')
+  markSeen(item, io)
+  if (client.paneId && client.paneId !== target.pane)
+    writeOrigin(io.env, { socket: target.socket, client: client.name, pane: client.paneId, at: io.now() })
+  return EXIT_OK
 }

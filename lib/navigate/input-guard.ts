@@ -16,11 +16,14 @@ const DOES: Readonly<Record<'send' | 'ok' | 'no', string>> = {
   no: 'press keys in agent panes',
 }
 
+/** What the refusal says first: also how another host's refusal is recognised (remote-answer.ts). */
+export const inputOffWhat = (command: keyof typeof DOES): string => `\`${command}\` is off`
+
 /** Throws, naming the command, the variable and what setting it allows, unless the person opted in. */
 export const requireInputAllowed = (env: Io['env'], command: keyof typeof DOES): void => {
   if (inputAllowed(env)) return
   throw new TrailbossError(
-    `\`${command}\` is off`,
+    inputOffWhat(command),
     `set ${ALLOW_INPUT_ENV}=1 to let Trail Boss ${DOES[command]} (e.g. export ${ALLOW_INPUT_ENV}=1 in your shell's startup file)`,
   )
 }

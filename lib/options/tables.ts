@@ -46,7 +46,8 @@ export const LS_OPTIONS = {
   follow: {
     type: 'boolean',
     default: false,
-    describe: 'with --json: stay, and print the document again (one line) each time the queue changes',
+    describe:
+      "with --json: stay, and print the document again (one line) each time the queue changes (this machine's queue; watch follows every host)",
   },
   'until-change': {
     type: 'string',
@@ -86,8 +87,33 @@ export const SHOW_OPTIONS = {
 
 export const GO_OPTIONS = {
   client: { type: 'string', describe: "the tmux client to move (key bindings pass '#{client_name}')" },
-  print: { type: 'boolean', default: false, describe: 'print the tmux commands instead of running them' },
+  print: { type: 'boolean', default: false, describe: 'print the tmux (and ssh) commands instead of running them' },
   agent: AGENT_FILTER,
+  host: {
+    type: 'string',
+    array: true,
+    describe: "only the waits of these hosts (trailboss hosts ls; 'local': this machine), when none is named; the others are not read",
+  },
+  local: { type: 'boolean', describe: 'this machine only: other hosts are not read' },
+  attach: {
+    type: 'boolean',
+    describe:
+      'this machine only: attach this terminal to the wait (its window and pane selected), or fail; what another host runs here over ssh -t',
+  },
+  'move-clients': {
+    type: 'boolean',
+    describe:
+      "this machine only: move the latest client that came over ssh to the wait's tmux server to its pane, print nothing, exit 1 when none is attached; what another host runs here over ssh",
+  },
+} as const satisfies Record<string, OptionSpec>
+
+/** `next`: no target, so none of go's modes for another host's use. */
+export const NEXT_OPTIONS = {
+  client: GO_OPTIONS.client,
+  print: GO_OPTIONS.print,
+  agent: AGENT_FILTER,
+  host: GO_OPTIONS.host,
+  local: GO_OPTIONS.local,
 } as const satisfies Record<string, OptionSpec>
 
 export const BACK_OPTIONS = {
@@ -143,9 +169,22 @@ export const HOSTS_LS_OPTIONS = {
   json: { type: 'boolean', default: false, describe: 'as JSON: { version, hosts: [{ destination, addedAt }] }' },
 } as const satisfies Record<string, OptionSpec>
 
-/** `ok` and `no`: the target and, like every queue command, --agent. */
+/**
+ * `ok` and `no`: the target and, like every queue command, --agent. The last three are the
+ * fixed words another host's trailboss sends when it answers a wait of this one (docs/design.md
+ * §10.5); a person may use them too.
+ */
 export const ANSWER_OPTIONS = {
   agent: AGENT_FILTER,
+  local: { type: 'boolean', default: false, describe: 'this machine only: other hosts (trailboss hosts) are not read' },
+  'older-than': { type: 'string', describe: 'refuse a wait younger than this (e.g. 10s)' },
+  // The only guard there is (queue/answer-guard.ts ANSWER_GUARD, checked again when it runs): a
+  // trailboss that accepts this option has it; an older one stops at the unknown option.
+  'require-guard': {
+    type: 'string',
+    choices: ['exact-match'],
+    describe: 'answer only under this guard (what another host asks before answering here)',
+  },
 } as const satisfies Record<string, OptionSpec>
 
 export const SEND_OPTIONS = {
@@ -176,6 +215,7 @@ export type StatusArgs = ArgsOf<typeof STATUS_OPTIONS>
 export type StatuslineArgs = ArgsOf<typeof STATUSLINE_OPTIONS>
 export type ShowArgs = ArgsOf<typeof SHOW_OPTIONS> & { target: string }
 export type GoArgs = ArgsOf<typeof GO_OPTIONS> & { target: string | undefined }
+export type NextArgs = ArgsOf<typeof NEXT_OPTIONS>
 export type BackArgs = ArgsOf<typeof BACK_OPTIONS>
 /** `ack`'s targets: numbers, keys or pane ids. */
 export type AckArgs = { targets: (string | number)[] }

@@ -84,6 +84,15 @@ export const deriveDialogKeys = (screen: AnswerScreen, reading: Reading, answer:
 }
 
 /**
+ * Why a wait younger than `minAgeMs` (`--older-than`) is not answered, or null. Another host asks
+ * for it: a wait that began after that host's read cannot be the one the person named there.
+ */
+export const deriveTooYoung = (item: Pick<QueueItem, 'since'>, now: number, minAgeMs: number | null): string | null => {
+  if (minAgeMs === null || now - item.since >= minAgeMs) return null
+  return `it began ${Math.max(0, Math.floor((now - item.since) / 1000))} s ago, under the ${minAgeMs / 1000} s asked (--older-than)`
+}
+
+/**
  * Why the key must not be pressed, or null when it may: the wait read first (`before`), the
  * same session read again (`after`), whether its pane still runs the agent process that asked
  * (null: the record does not say), and what the pane showed right before the key.

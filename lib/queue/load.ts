@@ -6,7 +6,7 @@ import type { SessionRecord } from '../record/types.js'
 import type { Io } from '../io.js'
 import { type Env, sessionsDir } from '../paths.js'
 import { readSeenMarks, deriveSeenUpdate, writeSeenMark, type SeenMark } from './seen.js'
-import { deriveNumbering, readNumbers, waitKey } from './numbers.js'
+import { deriveNumbering, readNumbers, unreadHosts, waitKey } from './numbers.js'
 import {
   deriveQueue,
   inDefaultQueue,
@@ -75,6 +75,12 @@ export interface LoadOptions {
    * queue's order before numbering, so numbers are given across all hosts by one book.
    */
   remote?: Promise<readonly QueueItem[]>
+  /**
+   * The hosts `remote` reads (all of them, stale or not): the numbers of the waits of every other
+   * host are kept as they are, since this run did not look (`ls --local`, a command that reads
+   * no host).
+   */
+  remoteHosts?: readonly string[]
 }
 
 /** The seen `since` of each session whose mark says seen: deriveQueue's `seen` fact. */
@@ -249,15 +255,16 @@ const checkScreens = async (
  * emitter's bound, or a home that is not writable). Numbering in memory never gives a held
  * number away: a number freed now is held like any other.
  */
-const numberWaits = async (env: Env, items: QueueItem[], now: number, complete: boolean): Promise<void> => {
+const numberWaits = async (env: Env, items: QueueItem[], now: number, complete: boolean, readHosts: readonly string[]): Promise<void> => {
   const waits = items.filter(isQueued)
   if (waits.length === 0 && !complete) return
   const { entries: book, bad } = readNumbers(env)
-  let numbering = deriveNumbering(book, waits, now)
+  const unread = unreadHosts(readHosts)
+  let numbering = deriveNumbering(book, waits, now, undefined, unread)
   // A bad book is rewritten by its writer, changed or not: said once, not on every run.
   if ((numbering.changed || bad) && complete) {
     const { writeNumbering } = await import('./numbers-write.js')
-    numbering = (await writeNumbering(env, waits, now)) ?? numbering
+    numbering = (await writeNumbering(env, waits, now, unread)) ?? numbering
   }
   for (const item of waits) item.n = numbering.numbers.get(waitKey(item)) ?? null
 }
@@ -373,6 +380,6 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
     if (newlySeen) items = derive()
   }
   if (opts.remote) items = orderItems([...items, ...(await opts.remote)])
-  await numberWaits(io.env, items, now, opts.screens !== false && opts.discover !== false)
+  await numberWaits(io.env, items, now, opts.screens !== false && opts.discover !== false, opts.remoteHosts ?? [])
   return { queue: items.filter(inDefaultQueue), items, skipped: store.skipped, tmuxAvailable: available, now, hookless: found }
 }

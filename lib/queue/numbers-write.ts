@@ -12,7 +12,12 @@ import { deriveNumbering, formatNumbers, type NumberedWait, type Numbering, numb
  * LOCK_BUDGET_MS (the emitter's own bound: a reader never waits longer on a writer) or the home
  * cannot be written: the caller then numbers from what it read, for this run only.
  */
-export const writeNumbering = async (env: Env, waits: readonly NumberedWait[], now: number): Promise<Numbering | null> => {
+export const writeNumbering = async (
+  env: Env,
+  waits: readonly NumberedWait[],
+  now: number,
+  unread?: (sessionId: string) => boolean,
+): Promise<Numbering | null> => {
   const file = numbersFile(env)
   let release: () => Promise<void>
   try {
@@ -22,7 +27,7 @@ export const writeNumbering = async (env: Env, waits: readonly NumberedWait[], n
   }
   try {
     const book = readNumbers(env, { underLock: true })
-    const numbering = deriveNumbering(book.entries, waits, now)
+    const numbering = deriveNumbering(book.entries, waits, now, undefined, unread)
     if (numbering.changed || book.bad) writeHomeFile(env, trailbossHome(env), file, formatNumbers(numbering.entries), '.numbers')
     return numbering
   } catch {

@@ -64,18 +64,23 @@ export const formatNumbers = (entries: readonly NumberEntry[]): string =>
  * freed by a reader that missed it is taken back); a held number whose wait is not among `waits`
  * is freed now; a freed number is given to no other wait until NUMBER_HOLD_MS after it was freed.
  * An entry stamped after `now` was stamped before the clock stepped back: its hold is over.
+ * `unread` names the sessions of hosts this run did not read (lib/remote/): their entries stay
+ * as they are.
  */
 export const deriveNumbering = (
   book: readonly NumberEntry[],
   waits: readonly NumberedWait[],
   now: number,
   holdMs = NUMBER_HOLD_MS,
+  unread: (sessionId: string) => boolean = () => false,
 ): Numbering => {
   const current = new Set(waits.map(waitKey))
   const entries: NumberEntry[] = []
   let changed = false
   for (const e of book) {
-    if (current.has(waitKey(e))) {
+    // A wait of a host this run did not read is not over because it is not among `waits`.
+    if (!current.has(waitKey(e)) && unread(e.sessionId)) entries.push(e)
+    else if (current.has(waitKey(e))) {
       if (e.freedAt !== null) changed = true
       entries.push(e.freedAt === null ? e : { ...e, freedAt: null })
     } else if (e.freedAt === null) {
@@ -115,3 +120,17 @@ export const readNumbers = (env: Env, opts: { underLock?: boolean } = {}): { ent
   const got = readCache<{ waits: NumberEntry[] }>(env, numbersCache(env), { repair: false, log: opts.underLock !== true })
   return { entries: toEntries(got.value), bad: got.bad !== null }
 }
+
+/** The host a numbered session belongs to: `devbox` of `devbox:<id>`; null for this machine's. */
+export const numberedHost = (sessionId: string): string | null => {
+  const at = sessionId.lastIndexOf(':')
+  return at < 0 ? null : sessionId.slice(0, at)
+}
+
+/** Pure: `unread` for deriveNumbering: the sessions of every host but those read (`read`). */
+export const unreadHosts =
+  (read: readonly string[]): ((sessionId: string) => boolean) =>
+  (sessionId) => {
+    const host = numberedHost(sessionId)
+    return host !== null && !read.includes(host)
+  }

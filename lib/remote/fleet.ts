@@ -105,8 +105,11 @@ export const chooseHosts = (env: Env, choice: FleetChoice): { destinations: stri
 }
 
 /** Starts reading the hosts (none without a list); says on stderr when the list cannot be read. */
-export const startFleetRead = (io: Pick<Io, 'env' | 'now' | 'stderr'>, choice: FleetChoice): Promise<FleetRead> => {
+export const startFleetRead = (
+  io: Pick<Io, 'env' | 'now' | 'stderr'>,
+  choice: FleetChoice,
+): { destinations: string[]; read: Promise<FleetRead> } => {
   const { destinations, problem } = chooseHosts(io.env, choice)
   if (problem) io.stderr.write(`trailboss: ${problem}; other hosts are not read\n`)
-  return readFleet(io.env, destinations, choice.all, io.now)
+  return { destinations, read: readFleet(io.env, destinations, choice.all, io.now) }
 }

@@ -3,7 +3,7 @@
 // check files with lib/cache/check.generated.js, which `npm run schemas` compiles from these
 // (test/contract.test.ts keeps the two in step); zod itself stays off that path.
 import * as z from 'zod/mini'
-import { liveState, type Same, sessionId, tmux, toolCall, waitKind } from '../record/schema.js'
+import { liveState, type Same, tmux, toolCall, waitKind } from '../record/schema.js'
 import { DISCOVERY_VERSION, type DiscoveryCache, type ScreenMemo } from '../queue/discovery-cache.js'
 import { SCREENS_VERSION, type ScreenCacheEntry } from '../queue/screen-cache.js'
 import { NUMBERS_VERSION, type NumberEntry } from '../queue/numbers.js'

@@ -31,13 +31,13 @@ export const runPlan = async (
 export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']
 
 /**
- * `tmux attach` with this process's terminal. Node 20 has no execve, so the client is a child
- * with inherited stdio; signals sent to us are passed on, and its exit code becomes ours
- * (128 + signal number when a signal ended it, as shells report it).
+ * A program with this process's terminal (`tmux attach`, an interactive `ssh`). Node 20 has no
+ * execve, so it is a child with inherited stdio; signals sent to us are passed on, and its exit
+ * code becomes ours (128 + signal number when a signal ended it, as shells report it).
  */
-export const attachTmux: AttachFn = (argv, env) =>
+export const runInTerminal = (file: string, argv: string[], env: NodeJS.ProcessEnv): Promise<number> =>
   new Promise((resolve, reject) => {
-    const child = spawn('tmux', argv, { stdio: 'inherit', env })
+    const child = spawn(file, argv, { stdio: 'inherit', env })
     const forward = (signal: NodeJS.Signals): void => {
       child.kill(signal)
     }
@@ -45,12 +45,18 @@ export const attachTmux: AttachFn = (argv, env) =>
     const done = (): void => {
       for (const s of FORWARDED_SIGNALS) process.off(s, forward)
     }
-    child.on('error', (err: NodeJS.ErrnoException) => {
+    child.on('error', (err) => {
       done()
-      reject(err.code === 'ENOENT' ? new TmuxUnavailable(err) : err)
+      reject(err)
     })
     child.on('exit', (code, signal) => {
       done()
       resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0))
     })
+  })
+
+/** `tmux attach` with this process's terminal. */
+export const attachTmux: AttachFn = (argv, env) =>
+  runInTerminal('tmux', argv, env).catch((err: NodeJS.ErrnoException) => {
+    throw err.code === 'ENOENT' ? new TmuxUnavailable(err) : err
   })
