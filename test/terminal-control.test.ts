@@ -145,7 +145,12 @@ t.test('every --json output escapes C0 and C1 controls and U+2028/9, and reads b
     t.doesNotThrow(() => JSON.parse(text), `${what}: still JSON`)
   }
   t.match(ls, '"Ready\\u009b2J\\u009b31m? \\u0085next\\u2028line\\u2029para\\u007f \\u001b[K\\u0007"', 'escaped as \\u sequences')
-  const doc = JSON.parse(ls) as { queue: { cwd: string; ask: { message: string } }[]; skipped: { file: string }[]; digest: string }
+  const doc = JSON.parse(ls) as {
+    queue: { cwd: string; ask: { message: string } }[]
+    skipped: { file: string }[]
+    digest: string
+    hosts: unknown[]
+  }
   t.equal(doc.queue[0]?.ask.message, message, 'read back exactly')
   t.equal(doc.queue[0]?.cwd, stop.cwd)
   t.match(doc.skipped.map((s) => s.file).join(' '), 'y\u009b.json')

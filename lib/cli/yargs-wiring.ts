@@ -1,10 +1,8 @@
 // yargs wiring of every command, with help and usage errors. Each command's module is imported
 // only when that command runs.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Argv, PositionalOptions } from 'yargs'
-import { findPackageRoot } from '../settings/package-root.js'
+import { packageVersion } from '../settings/package-root.js'
 import { AGENT_IDS } from '../agents/index.js'
 import {
   ANSWER_OPTIONS,
@@ -50,20 +48,7 @@ import { formatUsageFailure } from './usage-failure.js'
 
 type Handler<A> = (args: A, io: Io) => Promise<number>
 
-/** Put in by the build (scripts/build.mjs): a bundle cannot find package.json the way yargs looks for it. */
-declare const __TRAILBOSS_VERSION__: string | undefined
-/** From source (tests that import the wiring), the package.json of this checkout. */
-const version = (): string => {
-  if (typeof __TRAILBOSS_VERSION__ === 'string') return __TRAILBOSS_VERSION__
-  const root = findPackageRoot(fileURLToPath(import.meta.url))
-  try {
-    return root
-      ? String((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown }).version ?? 'unknown')
-      : 'unknown'
-  } catch {
-    return 'unknown'
-  }
-}
+const version = (): string => packageVersion(fileURLToPath(import.meta.url))
 
 const EPILOG = `Exit codes: 0 ok (also for an empty queue), 1 failure, 2 usage error; ls --exit-status: 3 when nothing needs you.
 Environment: TRAILBOSS_HOME (default ~/.trailboss), CLAUDE_CONFIG_DIR (default ~/.claude), NO_COLOR, TRAILBOSS_ALLOW_SEND=1.`
@@ -288,14 +273,14 @@ const COMMANDS: CommandSpec<unknown>[] = [
   }),
   command<InstallArgs>({
     command: 'uninstall',
-    describe: "remove exactly Trail Boss's hooks from an agent's settings",
+    describe: "remove exactly Trail Boss's hooks from an agent's settings, and close the ssh connections to remote hosts",
     options: UNINSTALL_OPTIONS,
     agentChoices: true,
     load: async () => (await import('../commands/install.js')).runUninstall,
   }),
   command<DoctorArgs>({
     command: 'doctor',
-    describe: 'check the whole chain (node, emitter, hooks, records, lost spool events, tmux) and say how to fix it',
+    describe: 'check the whole chain (node, emitter, hooks, records, lost spool events, tmux, each remote host) and say how to fix it',
     options: DOCTOR_OPTIONS,
     load: async () => (await import('../commands/doctor.js')).runDoctor,
   }),
@@ -335,7 +320,8 @@ const COMMANDS: CommandSpec<unknown>[] = [
   }),
   command<GcArgs>({
     command: 'gc',
-    describe: 'retire ended and gone sessions older than a threshold, and lost spool events as old',
+    describe:
+      "retire ended and gone sessions older than a threshold, and lost spool events as old; forget removed hosts' last answers and close the hosts' ssh connections",
     options: GC_OPTIONS,
     load: async () => (await import('../commands/gc.js')).runGc,
   }),

@@ -1,7 +1,8 @@
 // doctor: checks the whole chain (Node, emitter, each agent's own setup, $TRAILBOSS_HOME,
-// records, tmux, panes) and says what to do about each failure. Facts are gathered here;
-// lib/doctor/checks.ts turns them into verdicts. What only one agent has (its hooks in its
-// settings, its build, its spool) is that agent's `doctor` (lib/agents/<agent>/doctor.ts).
+// records, tmux, panes, each remote host) and says what to do about each failure. Facts are
+// gathered here; lib/doctor/checks.ts (host-checks.ts for the hosts) turns them into verdicts.
+// What only one agent has (its hooks in its settings, its build, its spool) is that agent's
+// `doctor` (lib/agents/<agent>/doctor.ts).
 import { deriveHomeProblem } from '../fs/home-check.js'
 import { isRefusal, readRange, withRegularFile } from '../fs/safe-file.js'
 import { spawn } from 'node:child_process'
@@ -32,7 +33,7 @@ import {
 } from '../doctor/checks.js'
 import { findOnPath } from '../fs/find-on-path.js'
 import { useColour, type Io } from '../io.js'
-import { endedIndexDir, type Env, logFile, sessionsDir, trailbossHome } from '../paths.js'
+import { endedIndexDir, type Env, hostsFile, logFile, sessionsDir, trailbossHome } from '../paths.js'
 import { readEndedMarks } from '../record/ended-index.js'
 import { spoolDir } from '../record/spool.js'
 import { listLostSpool } from '../record/spool-lost.js'
@@ -41,7 +42,8 @@ import { agentFor } from '../agents/index.js'
 import { hooksFor } from '../agents/hook-registry.js'
 import { projectLabelIn } from '../record/hook-context.js'
 import { formatCommand } from '../text/command-line.js'
-import { EMIT_BIN, emitterPathIn, findPackageRoot, INSTALL_PACKAGE } from '../settings/package-root.js'
+import { EMIT_BIN, emitterPathIn, findPackageRoot, INSTALL_PACKAGE, packageVersion } from '../settings/package-root.js'
+import { readHosts } from '../remote/hosts-file.js'
 import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
 import { fileURLToPath } from 'node:url'
@@ -154,6 +156,22 @@ const readServers = async (sockets: readonly string[], exec: TmuxExec, tmuxThere
   return new Map([...out].sort(([a], [b]) => a.localeCompare(b)))
 }
 
+/**
+ * The hosts list, then every listed host at once (each bounded as a read is), then the socket
+ * folder their connections made or used. Nothing without a hosts.json.
+ */
+const gatherHostChecks = async (env: Env, here: string): Promise<Check[]> => {
+  const file = hostsFile(env)
+  const { hosts, problem } = readHosts(env)
+  if (!problem && hosts.length === 0 && !exists(file)) return []
+  const { checkControlDir, checkHost, checkHostsFile } = await import('../doctor/host-checks.js')
+  const { probeHosts, readControlDirFacts } = await import('../remote/host-probe.js')
+  const checks = [checkHostsFile(file, hosts.length, problem)]
+  if (hosts.length === 0) return checks
+  const probes = await probeHosts(env, hosts)
+  return [...checks, checkControlDir(readControlDirFacts(env)), ...probes.map((p) => checkHost(p, here))]
+}
+
 export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check[]> => {
   const env = io.env
   const execPath = deps.execPath ?? process.execPath
@@ -190,6 +208,17 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
     ),
   )
   checks.push(...agentChecks.flat())
+  // Started now, read last: the hosts answer while this machine's checks run.
+  const hostChecks = gatherHostChecks(env, packageVersion(deps.selfFile ?? fileURLToPath(import.meta.url))).catch(
+    (err: unknown): Check[] => [
+      {
+        id: 'hosts',
+        status: 'fail',
+        summary: `the remote hosts could not be checked: ${(err as Error).message}`,
+        fix: 'trailboss hosts ls',
+      },
+    ],
+  )
   const noneSetUp = checkAnyAgentSetUp(
     agentChecks,
     SETUPS.map((a) => a.id),
@@ -257,6 +286,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
       }),
     ),
   )
+  checks.push(...(await hostChecks))
   return checks
 }
 

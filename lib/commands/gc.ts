@@ -1,8 +1,11 @@
 // trailboss gc: retire ended and gone sessions whose last event is older than a threshold, remove
 // the spool's lost events past that threshold too, and clear our own leftovers (stale temp files,
-// folded pending files, stale locks). It says what it removes, on stdout and in the log; nothing
-// else is ever deleted (docs/design.md §2.7). What the store holds and what may go is
-// lib/record/gc.ts's and gc-plan.ts's; this parses, asks and says.
+// folded pending files, stale locks), and the kept answers of remote hosts no longer listed. It
+// says what it removes, on stdout and in the log; nothing else is ever deleted (docs/design.md
+// §2.7, §10.6). It also ends the hosts' shared ssh connections. What the store holds and what may
+// go is lib/record/gc.ts's and gc-plan.ts's (lib/remote/answer-gc-plan.ts's for the answers);
+// this parses, asks and says.
+import { join } from 'node:path'
 import type { GcArgs } from '../options/tables.js'
 import { formatAge, parseDuration } from '../duration.js'
 import { EXIT_OK, TrailbossError } from '../errors.js'
@@ -16,6 +19,10 @@ import { selectRetired } from '../record/gc-plan.js'
 import { readGcPlan, removeLeftover, retireSession } from '../record/gc.js'
 import { reportSkipped } from '../render/skipped.js'
 import { formatVisible } from '../text/visible-text.js'
+import { planAnswerGc } from '../remote/answer-gc-plan.js'
+import { closeHostMasters } from '../remote/close-masters.js'
+import { readHosts } from '../remote/hosts-file.js'
+import { listLastAnswerNames, remoteDir, removeLastAnswer } from '../remote/last-answer.js'
 
 const appendLog = (io: Io, line: string): void => {
   try {
@@ -73,6 +80,18 @@ export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promi
     lost++
   }
   if (lost > 0) io.stdout.write(`${verb} ${lost} lost spool event${lost === 1 ? '' : 's'} older than ${formatVisible(args.olderThan)}\n`)
+  // Kept answers of hosts taken off the list; none while the list cannot be read (it would name no host).
+  const { hosts, problem } = readHosts(io.env)
+  if (problem) io.stderr.write(`${formatVisible(`trailboss: ${problem}; the hosts' kept answers are left as they are`)}\n`)
+  else
+    for (const name of planAnswerGc(listLastAnswerNames(io.env), hosts)) {
+      const path = join(remoteDir(io.env), name)
+      if (!args.dryRun && !removeLastAnswer(io.env, name)) continue
+      say(`${path} (the last answer of a host no longer listed)`)
+      if (!args.dryRun) appendLog(io, `removed ${path} (the last answer of a host no longer listed)`)
+    }
+  if (!args.dryRun)
+    for (const d of await closeHostMasters(io.env)) io.stdout.write(`${formatVisible(`closed the ssh connection to ${d}`)}\n`)
   if (count === 0 && io.stdout.isTTY) io.stdout.write(`nothing to retire (ended or gone for ${args.olderThan})\n`)
   return EXIT_OK
 }

@@ -36,6 +36,7 @@ import type { JsonObject } from '../settings/json-value.js'
 import { deriveEmptyHooks, type EmptyHooks } from '../settings/empty-hooks.js'
 import { type InstallNote, readInstallNote, writeInstallNote } from '../settings/install-note.js'
 import { jsonEqual } from '../json-equal.js'
+import { formatVisible } from '../text/visible-text.js'
 
 export interface InstallDeps {
   /** The running Node binary (process.execPath). */
@@ -265,6 +266,9 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   if (!args.dryRun) {
     if (c?.removed && companionNote) removeEmptyFolders(companionNote.dirs)
     if (u.removed && note) removeEmptyFolders(note.dirs)
+    // Leaving: the hosts' shared connections (the one process of ours that outlives a command) go now.
+    const { closeHostMasters } = await import('../remote/close-masters.js')
+    for (const d of await closeHostMasters(io.env)) io.stdout.write(`closed the ssh connection to ${formatVisible(d)}\n`)
   }
   return 0
 }

@@ -5,6 +5,7 @@
 // few seconds do not try a dead host again within their refresh gap (cached-fleet.ts).
 import { join } from 'node:path'
 import { type Env, trailbossHome } from '../paths.js'
+import { listRealDir, removeOwnFile } from '../fs/own-files.js'
 import { readRegularFile } from '../fs/safe-file.js'
 import { tryWriteHomeFile } from '../fs/home-file.js'
 import { checkRemoteAnswer, type RemoteListing } from './answer.js'
@@ -78,3 +79,9 @@ export const writeLastAnswer = (env: Env, destination: string, answer: LastAnswe
 /** Notes a read that gave no answer, keeping the last good one to show meanwhile. */
 export const writeFailedRead = (env: Env, destination: string, failed: FailedRead, answer: LastAnswer | null): boolean =>
   writeHostCache(env, destination, { answer, failed })
+
+/** The names of the regular files in the folder of kept answers (never through a link); none when it is not a real folder. */
+export const listLastAnswerNames = (env: Env): string[] => listRealDir(remoteDir(env)).flatMap((e) => (e.isFile() ? [e.name] : []))
+
+/** Removes one kept answer by its name in that folder (a regular file only); whether it did. */
+export const removeLastAnswer = (env: Env, name: string): boolean => removeOwnFile(join(remoteDir(env), name))

@@ -39,6 +39,22 @@ export const findPackageRoot = (fromFile: string): string | null => {
   }
 }
 
+/** Put in by the build (scripts/build.mjs): a bundle cannot find package.json where it looks. */
+declare const __TRAILBOSS_VERSION__: string | undefined
+
+/** This package's version: the build's, or from source (tests) the package.json of this checkout. */
+export const packageVersion = (selfFile: string): string => {
+  if (typeof __TRAILBOSS_VERSION__ === 'string') return __TRAILBOSS_VERSION__
+  const root = findPackageRoot(selfFile)
+  try {
+    return root
+      ? String((JSON.parse(fs.readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown }).version ?? 'unknown')
+      : 'unknown'
+  } catch {
+    return 'unknown'
+  }
+}
+
 /**
  * Emitter files a settings file names that belong to a package called `trailboss` on disk (a
  * clone in a folder of any name): ours, though their path does not say so. Another tool's

@@ -48,6 +48,8 @@ export interface LabOptions {
   list?: boolean
   /** A host's PATH before the usual one, by name: e.g. a folder whose `trailboss` misbehaves. */
   pathFirst?: Record<string, string>
+  /** A host's whole PATH, by name, without this checkout's trailboss: the trap of a short non-interactive PATH. */
+  pathOnly?: Record<string, string>
 }
 
 export const startRemoteLab = async (t: Test, names: readonly string[], opts: LabOptions = {}): Promise<RemoteLab> => {
@@ -57,7 +59,7 @@ export const startRemoteLab = async (t: Test, names: readonly string[], opts: La
   const hosts: Record<string, SshHost> = {}
   for (const name of names) {
     const first = opts.pathFirst?.[name]
-    const path = `${first ? `${first}:` : ''}${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`
+    const path = opts.pathOnly?.[name] ?? `${first ? `${first}:` : ''}${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`
     const host = await startSshHost(join(root, name), name, { path })
     hosts[name] = host
   }
