@@ -174,9 +174,3 @@ t.test('hostile answers are refused, or shown as visible text', async (t) => {
   t.match(slow.hosts[0]?.why, /no answer within the time allowed/)
   t.equal(slow.queue[0]?.stale, true, 'its last good answer shows, stale')
 })
-
-t.test('ls --follow follows this machine only, and says so when asked for a host', async (t) => {
-  const r = await lab.run(['ls', '--json', '--follow', '--host', 'hosta'])
-  t.equal(r.code, 2)
-  t.match(r.stderr, /follow this machine only.*watch follows every host/s)
-})

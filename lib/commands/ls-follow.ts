@@ -13,7 +13,7 @@ import { existsSync, readdirSync, statSync, watch as watchFolder, type FSWatcher
 import { join } from 'node:path'
 import type { LsArgs } from '../options/tables.js'
 import { parseDuration } from '../duration.js'
-import { EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
+import { formatError } from '../errors.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
 import type { Io } from '../io.js'
 import { isSessionsNoise, sessionsDir } from '../paths.js'
@@ -141,9 +141,6 @@ interface FollowPlan {
 }
 
 export const runLsFollow = async (args: LsArgs, io: Io, deps: FollowDeps = {}): Promise<number> => {
-  // A follower watches this machine's files; other hosts are followed by `watch` (docs/design.md §10).
-  if (args.host?.some((d) => d !== 'local'))
-    throw new TrailbossError('--follow and --until-change follow this machine only', 'trailboss watch follows every host', EXIT_USAGE)
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
   const dir = sessionsDir(io.env)
   ensurePrivateDir(dir)

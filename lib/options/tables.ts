@@ -47,7 +47,7 @@ export const LS_OPTIONS = {
     type: 'boolean',
     default: false,
     describe:
-      "with --json: stay, and print the document again (one line) each time the queue changes (this machine's queue; watch follows every host)",
+      "with --json: stay, and print the document again (one line) each time the queue changes (this machine's changes wake it; other hosts come from their cached reads, as in status; watch follows every host live)",
   },
   'until-change': {
     type: 'string',
