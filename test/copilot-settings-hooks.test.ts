@@ -14,6 +14,7 @@ import {
   mergeCopilotHooks,
   unmergeCopilotHooks,
 } from '../lib/agents/copilot/settings-hooks.js'
+import { copilotDoctor, deriveCopilotChecks } from '../lib/agents/copilot/doctor.js'
 import type { JsonObject } from '../lib/settings/json-value.js'
 import { CLI, runCli } from './helpers/cli.js'
 import { BUILT_EMITTER, tempDir } from './helpers/emitter.js'
@@ -173,4 +174,33 @@ t.test('a file install created is removed by uninstall', async (t) => {
   const un = await runCli(['uninstall', '--agent', 'copilot'], env)
   t.equal(un.code, 0, un.stderr)
   t.notOk(fs.existsSync(file), 'removed')
+})
+
+t.test('doctor: nothing when Copilot is not set up; what is wrong when it is', async (t) => {
+  const file = '/home/u/.copilot/hooks/trailboss.json'
+  const there = (p: string): boolean => p === '/bin/sh' || p === '/usr/bin/node' || p === SPOOL
+  const checks = (settings: JsonObject | null, exists = there, error: string | null = null, ages: number[] = []) =>
+    deriveCopilotChecks(file, { settings, error }, [], exists, ages)
+  t.same(checks(null), [], 'no hook file')
+  t.same(checks({ version: 1, hooks: { agentStop: [{ type: 'command', bash: 'echo mine' }] } }), [], 'a hook file without ours')
+  const merged = mergeCopilotHooks({}, runner())
+  t.match(checks(merged), [{ status: 'ok', summary: /hooks for 9 events/ }])
+  t.match(checks({ version: 1, hooks: { agentStop: [deriveCopilotHookEntry('agentStop', runner())] } }), [
+    { status: 'warn', summary: /no hook of ours for sessionStart, userPromptSubmitted/ },
+  ])
+  t.match(
+    checks(merged, (p) => p !== SPOOL),
+    [{ status: 'fail', summary: /spool\.sh, which is not there/ }],
+  )
+  t.match(checks(null, there, 'EACCES'), [{ status: 'warn', summary: /cannot read/ }])
+  t.match(checks(merged, there, null, [120_000]), [{ id: 'copilot:spool', status: 'warn' }])
+})
+
+t.test('doctor reads what install wrote', async (t) => {
+  const dir = tempDir(t)
+  const env = { PATH: process.env.PATH, TMUX_TMPDIR: process.env.TMUX_TMPDIR, HOME: join(dir, 'home'), TRAILBOSS_HOME: join(dir, 'tb') }
+  const ctx = { env, cwd: dir, known: [BUILT_EMITTER], now: Date.now() }
+  t.same(copilotDoctor(ctx), [], 'not set up: nothing to say')
+  t.equal((await runCli(['install', '--agent', 'copilot'], env)).code, 0)
+  t.match(copilotDoctor(ctx), [{ status: 'ok', summary: /hooks for 9 events/ }])
 })

@@ -1,12 +1,14 @@
 // GitHub Copilot CLI: what `install`, `uninstall` and `doctor` need (lib/agents/types.ts
 // AgentSetup); kept out of index.ts so that the queue's commands never load settings editing.
 import type { AgentSetup } from '../types.js'
+import { copilotDoctor } from './doctor.js'
 import { COPILOT } from './hook-event.js'
 import { COPILOT_HOOK_EVENTS, copilotHookFileFor, mergeCopilotHooks, unmergeCopilotHooks } from './settings-hooks.js'
 
 export const copilotSetup: AgentSetup = {
   id: COPILOT,
   command: 'copilot',
+  doctor: copilotDoctor,
   install: {
     label: 'GitHub Copilot CLI',
     settingsFile: copilotHookFileFor,
