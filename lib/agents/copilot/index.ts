@@ -1,19 +1,48 @@
-// GitHub Copilot CLI behind the AgentAdapter seam: its hooks (hooks.ts), install target
-// (setup.ts) and resume command. Not yet: a check on read of its events.jsonl (an Esc fires no
-// hook, so an interrupted turn stays `working` or `permission` until the next event), its
-// screens, `show`'s conversation, and discovery of sessions without hooks. Facts:
-// test/fixtures/copilot/README.md.
-import type { AgentAdapter } from '../types.js'
+// GitHub Copilot CLI behind the AgentAdapter seam: its hooks (hooks.ts), the check on read of its
+// events file (transcript.ts: an Esc fires no hook), install target (setup.ts) and resume
+// command. Not yet: its screens, `show`'s conversation, and discovery of sessions without
+// hooks. Facts: test/fixtures/copilot/README.md.
+import { join } from 'node:path'
+import type { Env } from '../../paths.js'
+import { isTranscriptChecked, type SessionRecord } from '../../record/types.js'
+import type { AgentAdapter, TranscriptVerdict } from '../types.js'
 import { copilotHooks } from './hooks.js'
+import { copilotSessionStateDir, eventsPathCheck } from './paths.js'
 import { COPILOT_QUESTION_TOOL } from './state-rules.js'
+import { readEventsTail, deriveEventsVerdict } from './transcript.js'
+
+/**
+ * Per read: a record's events file. Only agentStop names it, but its place is fixed by the
+ * session id (validated by the fold: it names a file of ours too).
+ */
+const eventsFileOf = (env: Env): ((rec: SessionRecord) => string) => {
+  const readable = eventsPathCheck(env)
+  const dir = copilotSessionStateDir(env)
+  return (rec) => (readable(rec.transcriptPath) ? rec.transcriptPath : join(dir, rec.sessionId, 'events.jsonl'))
+}
+
+/** Per read: the file a record's check reads (a live, interactive session's), or null. */
+const checkedEvents = (env: Env): ((rec: SessionRecord) => string | null) => {
+  const fileOf = eventsFileOf(env)
+  return (rec) => (!rec.headless && isTranscriptChecked(rec.state) ? fileOf(rec) : null)
+}
 
 export const copilot: AgentAdapter = {
   ...copilotHooks,
   shortName: 'copilot',
-  // No check on read of events.jsonl yet: the hooks alone decide.
-  transcriptChecker: () => () => null,
-  transcriptFile: () => () => null,
-  watchedFile: () => null,
+  transcriptChecker: (env) => {
+    const fileOf = checkedEvents(env)
+    return (rec): TranscriptVerdict | null => {
+      const path = fileOf(rec)
+      const state = rec.state
+      if (path === null || !isTranscriptChecked(state)) return null
+      const entries = readEventsTail(path)
+      return entries ? deriveEventsVerdict(entries, { state, since: rec.since }) : null
+    }
+  },
+  transcriptFile: checkedEvents,
+  watchedFile: (rec, env) => eventsFileOf(env)(rec),
+  // `show` prints no conversation of Copilot's yet.
   readConversation: () => null,
   // No screen rules yet: a pane of Copilot's is never classified by its screen.
   screenRulesVersion: 'none',
