@@ -1,13 +1,14 @@
 // GitHub Copilot CLI behind the AgentAdapter seam: its hooks (hooks.ts), the check on read of its
-// events file (transcript.ts: an Esc fires no hook), install target (setup.ts) and resume
-// command. Not yet: its screens, `show`'s conversation, and discovery of sessions without
-// hooks. Facts: test/fixtures/copilot/README.md.
+// events file (transcript.ts: an Esc fires no hook), its screens (screen.ts), install target
+// (setup.ts) and resume command. Not yet: `ok`/`no` on its dialogs, `show`'s conversation, and
+// discovery of sessions without hooks. Facts: test/fixtures/copilot/README.md.
 import { join } from 'node:path'
 import type { Env } from '../../paths.js'
 import { isTranscriptChecked, type SessionRecord } from '../../record/types.js'
 import type { AgentAdapter, TranscriptVerdict } from '../types.js'
 import { copilotHooks } from './hooks.js'
 import { copilotSessionStateDir, eventsPathCheck } from './paths.js'
+import { classifyCopilotScreen, COPILOT_SCREEN_RULES_VERSION } from './screen.js'
 import { COPILOT_QUESTION_TOOL } from './state-rules.js'
 import { readEventsTail, deriveEventsVerdict } from './transcript.js'
 
@@ -44,9 +45,8 @@ export const copilot: AgentAdapter = {
   watchedFile: (rec, env) => eventsFileOf(env)(rec),
   // `show` prints no conversation of Copilot's yet.
   readConversation: () => null,
-  // No screen rules yet: a pane of Copilot's is never classified by its screen.
-  screenRulesVersion: 'none',
-  classifyScreen: () => 'unknown',
+  screenRulesVersion: COPILOT_SCREEN_RULES_VERSION,
+  classifyScreen: classifyCopilotScreen,
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === COPILOT_QUESTION_TOOL,
   resumeCommand: (sessionId) => ['copilot', `--resume=${sessionId}`],
