@@ -1,11 +1,12 @@
 // GitHub Copilot CLI behind the AgentAdapter seam: its hooks (hooks.ts), the check on read of its
 // events file (transcript.ts: an Esc fires no hook), its screens (screen.ts), install target
-// (setup.ts) and resume command. Not yet: `ok`/`no` on its dialogs, `show`'s conversation, and
-// discovery of sessions without hooks. Facts: test/fixtures/copilot/README.md.
+// (setup.ts), resume command and discovery of its sessions without hooks (discovery.ts). Not
+// yet: `ok`/`no` on its dialogs, `show`'s conversation. Facts: test/fixtures/copilot/README.md.
 import { join } from 'node:path'
 import type { Env } from '../../paths.js'
 import { isTranscriptChecked, type SessionRecord } from '../../record/types.js'
 import type { AgentAdapter, TranscriptVerdict } from '../types.js'
+import { copilotDiscovery } from './discovery.js'
 import { copilotHooks } from './hooks.js'
 import { copilotSessionStateDir, eventsPathCheck } from './paths.js'
 import { classifyCopilotScreen, COPILOT_SCREEN_RULES_VERSION } from './screen.js'
@@ -50,4 +51,5 @@ export const copilot: AgentAdapter = {
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === COPILOT_QUESTION_TOOL,
   resumeCommand: (sessionId) => ['copilot', `--resume=${sessionId}`],
+  discovery: copilotDiscovery,
 }
