@@ -7,6 +7,9 @@ import { join } from 'node:path'
 import t from 'tap'
 import { deriveEventsVerdict, parseEvents, readEventsTail } from '../lib/agents/copilot/transcript.js'
 import { deriveCopilotCommand } from '../lib/agents/copilot/settings-hooks.js'
+import { deriveCopilotConversation } from '../lib/agents/copilot/conversation.js'
+import { agentFor } from '../lib/agents/index.js'
+import type { SessionRecord } from '../lib/record/types.js'
 import { runCli } from './helpers/cli.js'
 import { BUILT_EMITTER, tempDir } from './helpers/emitter.js'
 
@@ -113,4 +116,30 @@ t.test('the queue: an Esc in the dialog, which fires no hook, shows as interrupt
   const later = new Date(Date.now() + 1000).toISOString()
   fs.writeFileSync(events, `{"type":"abort","data":{"reason":"user_initiated"},"id":"x","timestamp":"${later}","parentId":null}\n`)
   t.same(await kinds(), ['interrupted'])
+})
+
+t.test("show's conversation, from the captured file", async (t) => {
+  const lines = deriveCopilotConversation(fs.readFileSync(FIXTURE, 'utf8').split('\n'))
+  const short = lines.map((l) => `${l.who}: ${l.text.split('\n')[0]!.slice(0, 60)}`)
+  t.same(short.slice(0, 9), [
+    'you: PLAIN hello there',
+    'agent: plain answer',
+    'you: TOOL write the marker',
+    'tool: bash {"command":"echo probe > probe-out.txt","description":"',
+    'result: <shellId: 0 completed with exit code 0>',
+    'agent: Ran it, all good.',
+    'you: TOOL again please',
+    'tool: bash {"command":"echo probe > probe-out.txt","description":"',
+    'result: error: The user rejected this tool call. User feedback: do n',
+  ])
+  t.match(lines[3], { tool: { name: 'bash', input: { command: 'echo probe > probe-out.txt' } } })
+  t.ok(short.includes('agent: Operation cancelled by user'), 'an Esc')
+  t.ok(short.includes('agent: error: 400 mock: the server broke (400)'), 'a failed call')
+  // Through the adapter: the session's file by its id under COPILOT_HOME, the last lines only.
+  const home = tempDir(t)
+  const dir = join(home, 'session-state', '50484cbd-bd73-442b-a0d9-1b949c0d6b89')
+  fs.mkdirSync(dir, { recursive: true })
+  fs.copyFileSync(FIXTURE, join(dir, 'events.jsonl'))
+  const rec = { sessionId: '50484cbd-bd73-442b-a0d9-1b949c0d6b89', transcriptPath: null } as unknown as SessionRecord
+  t.same(agentFor('copilot')!.readConversation(rec, { COPILOT_HOME: home }, 2), lines.slice(-2))
 })

@@ -1,11 +1,12 @@
 // GitHub Copilot CLI behind the AgentAdapter seam: its hooks (hooks.ts), the check on read of its
 // events file (transcript.ts: an Esc fires no hook), its screens (screen.ts), install target
-// (setup.ts), resume command and discovery of its sessions without hooks (discovery.ts). Not
-// yet: `ok`/`no` on its dialogs, `show`'s conversation. Facts: test/fixtures/copilot/README.md.
+// (setup.ts), resume command, `show`'s conversation (conversation.ts) and discovery of its
+// sessions without hooks (discovery.ts). Not yet: `ok`/`no` on its dialogs. Facts: test/fixtures/copilot/README.md.
 import { join } from 'node:path'
 import type { Env } from '../../paths.js'
 import { isTranscriptChecked, type SessionRecord } from '../../record/types.js'
 import type { AgentAdapter, TranscriptVerdict } from '../types.js'
+import { readCopilotConversation } from './conversation.js'
 import { copilotDiscovery } from './discovery.js'
 import { copilotHooks } from './hooks.js'
 import { copilotSessionStateDir, eventsPathCheck } from './paths.js'
@@ -44,8 +45,10 @@ export const copilot: AgentAdapter = {
   },
   transcriptFile: checkedEvents,
   watchedFile: (rec, env) => eventsFileOf(env)(rec),
-  // `show` prints no conversation of Copilot's yet.
-  readConversation: () => null,
+  readConversation: (rec, env, count) => {
+    const lines = readCopilotConversation(eventsFileOf(env)(rec))
+    return lines ? lines.slice(-Math.max(0, count)) : null
+  },
   screenRulesVersion: COPILOT_SCREEN_RULES_VERSION,
   classifyScreen: classifyCopilotScreen,
   sleepsOnItsOwn: () => false,
