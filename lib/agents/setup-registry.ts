@@ -4,11 +4,12 @@
 // load settings editing and its lock library, the emitter never loads the CLI's adapters.
 import { claudeCodeSetup } from './claude-code/setup.js'
 import { codexSetup } from './codex/setup.js'
+import { copilotSetup } from './copilot/setup.js'
 import { geminiSetup } from './gemini/setup.js'
 import { DEFAULT_AGENT } from './hook-registry.js'
 import type { AgentSetup } from './types.js'
 
-export const SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup]
+export const SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotSetup]
 
 /** The setup of an agent; undefined for an agent this version does not know. */
 export const setupFor = (id: string): AgentSetup | undefined => SETUPS.find((a) => a.id === id)
