@@ -6,9 +6,10 @@
 import { claudeCode } from './claude-code/index.js'
 import { codex } from './codex/index.js'
 import { gemini } from './gemini/index.js'
+import { opencode } from './opencode/index.js'
 import type { AgentAdapter } from './types.js'
 
-export const AGENTS: readonly AgentAdapter[] = [claudeCode, codex, gemini]
+export const AGENTS: readonly AgentAdapter[] = [claudeCode, codex, gemini, opencode]
 
 export const AGENT_IDS: readonly string[] = AGENTS.map((a) => a.id)
 

@@ -5,10 +5,11 @@
 import { claudeCodeSetup } from './claude-code/setup.js'
 import { codexSetup } from './codex/setup.js'
 import { geminiSetup } from './gemini/setup.js'
+import { opencodeSetup } from './opencode/setup.js'
 import { DEFAULT_AGENT } from './hook-registry.js'
 import type { AgentSetup } from './types.js'
 
-export const SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup]
+export const SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, opencodeSetup]
 
 /** The setup of an agent; undefined for an agent this version does not know. */
 export const setupFor = (id: string): AgentSetup | undefined => SETUPS.find((a) => a.id === id)
