@@ -134,6 +134,24 @@ export const TrailbossPlugin = async ({ directory }) => {
 }
 `
 
+/** Whether a plugin file's text is one we wrote. */
+export const isOurPlugin = (text: string): boolean => text.startsWith(PLUGIN_MARK)
+
+const EMITTER_LINE = /^const EMITTER = (.*)$/m
+
+/** The emitter a plugin of ours runs, as its second line names it; null when it names none. */
+export const readPluginEmitter = (text: string): { command: string; args: string[] } | null => {
+  const json = EMITTER_LINE.exec(text)?.[1]
+  if (json === undefined) return null
+  try {
+    const v = JSON.parse(json) as { command?: unknown; args?: unknown }
+    if (typeof v.command !== 'string' || !Array.isArray(v.args) || !v.args.every((a) => typeof a === 'string')) return null
+    return { command: v.command, args: v.args as string[] }
+  } catch {
+    return null
+  }
+}
+
 /** The plugin's text, running `cmd` (Node and our emitter, or `trailboss-emit` from PATH) to fold. */
 export const opencodePluginSource = (cmd: EmitterCommand): string =>
   `${PLUGIN_MARK}, written by \`trailboss install --agent opencode\`; \`trailboss uninstall --agent opencode\` removes it.\n` +

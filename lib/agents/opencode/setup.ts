@@ -1,31 +1,43 @@
 // OpenCode: what `install`, `uninstall` and `doctor` need (lib/agents/types.ts AgentSetup); kept
 // out of index.ts so that the queue's commands never load settings editing. OpenCode takes our
-// events through a plugin file (plugin.ts), not a settings file's hook entries, and `install`
-// writes only settings files so far: it refuses, saying how to put the plugin in place by hand.
+// events through a plugin file of ours (plugin.ts), not hook entries in a settings file: install
+// writes the file whole, uninstall removes it, and a file of that name that is not ours is
+// refused, untouched.
 import type { AgentSetup } from '../types.js'
-import { TrailbossError } from '../../errors.js'
-import { PLUGIN_FILE } from './plugin.js'
-
-const notYet = (): never => {
-  throw new TrailbossError(
-    `this version does not install OpenCode's plugin yet`,
-    `OpenCode reads plugins from ~/.config/opencode/plugins/ and a project's .opencode/plugins/; ours (${PLUGIN_FILE}) is not written by install yet`,
-  )
-}
+import { opencodeDoctor } from './doctor.js'
+import { opencodePluginFileFor } from './paths.js'
+import { isOurPlugin, opencodePluginSource } from './plugin.js'
 
 export const opencodeSetup: AgentSetup = {
   id: 'opencode',
   command: 'opencode',
+  doctor: opencodeDoctor,
   install: {
     label: 'OpenCode',
-    settingsFile: notYet,
-    events: [],
-    // Its plugin's event handler returns at once; OpenCode never waits for it.
+    settingsFile: opencodePluginFileFor,
+    ownFile: { text: opencodePluginSource, isOurs: isOurPlugin },
+    // The plugin's own event handler picks them: the ones docs/opencode.md lists.
+    events: [
+      'session.created',
+      'session.status',
+      'session.idle',
+      'session.error',
+      'permission.asked',
+      'permission.replied',
+      'question.asked',
+      'question.replied',
+      'question.rejected',
+      'session.deleted',
+      'dispose',
+    ],
+    // Its `event` handler returns at once; OpenCode never waits for it.
     blocks: () => false,
-    merge: notYet,
-    unmerge: notYet,
+    // Not used: the plugin file is written whole (ownFile).
+    merge: (settings) => settings,
+    unmerge: (settings) => settings,
     // OpenCode loads its plugins when it starts.
     hooksReadAt: 'start',
-    ownSettings: 'a session run with an OPENCODE_CONFIG_DIR of its own loads the plugins in its plugins/ folder',
+    ownSettings:
+      'a session run with an XDG_CONFIG_HOME of its own loads the plugins there: XDG_CONFIG_HOME=<that folder> trailboss install --agent opencode',
   },
 }
