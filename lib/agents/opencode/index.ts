@@ -1,8 +1,9 @@
-// OpenCode behind the AgentAdapter seam: its events (hooks.ts, through our plugin), and its
-// resume command. It keeps its sessions in SQLite, so this version checks no wait on read and
-// reads no conversation; its screens are not classified yet either (docs/opencode.md).
+// OpenCode behind the AgentAdapter seam: its events (hooks.ts, through our plugin), its screen
+// and its resume command. It keeps its sessions in SQLite, so this version checks no wait on
+// read and reads no conversation (docs/opencode.md).
 import type { AgentAdapter } from '../types.js'
 import { opencodeHooks } from './hooks.js'
+import { classifyOpencodeScreen, OPENCODE_SCREEN_RULES_VERSION } from './screen.js'
 import { QUESTION_TOOL } from './state-rules.js'
 
 export const opencode: AgentAdapter = {
@@ -12,8 +13,8 @@ export const opencode: AgentAdapter = {
   transcriptFile: () => () => null,
   watchedFile: () => null,
   readConversation: () => null,
-  screenRulesVersion: '1.18.33',
-  classifyScreen: () => 'unknown',
+  screenRulesVersion: OPENCODE_SCREEN_RULES_VERSION,
+  classifyScreen: classifyOpencodeScreen,
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === QUESTION_TOOL,
   resumeCommand: (sessionId) => ['opencode', '--session', sessionId],
