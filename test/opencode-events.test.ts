@@ -229,6 +229,10 @@ t.test('state rules', async (t) => {
   t.same(stateChangeFor(null, ev('permission.replied', { reason: 'always' })), { state: 'working', kind: null })
   t.same(stateChangeFor(null, ev('session.idle')), { state: 'waiting', kind: 'done', message: null })
   t.same(stateChangeFor(null, ev('session.deleted')), { state: 'ended', kind: null })
+  let rec = applyEvent(null, ev('permission.asked', { tool: { name: 'bash', input: { command: 'ls' }, useId: 'c1' } }), hooksFor)
+  t.equal(stateChangeFor(rec, ev('session.busy')), null, 'busy while a dialog is open leaves the dialog')
+  rec = applyEvent(rec, ev('permission.replied', { reason: 'once', stamp: 2 }), hooksFor)
+  t.same(stateChangeFor(rec, ev('session.busy')), { state: 'working', kind: null })
 })
 
 function spooledBase(): HookEvent {

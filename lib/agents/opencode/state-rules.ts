@@ -26,6 +26,8 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
     case 'session.created':
       return { state: 'idle', kind: null }
     case 'session.busy':
+      // The run goes on while a dialog is open; only the dialog's answer (*.replied) closes it.
+      return rec?.state === 'permission' ? null : { state: 'working', kind: null }
     case 'question.replied':
       return { state: 'working', kind: null }
     case 'session.retry':
