@@ -6,9 +6,10 @@ import { claudeCodeHooks } from './claude-code/hooks.js'
 import { codexHooks } from './codex/hooks.js'
 import { copilotHooks } from './copilot/hooks.js'
 import { geminiHooks } from './gemini/hooks.js'
+import { opencodeHooks } from './opencode/hooks.js'
 import type { AgentHooks } from './types.js'
 
-export const AGENT_HOOKS: readonly AgentHooks[] = [claudeCodeHooks, codexHooks, geminiHooks, copilotHooks]
+export const AGENT_HOOKS: readonly AgentHooks[] = [claudeCodeHooks, codexHooks, geminiHooks, copilotHooks, opencodeHooks]
 
 /** Whom the emitter serves when its hook command names no agent: installs from before `--agent`. */
 export const DEFAULT_AGENT = claudeCodeHooks.id

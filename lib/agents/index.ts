@@ -7,9 +7,10 @@ import { claudeCode } from './claude-code/index.js'
 import { codex } from './codex/index.js'
 import { copilot } from './copilot/index.js'
 import { gemini } from './gemini/index.js'
+import { opencode } from './opencode/index.js'
 import type { AgentAdapter } from './types.js'
 
-export const AGENTS: readonly AgentAdapter[] = [claudeCode, codex, gemini, copilot]
+export const AGENTS: readonly AgentAdapter[] = [claudeCode, codex, gemini, copilot, opencode]
 
 export const AGENT_IDS: readonly string[] = AGENTS.map((a) => a.id)
 

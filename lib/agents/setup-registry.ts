@@ -6,10 +6,11 @@ import { claudeCodeSetup } from './claude-code/setup.js'
 import { codexSetup } from './codex/setup.js'
 import { copilotSetup } from './copilot/setup.js'
 import { geminiSetup } from './gemini/setup.js'
+import { opencodeSetup } from './opencode/setup.js'
 import { DEFAULT_AGENT } from './hook-registry.js'
 import type { AgentSetup } from './types.js'
 
-export const SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotSetup]
+export const SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotSetup, opencodeSetup]
 
 /** The setup of an agent; undefined for an agent this version does not know. */
 export const setupFor = (id: string): AgentSetup | undefined => SETUPS.find((a) => a.id === id)

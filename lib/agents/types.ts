@@ -86,6 +86,13 @@ export interface InstallTarget {
    * holds spool.sh paths instead of emitter paths.
    */
   runner?: 'emitter' | 'spool'
+  /**
+   * For an agent that loads a file of ours rather than hook entries in its settings (OpenCode's
+   * plugin): `settingsFile` is then that file, which install writes whole (`text`, running
+   * `command`) and uninstall removes; one that is not ours (`isOurs`) is refused, untouched.
+   * `merge` and `unmerge` are not used for it.
+   */
+  ownFile?: OwnFile
   /** A second file kept in step with the settings file (Codex: trust entries in config.toml). */
   companion?: CompanionFile
   /**
@@ -97,6 +104,14 @@ export interface InstallTarget {
   ownSettings: string
   /** `install --statusline`: our status line in the same settings file, for an agent that shows one. */
   statusLine?: InstallOption
+}
+
+/** A file an agent loads that is wholly ours (InstallTarget.ownFile). */
+export interface OwnFile {
+  /** The file's text, running `command` (Node and our emitter, or `trailboss-emit` from PATH). */
+  text: (command: EmitterCommand) => string
+  /** Whether a file's text is one we wrote. */
+  isOurs: (text: string) => boolean
 }
 
 /** A setting of ours that an install option puts beside the hooks, in the same settings file. */

@@ -11,7 +11,7 @@ import { EXIT_USAGE, formatError, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { SETUPS, setupFor } from '../agents/setup-registry.js'
 import { DEFAULT_AGENT } from '../agents/hook-registry.js'
-import type { AgentSetup, InstallOption } from '../agents/types.js'
+import type { AgentSetup, InstallOption, OwnFile } from '../agents/types.js'
 import {
   deriveEmitterCommand,
   EMIT_BIN,
@@ -149,11 +149,72 @@ const noteOf = (u: SettingsUpdate, empties: EmptyHooks | null): InstallNote => {
   return { empties, dirs: u.createdDirs, ...(held !== undefined ? { held } : {}) }
 }
 
+/** The refusal of a file in our file's place that we did not write. */
+const notOurs = (file: string): TrailbossError =>
+  new TrailbossError(`${file} is not ours; left it untouched`, 'move it away if it is no longer needed, then run this again')
+
+/** An agent that loads a file of ours (InstallTarget.ownFile): the file written whole. */
+const installOwnFile = async (
+  agent: AgentSetup,
+  own: OwnFile,
+  file: string,
+  args: InstallArgs,
+  io: Io,
+  deps: InstallDeps,
+): Promise<number> => {
+  let cmd: EmitterCommand = { command: EMIT_BIN }
+  if (args.scope !== 'project') {
+    const { node, emitter } = locateEmitter(io, deps)
+    cmd = deriveEmitterCommand(args.scope, node, emitter)
+  }
+  const text = own.text(cmd)
+  const u = await updateTextFile(
+    file,
+    io.env,
+    (before) => {
+      if (before !== null && !own.isOurs(before)) throw notOurs(file)
+      return text
+    },
+    { dryRun: args.dryRun },
+  )
+  if (!args.dryRun && u.changed && u.before === null) writeInstallNote(io.env, u.target, noteOf(u, null))
+  report(io, u, args.dryRun, `installed ours (${args.scope} scope) in`, `already installed (${args.scope} scope) in`)
+  if (!args.dryRun) {
+    io.stdout.write(`it runs: ${[cmd.command, ...(cmd.args ?? [])].join(' ')}\n`)
+    if (args.scope === 'project')
+      io.stdout.write(`teammates need trailboss-emit on their PATH too (npm install -g trailboss); check with: trailboss doctor\n`)
+    io.stdout.write(`${agent.install.label} sessions started from now on load it; restart the ones already running\n`)
+  }
+  return 0
+}
+
+const uninstallOwnFile = async (own: OwnFile, file: string, args: InstallArgs, io: Io): Promise<number> => {
+  const note = readInstallNote(io.env, resolveSettingsTarget(file))
+  const u = await updateTextFile(
+    file,
+    io.env,
+    (before) => {
+      if (before === null) return null
+      if (!own.isOurs(before)) throw notOurs(file)
+      return ''
+    },
+    { dryRun: args.dryRun, restoreIfEmpty: null },
+  )
+  if (!args.dryRun && note && u.changed) writeInstallNote(io.env, u.target, null)
+  report(io, u, args.dryRun, `removed ours (${args.scope} scope):`, `nothing of ours (${args.scope} scope) at`)
+  if (!args.dryRun && u.removed && note) removeEmptyFolders(note.dirs)
+  return 0
+}
+
 const install = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<number> => {
   const agent = adapterOf(args)
   const target = agent.install
   const scope: Scope = args.scope
   const file = target.settingsFile(scope, io.env, io.cwd)
+  if (target.ownFile) {
+    if (args.statusline === true) statusLineOf(agent)
+    return installOwnFile(agent, target.ownFile, file, args, io, deps)
+  }
   const known: string[] = []
   let cmd: EmitterCommand = { command: EMIT_BIN }
   if (target.runner === 'spool') {
@@ -233,6 +294,7 @@ const uninstall = async (args: InstallArgs, io: Io, deps: InstallDeps): Promise<
   const agent = adapterOf(args)
   const target = agent.install
   const file = target.settingsFile(args.scope, io.env, io.cwd)
+  if (target.ownFile) return uninstallOwnFile(target.ownFile, file, args, io)
   const known: string[] = []
   try {
     const { emitter } = locateEmitter(io, deps)
