@@ -80,7 +80,8 @@ export const startRemoteLab = async (t: Test, names: readonly string[], opts: La
     if (!host) throw new Error(`no host ${name}`)
     return { ...base, HOME: host.home, TMUX_TMPDIR: host.tmuxTmpdir, PATH: `${bin}:${process.env.PATH ?? ''}` }
   }
-  const tmuxOn = (name: string, ...args: string[]): string => execFileSync('tmux', args, { env: hostEnv(name), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  const tmuxOn = (name: string, ...args: string[]): string =>
+    execFileSync('tmux', args, { env: hostEnv(name), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
   const homeOf = (name: string): string => join(hosts[name]!.home, '.trailboss')
   const makeWait = async (name: string, spec: WaitSpec): Promise<string> => {
     const cwd = join(hosts[name]!.home, 'proj')
