@@ -3,7 +3,7 @@
 import t from 'tap'
 import { checkRemoteAnswer } from '../lib/remote/answer.js'
 import { toRemoteItems } from '../lib/remote/items.js'
-import { formatHostLines, needsHostColumn } from '../lib/remote/host-lines.js'
+import { formatHostLines, needsHostColumn } from '../lib/render/host-line.js'
 import { deriveListing } from '../lib/navigate/listing.js'
 import { hostsForTarget } from '../lib/navigate/fleet-view.js'
 import { orderItems } from '../lib/queue/derive.js'

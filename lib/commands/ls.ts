@@ -4,6 +4,7 @@ import { parseDuration } from '../duration.js'
 import { EXIT_EMPTY_QUEUE, EXIT_OK } from '../errors.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
 import { formatPlain, formatTable } from '../render/queue-table.js'
+import { formatHostLines, needsHostColumn } from '../render/host-line.js'
 import { useColour, type Io } from '../io.js'
 import { countsAsWaiting } from '../queue/derive.js'
 import type { LoadOptions } from '../queue/load.js'
@@ -19,7 +20,7 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
   const hosts = fleet.hosts
   reportSkipped(view, io)
   const shown = deriveShown(view, args, olderThanMs)
-  const hostLines = hosts.length > 0 ? (await import('../remote/host-lines.js')).formatHostLines(hosts, view.now) : ''
+  const hostLines = hosts.length > 0 ? formatHostLines(hosts, view.now) : ''
   if (args.json) {
     io.stdout.write(`${formatJson(deriveListing(view, { ...args, olderThanMs }, hosts), 2)}\n`)
   } else if (args.plain) {
@@ -27,7 +28,7 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
     io.stderr.write(hostLines)
   } else {
     if (shown.length > 0) {
-      const withHosts = hosts.length > 0 && (await import('../remote/host-lines.js')).needsHostColumn(shown)
+      const withHosts = hosts.length > 0 && needsHostColumn(shown)
       io.stdout.write(formatTable(shown, { now: view.now, colour: useColour(io), width: io.stdout.columns ?? 120, hosts: withHosts }))
     } else if (io.stdout.isTTY) {
       io.stdout.write(view.queue.length === 0 ? 'Nothing waits on you.\n' : 'No wait matches those filters.\n')

@@ -23,3 +23,10 @@ export const needsHostColumn = (items: readonly { remote?: { destination: string
   const hosts = new Set(items.map((i) => i.remote?.destination ?? ''))
   return hosts.size > 1 || (hosts.size === 1 && !hosts.has(''))
 }
+
+/** Pure: a line for each host that did not answer, in the list's order. */
+export const formatHostLines = (hosts: readonly HostStatus[], now: number): string =>
+  hosts
+    .filter((h) => !h.answered)
+    .map((h) => `${formatHostLine(h, now)}\n`)
+    .join('')
