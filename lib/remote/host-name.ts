@@ -3,6 +3,8 @@
 // argument list and names things of ours, so only a plain destination word is accepted.
 // Pure; node:crypto is loaded only when a hash is asked for.
 
+import { LOCAL_LABEL } from '../render/host-line.js'
+
 /** ssh reads longer names as something else, and no host name is longer (RFC 1035: 253). */
 export const DESTINATION_MAX = 253
 
@@ -15,8 +17,8 @@ const DESTINATION_CHARS = /^[A-Za-z0-9._@:%[\]-]+$/
  * `<destination>:<key>`; a destination may hold ':' itself (IPv6), but a local key never does
  * (it is a session-id prefix, [A-Za-z0-9_-]), so such a key splits at its last ':'.
  */
-/** This machine's name in `--host` and the HOST column (render's LOCAL_LABEL): never a destination. */
-export const LOCAL_HOST = 'local'
+/** This machine's name in `--host` and the HOST column: never a destination. */
+export const LOCAL_HOST = LOCAL_LABEL
 
 export const checkDestination = (s: string): string | null => {
   if (s.length === 0) return 'empty'

@@ -3,6 +3,9 @@
 import { formatAge } from '../duration.js'
 import { formatVisible } from '../text/visible-text.js'
 
+/** This machine in `--host` and the HOST column: never a destination (lib/remote/host-name.ts refuses it). */
+export const LOCAL_LABEL = 'local'
+
 /** What a host's read says of itself (lib/remote/fleet.ts HostRead). */
 export interface HostStatus {
   destination: string

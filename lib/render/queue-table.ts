@@ -1,6 +1,7 @@
 // Pure renderers of the queue: the table for people, plain lines for fzf, JSON for scripts
 // (docs/design.md §6.3, §6.4). Colour is decided by the caller (TTY, NO_COLOR) and passed in.
 import { formatAge } from '../duration.js'
+import { LOCAL_LABEL } from './host-line.js'
 import type { Ask, QueueItem } from '../queue/derive.js'
 import type { WaitKind } from '../record/types.js'
 import { agentFor } from '../agents/index.js'
@@ -72,9 +73,6 @@ export interface TableOptions {
   /** A HOST column (rows of more than one host, lib/remote/): the destination, or `local`. */
   hosts?: boolean
 }
-
-/** This machine in the HOST column (lib/remote/host-name.ts LOCAL_HOST: no host may be named so). */
-export const LOCAL_LABEL = 'local'
 
 /** HOST's cell: where the row was read; a host that did not answer this time is marked. */
 export const hostLabel = (item: Pick<QueueItem, 'remote'>): string =>
