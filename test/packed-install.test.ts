@@ -38,7 +38,8 @@ t.test('npm pack, then npm install -g of the packed copy into a temp prefix', as
     ['install', '-g', '--prefix', prefix, join(dir, tgz!), '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
     {
       cwd: dir,
-      env: { ...process.env },
+      // npm may still ask the registry about a package: give it back the machine's extra CAs.
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: process.env.TRAILBOSS_TEST_CA_CERTS },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   )

@@ -21,6 +21,13 @@ mkdirSync(tmuxTmp, { mode: 0o700 })
 // every dependency again into an empty home.
 if (!process.env.npm_config_cache && realHome) process.env.npm_config_cache = join(realHome, '.npm')
 process.env.HOME = home
+// Node reads NODE_EXTRA_CA_CERTS at every start-up (~90 ms per process on a machine whose bundle
+// is large), and the tests start thousands of node processes that only talk to 127.0.0.1. The
+// value is kept aside for the one test that runs npm against the registry (packed-install).
+if (process.env.NODE_EXTRA_CA_CERTS) {
+  process.env.TRAILBOSS_TEST_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS
+  delete process.env.NODE_EXTRA_CA_CERTS
+}
 process.env.TMUX_TMPDIR = tmuxTmp
 for (const name of [
   'TMUX',
@@ -42,6 +49,14 @@ for (const name of [
 ]) {
   delete process.env[name]
 }
+
+// tap's process-info module hooks every spawn of this process (through process-on-spawn's shared
+// state) to load itself into each child node process, for coverage and `--changed`, neither of
+// which this suite uses. The children here are the programs under test: the hook made every one
+// of them ~150 ms slower to start (the emitter 200 ms instead of 50), which both slowed the suite
+// and measured the emitter under a weight it never carries. The test file itself keeps it.
+const spawnHooks = globalThis[Symbol.for('process-on-spawn@*:singletonId')]
+if (spawnHooks && Array.isArray(spawnHooks.listeners)) spawnHooks.listeners.length = 0
 
 const OURS = new Set(['trailboss', 'trailboss-emit'])
 const repo = resolve(new URL('../..', import.meta.url).pathname)
