@@ -1,10 +1,11 @@
 // The agents under test, and so their hooks' emitters, must not inherit the test runner's own
-// preload. tap adds `NODE_OPTIONS=--import …/@tapjs/processinfo/…` (and `_TAPJS_*`) to every
-// child it sees spawned, tmux included; Claude Code passes its environment on to its hooks, so
-// every emitter ran tap's module-loader thread first. One such emitter, started as its session
-// ended, stayed parked in that loader's wait (Atomics.wait, no timeout, the loader thread gone)
-// before it read its stdin: none of its own deadlines had started, and it outlived its tmux
-// server by 28 minutes. A person's agents run without that preload; the harness matches them.
+// preload. tap loads `@tapjs/processinfo` into each test file and, through a spawn hook, adds
+// `NODE_OPTIONS=--import …/@tapjs/processinfo/…` (and `_TAPJS_*`) to every child it sees
+// spawned, tmux included; Claude Code passes its environment on to its hooks, so every emitter
+// ran tap's module-loader thread first. One such emitter, started as its session ended, stayed
+// parked in that loader's wait (Atomics.wait, no timeout, the loader thread gone) before it read
+// its stdin, and outlived its tmux server by 28 minutes. test/helpers/hermetic-env.mjs takes the
+// spawn hook out, so children start as a person's do.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
@@ -15,9 +16,14 @@ t.setTimeout(60_000)
 t.test('a pane the harness opens runs without the test runner’s NODE_OPTIONS', async (t) => {
   const e2e = await startE2e({ noHooks: true })
   t.teardown(() => e2e.close())
-  // What tap gives a child it spawns: the fault the harness removes (the test means nothing without it).
-  const direct = await run('sh', ['-c', 'printf "%s" "${NODE_OPTIONS-}"'], e2e.env)
-  t.match(direct.stdout, /processinfo/, 'the runner adds its preload to a child it spawns')
+  // This file itself runs under the preload (the test means nothing without it)...
+  t.ok(
+    process.execArgv.some((a) => a.includes('processinfo')),
+    'the test file runs with tap’s preload',
+  )
+  // ...and a child it spawns does not get it.
+  const direct = await run('sh', ['-c', 'printf "%s|%s" "${NODE_OPTIONS-}" "$(env | grep -c ^_TAPJS_)"'], e2e.env)
+  t.equal(direct.stdout, '|0', 'a child of the test gets no NODE_OPTIONS and no _TAPJS_ variables')
   const out = join(e2e.scratch, 'env.txt')
   const opened = await e2e.tmux('new-window', '-d', '-t', 'home:', 'sh', '-c', `env > ${out}.tmp && mv ${out}.tmp ${out}`)
   t.equal(opened.code, 0, opened.stderr)
