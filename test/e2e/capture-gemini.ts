@@ -2,7 +2,7 @@
 // test/fixtures/gemini/: every hook payload with the environment the hook sees, the chat files,
 // projects.json and the screens. Not a test: run it by hand after a Gemini CLI upgrade, then read
 // the diff. Usage (from the repo root):
-//   TS_NODE_TRANSPILE_ONLY=1 node --loader @isaacs/ts-node-temp-fork-for-pr-2009/esm --no-warnings test/e2e/capture-gemini.ts
+//   node --import tsx test/e2e/capture-gemini.ts
 import { execFile } from 'node:child_process'
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
