@@ -202,7 +202,17 @@ t.test('without the opt-in here, nothing reaches the host', async (t) => {
   t.equal(server.capture(pane), shown, 'the pane got nothing')
 })
 
+// The wait's start as devbox's record holds it (the hosts share this machine's disk): read
+// directly, since a read over ssh can take seconds on a loaded machine.
+const sinceOnDevbox = (): number =>
+  (JSON.parse(readFileSync(join(remoteTbHome, 'sessions', `${SESSION}.json`), 'utf8')) as { since: number }).since
+
 t.test('a wait younger than 10 s on its host is refused there', async (t) => {
+  // A wait that begins now (the stand-in fires its dialog again under a new prompt id): how long
+  // the set-up took on a loaded machine must not make it old enough.
+  const before = sinceOnDevbox()
+  process.kill(Number(server.tmux('display-message', '-p', '-t', pane, '#{pane_pid}').trim()), 'SIGUSR1')
+  await waitFor(() => sinceOnDevbox() !== before, 'a new wait on devbox', 15_000, 50)
   const r = await ok('devbox:a111')
   t.equal(r.code, 1, r.stderr)
   t.match(
@@ -214,9 +224,7 @@ t.test('a wait younger than 10 s on its host is refused there', async (t) => {
 
 // Every later case needs the wait old enough for its host to answer it.
 const oldEnough = async (): Promise<void> => {
-  const since = (JSON.parse((await runCli(['ls', '--json', '--host', 'devbox'], localEnv)).stdout) as { queue: { since: string }[] })
-    .queue[0]!.since
-  await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(since) + 11_000 - Date.now())))
+  await new Promise((r) => setTimeout(r, Math.max(0, sinceOnDevbox() + 11_000 - Date.now())))
 }
 
 t.test('a host whose own opt-in is off refuses, and says where to turn it on', async (t) => {
