@@ -396,3 +396,18 @@ t.test('in Chromium: an empty report still reads', async (t) => {
   t.ok(facts.charts.kind.length === WAIT_KINDS.length && facts.charts.kind.every((r) => Number(r.width) === 0), 'every kind at zero')
   t.match(facts.text, /Answers\s+0/)
 })
+
+t.test('in Chromium: the check sees what a broken page does', async (t) => {
+  // The page checks above pass on an empty error list; this one shows the list is filled.
+  const dir = t.testdir({
+    'broken.html': `<!doctype html><title>broken</title><p id="p">x</p><script>
+console.error('no data for', 'row 4'); setTimeout(() => { throw new Error('late failure') }, 10)</script>`,
+  })
+  const page = await inspectPage(join(dir, 'broken.html'), { evaluate: "document.getElementById('p').textContent" })
+  t.equal(page.value, 'x')
+  t.same(
+    page.errors.map((e) => e.split('\n')[0]),
+    ['console.error: no data for row 4', 'exception: Error: late failure'],
+  )
+  await t.rejects(inspectPage(join(dir, 'missing.html')), /could not load/, 'a page that is not there fails the check')
+})
