@@ -8,7 +8,7 @@ import t, { type Test } from 'tap'
 import type { HistoryState, KindTimes, Report, ReportGroup, ReportSpan, SessionTimes } from '../lib/history/types.js'
 import { WAIT_KINDS, type WaitKind } from '../lib/record/types.js'
 import { writeReportHtml } from '../lib/fs/report-html-file.js'
-import { renderReportHtml } from '../lib/render/report-html.js'
+import { formatDuration, renderReportHtml } from '../lib/render/report-html.js'
 import { formatVisible } from '../lib/text/visible-text.js'
 import { inspectPage } from './helpers/chromium.js'
 
@@ -259,6 +259,39 @@ t.test('the page as text: self-contained, every hostile text escaped', async (t)
     renderReportHtml(knownReport(), { generatedAt: GENERATED_AT }),
     'pure',
   )
+})
+
+t.test('durations, ticks and zones as the page shows them', async (t) => {
+  const cases: [number, string][] = [
+    [0, '0s'],
+    [59_400, '59s'],
+    [60_000, '1m'],
+    [125_000, '2m 5s'],
+    [HOUR, '1h'],
+    [5 * HOUR + 38 * MIN, '5h 38m'],
+    [24 * HOUR, '1d'],
+    [50 * HOUR, '2d 2h'],
+    [-5, '0s'],
+  ]
+  for (const [ms, text] of cases) t.equal(formatDuration(ms), text, `${ms} ms`)
+  const ticks = (html: string): string[] => [...html.matchAll(/class="tick-label"[^>]*>([^<]*)</g)].map((m) => m[1]!)
+  // Kolkata is 5:30 ahead: ticks fall on its round hours, not on UTC's.
+  t.same(ticks(renderReportHtml(knownReport(), { generatedAt: GENERATED_AT })), [
+    '08:00',
+    '09:00',
+    '10:00',
+    '11:00',
+    '12:00',
+    '13:00',
+    '14:00',
+    '15:00',
+    '16:00',
+  ])
+  const utc = renderReportHtml({ ...knownReport(), timeZone: 'UTC' }, { generatedAt: GENERATED_AT })
+  t.same(ticks(utc), ['03:00', '04:00', '05:00', '06:00', '07:00', '08:00', '09:00', '10:00'], 'the same span in UTC')
+  t.match(utc, '2026-12-02 02:30 to 2026-12-02 10:30, UTC')
+  const unknown = renderReportHtml({ ...knownReport(), timeZone: 'Mars/Olympus_Mons' }, { generatedAt: GENERATED_AT })
+  t.match(unknown, '2026-12-02 02:30 to 2026-12-02 10:30, UTC', 'a zone Intl does not know falls back to UTC, and says so')
 })
 
 t.test('the page file is 0600, written whole over an older one', async (t) => {
