@@ -290,6 +290,14 @@ t.test('durations, ticks and zones as the page shows them', async (t) => {
   const utc = renderReportHtml({ ...knownReport(), timeZone: 'UTC' }, { generatedAt: GENERATED_AT })
   t.same(ticks(utc), ['03:00', '04:00', '05:00', '06:00', '07:00', '08:00', '09:00', '10:00'], 'the same span in UTC')
   t.match(utc, '2026-12-02 02:30 to 2026-12-02 10:30, UTC')
+  const week = renderReportHtml({ ...knownReport(), until: SINCE + 7 * 24 * HOUR }, { generatedAt: GENERATED_AT })
+  t.same(ticks(week), ['Dec 3', 'Dec 4', 'Dec 5', 'Dec 6', 'Dec 7', 'Dec 8', 'Dec 9'], 'a week: a tick each local midnight')
+  const twoDays = renderReportHtml({ ...knownReport(), until: SINCE + 40 * HOUR }, { generatedAt: GENERATED_AT })
+  t.same(
+    ticks(twoDays),
+    ['Dec 2 12:00', 'Dec 2 18:00', 'Dec 3 00:00', 'Dec 3 06:00', 'Dec 3 12:00', 'Dec 3 18:00', 'Dec 4 00:00'],
+    'the day beside the time past one day',
+  )
   const unknown = renderReportHtml({ ...knownReport(), timeZone: 'Mars/Olympus_Mons' }, { generatedAt: GENERATED_AT })
   t.match(unknown, '2026-12-02 02:30 to 2026-12-02 10:30, UTC', 'a zone Intl does not know falls back to UTC, and says so')
 })

@@ -65,12 +65,16 @@ export const formatDuration = (ms: number): string => {
   return h % 24 ? `${d}d ${h % 24}h` : `${d}d`
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
 interface Clock {
   zone: string
   /** `2026-12-02 14:05` in the zone. */
   stamp: (at: number) => string
   /** `14:05`. */
   time: (at: number) => string
+  /** `Dec 2`. */
+  day: (at: number) => string
   /** How far the zone's wall clock is ahead of UTC at `at`, in ms. */
   offset: (at: number) => number
 }
@@ -109,6 +113,10 @@ const makeClock = (timeZone: string): Clock => {
       const p = parts(at)
       return `${two(p.hour)}:${two(p.minute)}`
     },
+    day: (at) => {
+      const p = parts(at)
+      return `${MONTHS[(p.month ?? 1) - 1]} ${p.day}`
+    },
     offset: (at) => {
       const p = parts(at)
       const wall = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0)
@@ -120,16 +128,24 @@ const makeClock = (timeZone: string): Clock => {
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 /** Steps of the time axis; the first that gives at most 8 ticks is used. */
-const TICK_STEPS = [MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR]
+const DAY = 24 * HOUR
+const TICK_STEPS = [MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY]
 
-/** Ticks on round wall-clock times of the zone (a 5:30 offset included), across the span. */
-const deriveTicks = (since: number, until: number, clock: Clock): number[] => {
+/**
+ * Ticks on round wall-clock times of the zone (a 5:30 offset included), across the span, each
+ * with its label: the time, the day too when the span is longer than one, the day alone for
+ * steps of a day. The offset is the zone's at the start: a span across a change of clock has its
+ * later ticks an hour off the round time.
+ */
+const deriveTicks = (since: number, until: number, clock: Clock): { at: number; label: string }[] => {
   const length = until - since
   if (!(length > 0)) return []
-  const step = TICK_STEPS.find((s) => length / s <= 8) ?? Math.ceil(length / 8 / (24 * HOUR)) * 24 * HOUR
+  const step = TICK_STEPS.find((s) => length / s <= 8) ?? Math.ceil(length / 8 / DAY) * DAY
+  const label = (at: number): string => (step >= DAY ? clock.day(at) : length > DAY ? `${clock.day(at)} ${clock.time(at)}` : clock.time(at))
   const offset = clock.offset(since)
-  const ticks: number[] = []
-  for (let wall = Math.ceil((since + offset) / step) * step; wall - offset <= until; wall += step) ticks.push(wall - offset)
+  const ticks: { at: number; label: string }[] = []
+  for (let wall = Math.ceil((since + offset) / step) * step; wall - offset <= until; wall += step)
+    ticks.push({ at: wall - offset, label: label(wall - offset) })
   return ticks
 }
 
@@ -164,9 +180,9 @@ const renderTimeline = (report: Report, clock: Clock): string => {
   const x = (at: number): number => LABEL_W + (Math.min(Math.max(at, since), until) - since) * (PLOT_W / length)
   const height = AXIS_H + lanes.length * LANE_H + 4
   const ticks = deriveTicks(since, until, clock)
-    .map((at) => {
+    .map(({ at, label }) => {
       const tx = num(x(at))
-      return `<line class="tick" x1="${tx}" x2="${tx}" y1="${AXIS_H - 4}" y2="${height}"/><text class="tick-label" x="${tx}" y="${AXIS_H - 8}">${escapeHtml(clock.time(at))}</text>`
+      return `<line class="tick" x1="${tx}" x2="${tx}" y1="${AXIS_H - 4}" y2="${height}"/><text class="tick-label" x="${tx}" y="${AXIS_H - 8}">${escapeHtml(label)}</text>`
     })
     .join('')
   const rows = lanes
