@@ -429,6 +429,7 @@ t.test('in Chromium: an empty report still reads', async (t) => {
   t.same(facts.bars, [], 'no bar')
   t.match(facts.text, 'No state changes in this span.')
   t.match(facts.text, 'No sessions in this span.')
+  t.match(facts.text, /by agent\s+No waits in this span\./, 'no group: said so')
   t.equal(facts.hours.length, 24, 'the 24 hours, all empty')
   t.ok(
     facts.hours.every((h) => Number(h.height) === 0),

@@ -218,7 +218,7 @@ interface ChartRow {
 
 /** Horizontal bars, each as long as its value against the largest (all empty when every value is 0). */
 const renderBarChart = (name: string, rows: readonly ChartRow[]): string => {
-  if (rows.length === 0) return '<p class="empty">Nothing to show.</p>'
+  if (rows.length === 0) return '<p class="empty">No waits in this span.</p>'
   const max = Math.max(0, ...rows.map((r) => r.value))
   const height = rows.length * CHART_ROW_H + 4
   const body = rows
