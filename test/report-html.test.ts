@@ -302,6 +302,17 @@ t.test('durations, ticks and zones as the page shows them', async (t) => {
   t.match(unknown, '2026-12-02 02:30 to 2026-12-02 10:30, UTC', 'a zone Intl does not know falls back to UTC, and says so')
 })
 
+t.test('figures out of bounds draw nothing the browser refuses', async (t) => {
+  // A clock stepped back can make a span end before it starts; a negative or NaN length is an SVG error in the console.
+  const odd = knownReport()
+  odd.spans[0] = { ...odd.spans[0]!, end: odd.spans[0]!.start - HOUR }
+  odd.sessions[0] = { ...odd.sessions[0]!, idleMs: -HOUR }
+  odd.waitsPerHour[3] = -1
+  odd.blocked.byKind.error = Number.NaN
+  const html = renderReportHtml(odd, { generatedAt: GENERATED_AT })
+  t.notMatch(html, /(?:width|height|x|y)="(?:-|NaN|Infinity)/, 'no negative or non-numeric length')
+})
+
 t.test('the page file is 0600, written whole over an older one', async (t) => {
   const dir = t.testdir({ 'report.html': 'old page' })
   const file = join(dir, 'report.html')

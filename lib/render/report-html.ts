@@ -50,8 +50,10 @@ const clip = (text: string, max: number): string => {
   return cps.length <= max ? text : `${cps.slice(0, max - 1).join('')}…`
 }
 
-/** A number for an SVG attribute: two decimals at most, no exponent. */
-const num = (n: number): string => String(Math.round(n * 100) / 100)
+/** A number for an SVG attribute: two decimals at most; 0 for a figure that is not one (NaN would be a console error). */
+const num = (n: number): string => (Number.isFinite(n) ? String(Math.round(n * 100) / 100) : '0')
+/** A width or a height: never below 0 (a negative one is a console error too), whatever a figure says. */
+const len = (n: number): string => num(Math.max(0, n))
 
 /** A duration for people: `45s`, `12m 5s`, `3h 20m`, `2d 4h`. */
 export const formatDuration = (ms: number): string => {
@@ -195,7 +197,7 @@ const renderTimeline = (report: Report, clock: Clock): string => {
           const x0 = x(span.start)
           // A span too short to see still gets a sliver, so every change is on the page.
           const w = Math.max(1, x(span.end) - x0)
-          return `<rect class="bar state-${escapeHtml(span.state)}" data-state="${escapeHtml(span.state)}" data-kind="${escapeHtml(span.kind ?? '')}" x="${num(x0)}" y="${y + (LANE_H - BAR_H) / 2}" width="${num(w)}" height="${BAR_H}"><title>${spanHover(span, clock)}</title></rect>`
+          return `<rect class="bar state-${escapeHtml(span.state)}" data-state="${escapeHtml(span.state)}" data-kind="${escapeHtml(span.kind ?? '')}" x="${num(x0)}" y="${y + (LANE_H - BAR_H) / 2}" width="${len(w)}" height="${BAR_H}"><title>${spanHover(span, clock)}</title></rect>`
         })
         .join('')
       return `<g class="lane" data-session="${shown(lane.sessionId)}"><rect class="lane-bg" x="${LABEL_W}" y="${y}" width="${PLOT_W}" height="${LANE_H}"/><text class="lane-label" x="${LABEL_W - 8}" y="${y + LANE_H / 2 + 4}"><title>${escapeHtml(name)}</title>${escapeHtml(clip(name, LABEL_CHARS))}</text>${bars}</g>`
@@ -224,9 +226,9 @@ const renderBarChart = (name: string, rows: readonly ChartRow[]): string => {
   const body = rows
     .map((r, i) => {
       const y = i * CHART_ROW_H
-      const w = max > 0 ? (r.value / max) * CHART_BAR_W : 0
+      const w = max > 0 ? Math.max(0, (r.value / max) * CHART_BAR_W) : 0
       const label = escapeHtml(formatVisible(r.label))
-      return `<g class="row"><text class="row-label" x="${LABEL_W - 8}" y="${y + 15}"><title>${label}</title>${escapeHtml(clip(formatVisible(r.label), LABEL_CHARS))}</text><rect class="chart-bar" data-chart="${name}" data-key="${escapeHtml(r.key)}" data-value="${r.value}" x="${LABEL_W}" y="${y + 3}" width="${num(w)}" height="${BAR_H}"><title>${label}: ${escapeHtml(r.text)}</title></rect><text class="row-value" x="${num(LABEL_W + w + 6)}" y="${y + 15}">${escapeHtml(r.text)}</text></g>`
+      return `<g class="row"><text class="row-label" x="${LABEL_W - 8}" y="${y + 15}"><title>${label}</title>${escapeHtml(clip(formatVisible(r.label), LABEL_CHARS))}</text><rect class="chart-bar" data-chart="${name}" data-key="${escapeHtml(r.key)}" data-value="${r.value}" x="${LABEL_W}" y="${y + 3}" width="${len(w)}" height="${BAR_H}"><title>${label}: ${escapeHtml(r.text)}</title></rect><text class="row-value" x="${num(LABEL_W + w + 6)}" y="${y + 15}">${escapeHtml(r.text)}</text></g>`
     })
     .join('')
   return `<svg class="chart" data-chart="${name}" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}">${body}</svg>`
@@ -256,9 +258,9 @@ const renderHours = (waitsPerHour: readonly number[]): string => {
   const base = HOURS_H - 20
   const cols = counts
     .map((n, h) => {
-      const barH = max > 0 ? (n / max) * (base - 16) : 0
+      const barH = max > 0 ? Math.max(0, (n / max) * (base - 16)) : 0
       const cx = LABEL_W + h * colW
-      return `<g class="hour"><rect class="hour-bar" data-hour="${h}" data-value="${n}" x="${num(cx + 2)}" y="${num(base - barH)}" width="${num(colW - 4)}" height="${num(barH)}"><title>${String(h).padStart(2, '0')}:00–${String(h).padStart(2, '0')}:59: ${n} ${n === 1 ? 'wait' : 'waits'}</title></rect><text class="hour-label" x="${num(cx + colW / 2)}" y="${base + 14}">${h}</text>${n > 0 ? `<text class="hour-value" x="${num(cx + colW / 2)}" y="${num(base - barH - 4)}">${n}</text>` : ''}</g>`
+      return `<g class="hour"><rect class="hour-bar" data-hour="${h}" data-value="${n}" x="${num(cx + 2)}" y="${num(base - barH)}" width="${len(colW - 4)}" height="${len(barH)}"><title>${String(h).padStart(2, '0')}:00–${String(h).padStart(2, '0')}:59: ${n} ${n === 1 ? 'wait' : 'waits'}</title></rect><text class="hour-label" x="${num(cx + colW / 2)}" y="${base + 14}">${h}</text>${n > 0 ? `<text class="hour-value" x="${num(cx + colW / 2)}" y="${num(base - barH - 4)}">${n}</text>` : ''}</g>`
     })
     .join('')
   return `<svg class="chart hours" data-chart="hours" width="${WIDTH}" height="${HOURS_H}" viewBox="0 0 ${WIDTH} ${HOURS_H}"><line class="axis" x1="${LABEL_W}" x2="${WIDTH}" y1="${base}" y2="${base}"/>${cols}</svg>`
@@ -285,8 +287,8 @@ const renderSessions = (report: Report): string => {
       const values = parts(s)
       let x = LABEL_W
       const segs = SESSION_PARTS.map((part) => {
-        const w = values[part] * scale
-        const seg = `<rect class="session-bar part-${part}" data-part="${part}" data-value="${values[part]}" x="${num(x)}" y="${y + 3}" width="${num(w)}" height="${BAR_H}"><title>${part}: ${formatDuration(values[part])}</title></rect>`
+        const w = Math.max(0, values[part] * scale)
+        const seg = `<rect class="session-bar part-${part}" data-part="${part}" data-value="${values[part]}" x="${num(x)}" y="${y + 3}" width="${len(w)}" height="${BAR_H}"><title>${part}: ${formatDuration(values[part])}</title></rect>`
         x += w
         return seg
       }).join('')
