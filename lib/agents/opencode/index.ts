@@ -10,7 +10,7 @@ import { readOpencodeConversation } from './conversation.js'
 import { opencodeDiscovery } from './discovery.js'
 import { opencodeHooks } from './hooks.js'
 import { opencodeDatabase } from './paths.js'
-import { classifyOpencodeScreen, OPENCODE_SCREEN_RULES_VERSION } from './screen.js'
+import { classifyOpencodeScreen, OPENCODE_SCREEN_RULES_VERSION, readOpencodePermissionDialog } from './screen.js'
 import { QUESTION_TOOL } from './state-rules.js'
 import { deriveStoreEntries, deriveStoreVerdict, readSessionTail } from './store.js'
 
@@ -45,6 +45,8 @@ export const opencode: AgentAdapter = {
   readConversation: (rec, env, count) => readOpencodeConversation(opencodeDatabase(env), rec.sessionId, count),
   screenRulesVersion: OPENCODE_SCREEN_RULES_VERSION,
   classifyScreen: classifyOpencodeScreen,
+  readPermissionDialog: readOpencodePermissionDialog,
+  dialogInColour: true,
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === QUESTION_TOOL,
   resumeCommand: (sessionId) => ['opencode', '--session', sessionId],
