@@ -226,6 +226,11 @@ export interface AgentAdapter extends AgentHooks {
    * shows none (a question, the prompt, another screen). Absent: `ok`/`no` cannot answer this agent.
    */
   readPermissionDialog?: (screen: string) => PermissionDialog | null
+  /**
+   * The screen `readPermissionDialog` (and `classifyScreen` with it) gets for `ok`/`no` keeps its
+   * colours (`tmux capture-pane -e`): the agent shows which choice Enter presses only by colour.
+   */
+  dialogInColour?: boolean
   /** Whether a tool is the agent's way of asking the person a question. */
   isQuestionTool: (toolName: string | undefined) => boolean
   /** The command that resumes a session in its folder. */

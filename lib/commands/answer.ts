@@ -65,7 +65,8 @@ export const runAnswer = async (answer: Answer, args: AnswerArgs, io: Io, exec: 
     const after = again.items.find((i) => i.sessionId === item.sessionId)
     const sameAgent = await checkAgent(after, exec)
     // The screen last, right before the key goes in.
-    const capture = (): Promise<string | null> => (item.tmux ? capturePane(item.tmux.socket, item.tmux.pane, exec) : Promise.resolve(null))
+    const capture = (): Promise<string | null> =>
+      item.tmux ? capturePane(item.tmux.socket, item.tmux.pane, exec, adapter?.dialogInColour === true) : Promise.resolve(null)
     const screenOf = (text: string | null): AnswerScreen | null =>
       text === null || !adapter ? null : { verdict: adapter.classifyScreen(text), dialog: read?.(text) ?? null }
     let text = item.tmux && item.state === 'permission' && read ? await capture() : null

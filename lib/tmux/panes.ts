@@ -90,9 +90,14 @@ export const listPanes = async (socket: string | undefined, exec: TmuxExec = exe
   throw new Error(`tmux list-panes failed: ${r.stderr.trim() || `exit ${r.code}`}`)
 }
 
-/** The visible text of a pane (no escape sequences), or null when the pane is not there. */
-export const capturePane = async (socket: string | undefined, paneId: string, exec: TmuxExec = execTmux): Promise<string | null> => {
-  const r = await exec(['capture-pane', '-p', '-t', paneId], { socket })
+/** The visible text of a pane (with `colours`, its colour escapes too), or null when the pane is not there. */
+export const capturePane = async (
+  socket: string | undefined,
+  paneId: string,
+  exec: TmuxExec = execTmux,
+  colours = false,
+): Promise<string | null> => {
+  const r = await exec(['capture-pane', '-p', ...(colours ? ['-e'] : []), '-t', paneId], { socket })
   return r.code === 0 ? r.stdout : null
 }
 

@@ -1,5 +1,7 @@
-// Where OpenCode keeps what we write: its plugins folders. It reads its config from
-// $XDG_CONFIG_HOME/opencode (default ~/.config/opencode), and a project's from <project>/.opencode.
+// Where OpenCode keeps what we write, its plugins folders, and what we read, its database. It
+// reads its config from $XDG_CONFIG_HOME/opencode (default ~/.config/opencode), a project's from
+// <project>/.opencode, and keeps its sessions in $XDG_DATA_HOME/opencode/opencode.db (default
+// ~/.local/share/opencode).
 import { isAbsolute, join, resolve } from 'node:path'
 import { EXIT_USAGE, TrailbossError } from '../../errors.js'
 import { type Env, homeDir } from '../../paths.js'
@@ -9,6 +11,12 @@ import { PLUGIN_FILE } from './plugin.js'
 export const opencodeConfigDir = (env: Env): string => {
   const xdg = env.XDG_CONFIG_HOME
   return join(xdg && isAbsolute(xdg) ? xdg : join(homeDir(env), '.config'), 'opencode')
+}
+
+/** OpenCode's SQLite database, where its sessions, messages and their parts live. */
+export const opencodeDatabase = (env: Env): string => {
+  const xdg = env.XDG_DATA_HOME
+  return join(xdg && isAbsolute(xdg) ? xdg : join(homeDir(env), '.local', 'share'), 'opencode', 'opencode.db')
 }
 
 /** Our plugin's file in a scope's plugins folder. */
