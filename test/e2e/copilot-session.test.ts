@@ -42,7 +42,7 @@ t.test('Copilot: install, every state of one session, ok and no, show, go, a kil
   t.equal(inst.code, 0, `install --agent copilot: ${inst.stderr.trim()}`)
   t.ok(existsSync(join(lab.copilotHome, 'hooks', 'trailboss.json')), 'our hook file in ~/.copilot/hooks')
   const doctor = await trailboss(lab, ['doctor'])
-  t.match(doctor.stdout, /Copilot/, 'doctor checks the Copilot hooks')
+  t.match(doctor.stdout, /✓ GitHub Copilot CLI: hooks for 9 events in .*trailboss\.json/, 'doctor finds every hook install wrote')
 
   const pane = await startCopilot(lab, 'copilot')
   const is = (state: string, kind: string | null) => (i: Item) => i.state === state && i.kind === kind
@@ -153,10 +153,19 @@ t.test('Copilot: install, every state of one session, ok and no, show, go, a kil
     await submit(lab, pane, 'SLOW please')
     await waitForPaneItem(lab, pane, is('working', null), BOUND_MS, 'working')
     await waitForScreen(lab, pane, /esc esc interrupt/, BOUND_MS, 'the working footer')
-    // Two presses, not one burst: a terminal reads ESC ESC sent at once as one Alt+Esc.
-    await press(lab, pane, 'Escape')
-    await sleep(300)
-    await press(lab, pane, 'Escape')
+    // Two presses, not one burst: a terminal reads ESC ESC sent at once as one Alt+Esc. On a loaded
+    // machine a pair was seen to go unheeded, its turn still working: a person presses it again.
+    await waitFor(
+      'the turn stopped by Esc Esc',
+      async () => {
+        await press(lab, pane, 'Escape')
+        await sleep(300)
+        await press(lab, pane, 'Escape')
+        await sleep(2000)
+        return /esc esc interrupt/.test(await capture(lab, pane)) ? undefined : true
+      },
+      BOUND_MS,
+    )
     const item = await waitForPaneItem(lab, pane, is('waiting', 'interrupted'), BOUND_MS, 'interrupted')
     t.equal(item.inferred, false, "from Copilot's events file, not the screen")
     await idle()
@@ -198,8 +207,9 @@ t.test('Copilot: install, every state of one session, ok and no, show, go, a kil
     await submit(lab, pane2, 'TOOL then die')
     await waitForPaneItem(lab, pane2, is('permission', 'permission'), BOUND_MS, 'permission')
     await lab.tmux('kill-pane', '-t', pane2)
-    const item = await waitForPaneItem(lab, pane2, (i) => i.state === 'ended' || i.state === 'gone', BOUND_MS, 'ended')
-    t.equal(item.state, 'ended', 'SIGHUP: sessionEnd fired')
+    // The pane may read as gone for a moment: Copilot's sessionEnd hook runs as it shuts down.
+    const item = await waitForPaneItem(lab, pane2, (i) => i.state === 'ended', BOUND_MS, 'ended (SIGHUP: sessionEnd)')
+    t.equal(item.reason, null, 'from the hook')
     t.equal(item.n, null, 'not queued')
   })
 
