@@ -1,7 +1,7 @@
 // GitHub Copilot CLI behind the AgentAdapter seam: its hooks (hooks.ts), the check on read of its
 // events file (transcript.ts: an Esc fires no hook), its screens (screen.ts), install target
-// (setup.ts), resume command, `show`'s conversation (conversation.ts) and discovery of its
-// sessions without hooks (discovery.ts). Not yet: `ok`/`no` on its dialogs. Facts: test/fixtures/copilot/README.md.
+// (setup.ts), resume command, `show`'s conversation (conversation.ts), discovery of its sessions
+// without hooks (discovery.ts) and its approval box for `ok`/`no`. Facts: test/fixtures/copilot/README.md.
 import { join } from 'node:path'
 import type { Env } from '../../paths.js'
 import { isTranscriptChecked, type SessionRecord } from '../../record/types.js'
@@ -10,7 +10,7 @@ import { readCopilotConversation } from './conversation.js'
 import { copilotDiscovery } from './discovery.js'
 import { copilotHooks } from './hooks.js'
 import { copilotSessionStateDir, eventsPathCheck } from './paths.js'
-import { classifyCopilotScreen, COPILOT_SCREEN_RULES_VERSION } from './screen.js'
+import { classifyCopilotScreen, COPILOT_SCREEN_RULES_VERSION, readCopilotPermissionDialog } from './screen.js'
 import { COPILOT_QUESTION_TOOL } from './state-rules.js'
 import { readEventsTail, deriveEventsVerdict } from './transcript.js'
 
@@ -51,6 +51,7 @@ export const copilot: AgentAdapter = {
   },
   screenRulesVersion: COPILOT_SCREEN_RULES_VERSION,
   classifyScreen: classifyCopilotScreen,
+  readPermissionDialog: readCopilotPermissionDialog,
   sleepsOnItsOwn: () => false,
   isQuestionTool: (name) => name === COPILOT_QUESTION_TOOL,
   resumeCommand: (sessionId) => ['copilot', `--resume=${sessionId}`],
