@@ -9,7 +9,7 @@ import { type Lab, openLab, REPO, run, waitForScreen } from './harness.js'
 import { type OpencodeMockApi, startOpencodeMock } from './mock-opencode-api.js'
 
 export const OPENCODE_VERSION = '1.18.33'
-export const OPENCODE_BIN = join(REPO, 'test', 'e2e', 'clis', 'opencode', 'node_modules', '.bin', 'opencode')
+export const OPENCODE_BIN = join(REPO, 'test', 'e2e', 'clis', 'opencode', 'node_modules', 'opencode-linux-x64', 'bin', 'opencode')
 
 export interface OpencodeLab extends Lab {
   api: OpencodeMockApi
