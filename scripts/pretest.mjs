@@ -1,14 +1,14 @@
-// What `npm test` does before tap: install the end-to-end CLIs, typecheck, lint and build, all at
-// once (the install waits on the network and the disk, the typecheck and the linter each keep one
-// core busy, the build takes seconds). Each step's output is printed whole when it ends, in the
-// order the steps end, so two steps never interleave their lines. Any step that fails fails the
-// whole: the exit code is the first failed step's.
+// What `npm test` does before tap: install the end-to-end CLIs and build, at once (the install
+// waits on the network and the disk, the build takes seconds). The typecheck and the linter are
+// test files (test/typecheck.test.ts, test/lint.test.ts): each keeps one core busy for a minute,
+// better spent beside the suites that wait on tmux, ssh and the agents than before all of them.
+// Each step's output is printed whole when it ends, in the order the steps end, so two steps
+// never interleave their lines. Any step that fails fails the whole: the exit code is the first
+// failed step's.
 import { spawn } from 'node:child_process'
 
 const STEPS = [
   ['end-to-end CLIs', process.execPath, ['scripts/install-e2e-clis.mjs']],
-  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
-  ['lint', 'npm', ['run', '--silent', 'lint']],
   ['build', 'npm', ['run', '--silent', 'build']],
 ]
 
