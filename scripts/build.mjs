@@ -44,6 +44,10 @@ const fullCliExternal = {
     b.onResolve({ filter: /\/schemas\/contract\.js$/ }, () => ({ path: './full/contract.js', external: true }))
     // Each host's cache with the refresh lock (status, statusline): proper-lockfile stays out of the entry.
     b.onResolve({ filter: /\/remote\/cached-fleet\.js$/ }, () => ({ path: './full/remote-cached.js', external: true }))
+    // The view's sync (proper-lockfile, the planner) loads only when view.json exists (lib/view/step.ts).
+    b.onResolve({ filter: /^\.\/sync\.js$/ }, (args) =>
+      args.importer.endsWith('view/step.ts') ? { path: './full/view-sync.js', external: true } : undefined,
+    )
     // `ls --until-change` runs from the entry bundle; only the file watcher is loaded apart.
     b.onResolve({ filter: /^chokidar$/ }, () => ({ path: './full/chokidar.js', external: true }))
     b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) =>
@@ -204,6 +208,7 @@ await Promise.all([
       'find-recent': 'lib/fs/find-recent.ts',
       contract: 'lib/schemas/contract.ts',
       'remote-cached': 'lib/remote/cached-fleet.ts',
+      'view-sync': 'lib/view/sync.ts',
       chokidar: 'chokidar',
     },
     outdir: 'dist/bin.next/full',
