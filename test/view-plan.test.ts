@@ -195,6 +195,11 @@ t.test('planOff: rescues, unlinks, then kills the view session; planRescue makes
     ['kill-session', '-t', V],
   ])
   t.same(planOff(view({ exists: false })), [])
+  t.same(
+    planOff(view({ firstIndex: null, windows: [{ index: 0, windowId: '@1', activePane: '%1', linkedSessions: 2 }] })),
+    [['unlink-window', '-t', `${V}0`]],
+    'a view of another version: its last unlink ends it',
+  )
   t.same(planRescue(view()), [])
   t.same(planCreate('hi\n')[0], ['new-session', '-d', '-s', 'trailboss-view', '-n', 'waits', 'cat'])
 })

@@ -255,6 +255,53 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     )
   })
 
+  await t.test(
+    'killing the view by hand kills no agent; doctor tells of the rescued windows and of a view of another version',
+    async (t) => {
+      type Doctor = { checks: { id: string; status: string; summary: string; fix: string | null }[] }
+      const doctor = async (): Promise<Doctor['checks']> =>
+        (JSON.parse((await run('doctor', '--json')).stdout) as Doctor).checks.filter((c) => c.id.startsWith('view'))
+      const r = await run('view', '--client', client)
+      t.equal(r.code, 0, r.stderr)
+      t.match(await doctor(), [{ id: `view:${server.socket}`, status: 'ok' }])
+      // The windows of web's waits, which the view links (web:1's wait ended: it is web's alone).
+      const webPanes = [w0, w2].map((p) => `${p} ${server.tmux('display-message', '-p', '-t', p, '#{pane_pid}').trim()}`).join('\n')
+      // The person closes web while its windows are in the view; the status line's next run keeps them linked elsewhere.
+      server.tmux('kill-session', '-t', '=web:')
+      const s = await run('status')
+      t.equal(s.code, 0, s.stderr)
+      t.match(changing(s.tmux).join('\n'), /link-window -d -s @\d+ -t =trailboss-rescued:/)
+      // Out of the view first: tmux detaches a client whose session is killed.
+      server.tmux('switch-client', '-c', client, '-t', '=home:')
+      server.tmux('kill-session', '-t', '=trailboss-view:')
+      for (const line of webPanes.split('\n')) {
+        const [pane = '', pid = ''] = line.split(' ')
+        t.equal(
+          server.tmux('display-message', '-p', '-t', pane, '#{session_name} #{pane_pid}').trim(),
+          `trailboss-rescued ${pid}`,
+          `${pane} lives on`,
+        )
+      }
+      const checks = await doctor()
+      t.match(checks, [
+        { id: `view:${server.socket}`, status: 'info' },
+        { id: `view-rescued:${server.socket}`, status: 'info', fix: new RegExp(`attach -t trailboss-rescued`) },
+      ])
+      server.tmux('new-session', '-d', '-s', 'trailboss-view', 'sleep', '1000')
+      server.tmux('set-option', '-t', '=trailboss-view:', '@trailboss-view', '0')
+      t.match(await doctor(), [
+        { id: `view:${server.socket}`, status: 'warn', summary: /another trailboss version/, fix: /trailboss view --off/ },
+      ])
+      const v = await run('view', '--client', client)
+      t.equal(v.code, 1, 'view refuses a view of another version')
+      t.match(v.stderr, /another trailboss version/)
+      const off = await run('view', '--off', '--client', client)
+      t.equal(off.code, 0, off.stderr)
+      t.notMatch(lsofView(), /trailboss-view/, 'and --off ends it')
+      server.tmux('kill-session', '-t', '=trailboss-rescued:')
+    },
+  )
+
   await t.test("two clients of different sizes: each keeps its session; a window both show takes one client's size", async (t) => {
     const other = await attachSized(t, server, 'api', 100, 30)
     const r = await run('view', '--client', client)

@@ -287,6 +287,7 @@ export const planOff = (now: ViewNow): string[][] => {
   // Each unlink fails (and so ends the sequence, before the kill) for a window held nowhere else.
   const cmds = planRescue(now)
   for (const w of now.windows) cmds.push(['unlink-window', '-t', `${VIEW_TARGET}:${w.index}`])
-  cmds.push(['kill-session', '-t', `${VIEW_TARGET}:`])
+  // Without a first window of ours (a view of another version), the last unlink ended the session.
+  if (now.firstIndex !== null) cmds.push(['kill-session', '-t', `${VIEW_TARGET}:`])
   return cmds
 }
