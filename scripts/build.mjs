@@ -46,7 +46,7 @@ const fullCliExternal = {
     b.onResolve({ filter: /\/remote\/cached-fleet\.js$/ }, () => ({ path: './full/remote-cached.js', external: true }))
     // The view's sync (proper-lockfile, the planner) loads only when view.json exists (lib/view/step.ts).
     b.onResolve({ filter: /^\.\/sync\.js$/ }, (args) =>
-      args.importer.endsWith('view/step.ts') ? { path: './full/view-sync.js', external: true } : undefined,
+      args.importer.endsWith('view/step.ts') ? { path: './full/view-sync.cjs', external: true } : undefined,
     )
     // `ls --until-change` runs from the entry bundle; only the file watcher is loaded apart.
     b.onResolve({ filter: /^chokidar$/ }, () => ({ path: './full/chokidar.js', external: true }))
@@ -199,6 +199,15 @@ await Promise.all([
     format: 'cjs',
     alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' },
   }),
+  // The view's sync, loaded by `status`, `ls` and the rest when view.json exists: CommonJS with
+  // proper-lockfile on plain node:fs, as the numbers book's writer above.
+  build({
+    ...common,
+    entryPoints: ['lib/view/sync.ts'],
+    outfile: 'dist/bin.next/full/view-sync.cjs',
+    format: 'cjs',
+    alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' },
+  }),
   // Every other command: yargs and each command's modules in chunks loaded on demand.
   build({
     ...common,
@@ -208,7 +217,6 @@ await Promise.all([
       'find-recent': 'lib/fs/find-recent.ts',
       contract: 'lib/schemas/contract.ts',
       'remote-cached': 'lib/remote/cached-fleet.ts',
-      'view-sync': 'lib/view/sync.ts',
       chokidar: 'chokidar',
     },
     outdir: 'dist/bin.next/full',
