@@ -124,12 +124,10 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
   const changing = (lines: readonly string[]): string[] => lines.filter((l) => CHANGING.test(l))
   const lsofView = (): string => server.tmux('list-sessions', '-F', '#{session_name}')
 
+  // A status run's own calls are its list-panes and, now and then, a screen check's capture-pane.
+  const ofView = (lines: readonly string[]): string[] => lines.filter((l) => !/ (list-panes -a -F #\{pane_id\}|capture-pane )/.test(l))
   const idle = await run('status')
-  t.same(
-    idle.tmux.filter((l) => !/list-panes -a -F/.test(l)),
-    [],
-    'no view: status asks tmux nothing more than its list-panes',
-  )
+  t.same(ofView(idle.tmux), [], 'no view: status asks tmux nothing for it')
   const before = people(server)
   let w2 = ''
   const order = (): string[] => [a0b, w1, d0, a1, w0].map((p) => windowOf(server, p))
@@ -223,6 +221,20 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     t.match(clientAt(), /^trailboss-view /)
   })
 
+  await t.test("go from inside the view stays in the view; from outside it goes to the person's session", async (t) => {
+    const inside = await run('go', w0, '--client', client)
+    t.equal(inside.code, 0, inside.stderr)
+    t.equal(clientAt(), `trailboss-view ${w0}`, "the view's link of the window")
+    const back = await runIn({ ...env, TMUX: server.tmuxVar() }, 'back', '--client', client)
+    t.equal(back.code, 0, back.stderr)
+    t.equal(clientAt(), `home ${homePane}`, 'back: still where the person was before entering')
+    const outside = await run('go', a1, '--client', client)
+    t.equal(outside.code, 0, outside.stderr)
+    t.equal(clientAt(), `api ${a1}`, "the person's own session, not the view")
+    const again = await run('view', '--client', client)
+    t.equal(again.code, 0, again.stderr)
+  })
+
   await t.test('--off: a window whose session was closed meanwhile is rescued; the client goes back; no trace', async (t) => {
     const docsWindow = windowOf(server, d0)
     const pid = server.tmux('display-message', '-p', '-t', d0, '#{pane_pid}').trim()
@@ -231,7 +243,7 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     const r = await run('view', '--off', '--client', client)
     t.equal(r.code, 0, r.stderr)
     t.match(r.stderr, '1 window whose session was closed kept in session trailboss-rescued')
-    t.equal(clientAt(), `home ${homePane}`, 'back where it was before entering')
+    t.equal(clientAt(), `api ${a1}`, 'back where it was before entering (the go above took it to api)')
     t.notMatch(lsofView(), 'trailboss-view')
     t.equal(
       server.tmux('display-message', '-p', '-t', d0, '#{session_name} #{window_id} #{pane_pid}').trim(),
@@ -248,11 +260,7 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
         .join('\n')
     t.equal(kept(people(server)), kept(before), 'windows, layouts and sizes as they were')
     const r2 = await run('status')
-    t.same(
-      r2.tmux.filter((l) => !/list-panes -a -F/.test(l)),
-      [],
-      'no view: status is back to its one list-panes',
-    )
+    t.same(ofView(r2.tmux), [], 'no view: status asks tmux nothing for it again')
   })
 
   await t.test(
@@ -303,6 +311,8 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
   )
 
   await t.test("two clients of different sizes: each keeps its session; a window both show takes one client's size", async (t) => {
+    // The other person's client shows api's first window, which the view links too.
+    server.tmux('select-window', '-t', `=api:${windowOf(server, a0b)}`)
     const other = await attachSized(t, server, 'api', 100, 30)
     const r = await run('view', '--client', client)
     t.equal(r.code, 0, r.stderr)
@@ -320,5 +330,55 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     t.equal(off.code, 0, off.stderr)
     t.equal(clientAt(), `home ${homePane}`)
     t.equal(clientAt(other.name).split(' ')[0], 'api', 'the other client never moved')
+  })
+})
+
+/** The README's lines of a kind of fenced block that match `pick`. */
+const documented = (kind: string, pick: RegExp): string[] =>
+  [...readFileSync(new URL('../README.md', import.meta.url), 'utf8').matchAll(new RegExp(`\`\`\`${kind}\\n([\\s\\S]*?)\`\`\``, 'g'))]
+    .map((m) => (m[1] ?? '').replace(/\\\n\s*/g, ''))
+    .flatMap((b) => b.split('\n'))
+    .filter((l) => pick.test(l))
+
+t.test("the README's view keys and its fzf peek, as documented, in a real terminal client", async (t) => {
+  const { cli } = await copyBuilt(t)
+  const { home, cwd, server } = startKeyBindingLab(t, cli, 'home', ['bash', '--norc', '--noprofile'])
+  const homePane = server.tmux('display-message', '-p', '-t', 'home', '#{pane_id}').trim()
+  server.tmux('new-session', '-d', '-s', 'api', '-x', '200', '-y', '50', 'cat')
+  // The agent stand-in: `cat` echoes what is typed into its pane, as an agent draws its dialog.
+  const agent = server.tmux('display-message', '-p', '-t', 'api', '#{pane_id}').trim()
+  server.tmux('send-keys', '-t', agent, 'PEEK-ONE', 'Enter')
+  await emit({ home, cwd, sessionId: 'a1000000-view-4000-8000-000000000001', server, pane: agent })
+  const keys = documented('tmux', /^bind-key [VX] /)
+  t.equal(keys.length, 2, 'a key into the view and one out of it')
+  const conf = join(home, 'keys.conf')
+  writeFileSync(conf, keys.map((k) => k.replace(/^bind-key ([VX]) /, (_, key: string) => `bind-key -n M-${key.toLowerCase()} `)).join('\n'))
+  server.tmux('source-file', conf)
+  const person = await attachSized(t, server, 'home', 160, 40)
+  const at = (): string => clientView(server, person.name)
+
+  await t.test('prefix V enters the view, prefix X leaves it', async (t) => {
+    person.type('\u001bv')
+    await waitFor(() => at() === `trailboss-view ${agent}`, 'in the view, on the wait')
+    person.type('\u001bx')
+    await waitFor(() => at() === `home ${homePane}`, 'back where it was')
+    t.notMatch(server.tmux('list-sessions', '-F', '#{session_name}'), /trailboss-view/)
+  })
+
+  await t.test("fzf's preview shows the selected wait's live screen, and shows it again as it changes", async (t) => {
+    const [recipe] = documented('sh', /--screen/)
+    t.ok(recipe, 'the recipe is in the README')
+    const shell = server.tmux('new-window', '-d', '-t', 'home', '-P', '-F', '#{pane_id}', 'bash', '--norc', '--noprofile').trim()
+    server.tmux('resize-window', '-t', shell, '-x', '200', '-y', '50')
+    // A shell of the person's, with `trailboss` on its PATH (the lab's wrapper).
+    server.tmux('send-keys', '-t', shell, '-l', `export PATH='${join(home, '..', 'bin')}':"$PATH"; `)
+    server.tmux('send-keys', '-t', shell, '-l', recipe ?? '')
+    server.tmux('send-keys', '-t', shell, 'Enter')
+    await waitFor(() => /│.*PEEK-ONE/.test(server.capture(shell)), 'the agent pane beside the list', 20_000)
+    server.tmux('send-keys', '-t', agent, 'PEEK-TWO', 'Enter')
+    await waitFor(() => /│.*PEEK-TWO/.test(server.capture(shell)), 'the newer screen', 20_000)
+    t.pass('peeked without moving')
+    t.equal(at(), `home ${homePane}`, 'the client did not move')
+    server.tmux('send-keys', '-t', shell, 'Escape')
   })
 })
