@@ -227,9 +227,11 @@ t.test('deriveWant: the default queue on this server, a window once at its first
     { windowId: '@1', pane: '%1' },
   ])
   t.same(
-    want.elsewhere.map((i) => i.key),
+    want.elsewhere?.map((i) => i.key),
     ['d'],
   )
+  t.equal(deriveWant(queue, s, panes, false).elsewhere, null, 'a run that did not read every host')
+  t.same(planView(view({ listDigest: 'other' }), { windows: [], elsewhere: null }), [], 'then the first window keeps its list')
 })
 
 t.test('parseViewPanes and deriveViewNow read one list-panes', async (t) => {

@@ -30,7 +30,7 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
     io.stderr.write(hostLines)
   } else {
     // Only the table, a person's read, keeps the view in step: --json and --plain change nothing.
-    await keepViewInStep(io, fleet.view.queue, opts.exec ?? execTmuxIn(io.env))
+    await keepViewInStep(io, fleet.view.queue, opts.exec ?? execTmuxIn(io.env), !args.local && !args.host?.length)
     if (shown.length > 0) {
       const withHosts = hosts.length > 0 && needsHostColumn(shown)
       io.stdout.write(formatTable(shown, { now: view.now, colour: useColour(io), width: io.stdout.columns ?? 120, hosts: withHosts }))

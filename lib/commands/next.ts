@@ -75,7 +75,7 @@ export const runNext = async (args: NextArgs, io: Io, deps: GoDeps = defaultGoDe
   try {
     const { view } = await loadFleetView(io, args, { exec: deps.exec })
     reportSkipped(view, io)
-    await keepViewInStep(io, view.queue, deps.exec)
+    await keepViewInStep(io, view.queue, deps.exec, !args.local && !args.host?.length)
     const { here } = await findHere(args, io, deps, view.items)
     const item = pickNext(onHosts(view.items, args.host), here)
     if (!item)

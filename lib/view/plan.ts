@@ -136,8 +136,11 @@ export interface WantedWindow {
 
 export interface ViewWant {
   windows: WantedWindow[]
-  /** The waits the view cannot link (another tmux server, another host): its first window lists them. */
-  elsewhere: QueueItem[]
+  /**
+   * The waits the view cannot link (another tmux server, another host): its first window lists
+   * them. Null: this run did not read every host (`--local`, `go <key>`), so the list stays as it is.
+   */
+  elsewhere: QueueItem[] | null
 }
 
 /** A wait whose pane can be linked or gone to, as far as the queue knows. */
@@ -148,7 +151,12 @@ const live = (i: QueueItem): boolean => i.tmux !== null && i.tmux.alive !== fals
  * wait stands in the queue's order, its oldest wait's pane selected; every other live wait with a
  * pane is listed as elsewhere.
  */
-export const deriveWant = (queue: readonly QueueItem[], socket: string, paneWindow: ReadonlyMap<string, string>): ViewWant => {
+export const deriveWant = (
+  queue: readonly QueueItem[],
+  socket: string,
+  paneWindow: ReadonlyMap<string, string>,
+  everyHost = true,
+): ViewWant => {
   const windows: WantedWindow[] = []
   const since = new Map<string, number>()
   const elsewhere: QueueItem[] = []
@@ -169,7 +177,7 @@ export const deriveWant = (queue: readonly QueueItem[], socket: string, paneWind
       since.set(windowId, item.since)
     }
   }
-  return { windows, elsewhere }
+  return { windows, elsewhere: everyHost ? elsewhere : null }
 }
 
 /** Pure: the first window's text: how to walk the view, and the waits it cannot show with how to reach each. */
@@ -243,8 +251,8 @@ export const planView = (now: ViewNow, want: ViewWant, selectAll = false): strin
   if (!now.exists || now.version !== VIEW_VERSION) return []
   const cmds: string[][] = []
   const at = (index: number): string => `${VIEW_TARGET}:${index}`
-  const text = formatFirstWindow(want.elsewhere)
-  if (now.firstIndex !== null && now.listDigest !== textDigest(text)) {
+  const text = want.elsewhere === null ? null : formatFirstWindow(want.elsewhere)
+  if (text !== null && now.firstIndex !== null && now.listDigest !== textDigest(text)) {
     cmds.push(['respawn-pane', '-k', '-t', `${at(now.firstIndex)}.0`, ...firstWindowCommand(text)])
     cmds.push(['set-option', '-t', `${VIEW_TARGET}:`, LIST_OPTION, textDigest(text)])
   }

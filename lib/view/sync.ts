@@ -53,7 +53,7 @@ export const underViewLock = async <T>(env: Env, fn: () => Promise<T>): Promise<
  * (killed by hand, or the server ended) is struck from view.json. Never throws: a view that
  * cannot be brought in line now is brought in line by the next run.
  */
-export const syncViews = async (env: Env, queue: readonly QueueItem[], exec: TmuxExec): Promise<void> => {
+export const syncViews = async (env: Env, queue: readonly QueueItem[], exec: TmuxExec, everyHost = true): Promise<void> => {
   await underViewLock(env, async () => {
     const sockets = readViewSockets(env)
     const kept: string[] = []
@@ -62,7 +62,7 @@ export const syncViews = async (env: Env, queue: readonly QueueItem[], exec: Tmu
         const now = await readViewNow(socket, exec)
         if (now === 'no-server' || !now.exists) continue
         kept.push(socket)
-        await runSequence(socket, planView(now, deriveWant(queue, socket, now.paneWindow)), exec)
+        await runSequence(socket, planView(now, deriveWant(queue, socket, now.paneWindow, everyHost)), exec)
       } catch {
         kept.push(socket)
       }
