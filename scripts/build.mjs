@@ -44,6 +44,10 @@ const fullCliExternal = {
     b.onResolve({ filter: /\/schemas\/contract\.js$/ }, () => ({ path: './full/contract.js', external: true }))
     // Each host's cache with the refresh lock (status, statusline): proper-lockfile stays out of the entry.
     b.onResolve({ filter: /\/remote\/cached-fleet\.js$/ }, () => ({ path: './full/remote-cached.js', external: true }))
+    // The view's sync (proper-lockfile, the planner) loads only when view.json exists (lib/view/step.ts).
+    b.onResolve({ filter: /^\.\/sync\.js$/ }, (args) =>
+      args.importer.endsWith('view/step.ts') ? { path: './full/view-sync.cjs', external: true } : undefined,
+    )
     // `ls --until-change` runs from the entry bundle; only the file watcher is loaded apart.
     b.onResolve({ filter: /^chokidar$/ }, () => ({ path: './full/chokidar.js', external: true }))
     b.onResolve({ filter: /^\.\/schema\.js$/ }, (args) =>
@@ -192,6 +196,15 @@ await Promise.all([
     ...common,
     entryPoints: ['lib/queue/numbers-write.ts'],
     outfile: 'dist/bin.next/full/numbers-write.cjs',
+    format: 'cjs',
+    alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' },
+  }),
+  // The view's sync, loaded by `status`, `ls` and the rest when view.json exists: CommonJS with
+  // proper-lockfile on plain node:fs, as the numbers book's writer above.
+  build({
+    ...common,
+    entryPoints: ['lib/view/sync.ts'],
+    outfile: 'dist/bin.next/full/view-sync.cjs',
     format: 'cjs',
     alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' },
   }),

@@ -10,6 +10,7 @@ import {
   formatChanges,
   formatDetails,
   formatWatchScreen,
+  PEEK_MIN_WIDTH,
   WATCH_KEYS_HELP,
   type WatchScreen,
 } from '../lib/render/watch-screen.js'
@@ -105,6 +106,23 @@ t.test('formatWatchScreen keeps the selection visible and never exceeds the heig
   const details = formatWatchScreen(screen({ items: items.slice(0, 2), details: true, selected: items[1]?.sessionId ?? null }))
   t.ok(details.some((l) => l.includes('session s0000001')))
   t.ok(details.some((l) => l.includes('cwd /w/s0000001')))
+})
+
+t.test("formatWatchScreen: the selected wait's screen beside the list, on a terminal wide enough", async (t) => {
+  const items = [item('aaaa1111', 1), item('bbbb2222', 2)]
+  const peek = 'line one\n\u001b]0;title\u0007Do you want to proceed?\n❯ 1. Yes\n\n\n'
+  const wide = formatWatchScreen(screen({ items, width: PEEK_MIN_WIDTH, peek }))
+  t.ok(
+    wide.every((l) => l.includes(' │ ')),
+    'a panel on every line',
+  )
+  t.match(wide.join('\n'), /│ .*Do you want to proceed\?/)
+  t.match(wide.join('\n'), /│ ❯ 1\. Yes/)
+  t.notMatch(wide.join('\n'), /\u0007/, "the pane's control characters are shown visibly, never sent")
+  t.ok(wide.length <= 20)
+  t.match(formatWatchScreen(screen({ items, width: PEEK_MIN_WIDTH, peek: null })).join('\n'), /│ \(no screen to show/)
+  t.notMatch(formatWatchScreen(screen({ items, width: PEEK_MIN_WIDTH - 1, peek })).join('\n'), /│/, 'narrower: the list alone')
+  t.notMatch(formatWatchScreen(screen({ width: PEEK_MIN_WIDTH, peek })).join('\n'), /│/, 'nothing waits: no panel')
 })
 
 t.test('the details view (s) shows a tool call as show does, not as JSON', async (t) => {
@@ -467,4 +485,40 @@ t.test('watch outside tmux: a jump attaches in this terminal, and the view retur
   t.match(outer.capture(term), /going to 1 · outproj/)
   outer.tmux('send-keys', '-t', term, 'q')
   await waitFor(() => !outer.capture(term).includes('Trail Boss ·'), 'quit', 5000)
+})
+
+t.test("watch on a wide terminal: the selected wait's live screen beside the list, refreshed while selected", async (t) => {
+  t.setTimeout(60_000)
+  const home = makeHome(t.testdir())
+  const server = startTmuxServer(t, {
+    session: 'main',
+    sessionArgs: ['-n', 'watch'],
+    command: ['sh'],
+    size: [180, 40],
+    env: tmuxEnv(join(home.root, 'home')),
+  })
+  // The agent stand-in: `cat` echoes what is typed into its pane, as an agent draws its dialog.
+  const agent = server.tmux('new-window', '-d', '-t', 'main', '-n', 'agents', '-P', '-F', '#{pane_id}', 'cat').trim()
+  const watchPane = server.tmux('display-message', '-p', '-t', 'main:watch', '#{pane_id}').trim()
+  server.tmux('send-keys', '-t', agent, 'PEEK-MARK-ONE', 'Enter')
+  await emitWait(home, {
+    session: 'kkkk-peek',
+    cwd: '/tmp/peekproj',
+    message: 'Shall I?',
+    tmux: { env: `${server.socket},${server.pid},0`, pane: agent },
+  })
+  server.tmux(
+    'send-keys',
+    '-t',
+    watchPane,
+    `TRAILBOSS_HOME='${home.tb}' CLAUDE_CONFIG_DIR='${home.claude}' ${process.execPath} ${CLI} watch`,
+    'Enter',
+  )
+  await waitFor(() => /│ PEEK-MARK-ONE/.test(server.capture(watchPane)), "the agent's screen beside the list", 10_000)
+  t.match(server.capture(watchPane), /Trail Boss · 1 waiting/)
+  server.tmux('send-keys', '-t', agent, 'PEEK-MARK-TWO', 'Enter')
+  await waitFor(() => /│ PEEK-MARK-TWO/.test(server.capture(watchPane)), 'the screen refreshed while it stays selected', 10_000)
+  t.equal(server.tmux('display-message', '-p', '-t', agent, '#{pane_current_command}').trim(), 'cat', 'nothing was typed into the agent')
+  server.tmux('send-keys', '-t', watchPane, 'q')
+  await waitFor(() => !server.capture(watchPane).includes('Trail Boss ·'), 'quit', 5000)
 })

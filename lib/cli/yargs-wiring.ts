@@ -22,6 +22,7 @@ import {
   type OptionSpec,
   toYargsOptions,
   UNINSTALL_OPTIONS,
+  VIEW_OPTIONS,
   WATCH_OPTIONS,
   type AnswerArgs,
   type AckArgs,
@@ -39,6 +40,7 @@ import {
   type ShowArgs,
   type StatusArgs,
   type StatuslineArgs,
+  type ViewArgs,
   type WatchArgs,
 } from '../options/tables.js'
 import { TABLE_LEGEND } from '../render/queue-table.js'
@@ -220,6 +222,19 @@ const COMMANDS: CommandSpec<unknown>[] = [
     options: BACK_OPTIONS,
     examples: [[`tmux bind-key B run-shell "trailboss back --client '#{client_name}' || true"`, 'a key back']],
     load: async () => (await import('../commands/next.js')).runBack,
+  }),
+  command<ViewArgs>({
+    command: 'view',
+    describe:
+      "switch to the view: a tmux session of Trail Boss's whose windows are links of the waiting windows, in queue order; tmux's next-window walks them",
+    options: VIEW_OPTIONS,
+    examples: [
+      [`tmux bind-key V run-shell "trailboss view --client '#{client_name}' || true"`, 'a key into the view'],
+      [`tmux bind-key X run-shell "trailboss view --off --client '#{client_name}' || true"`, 'a key out of it'],
+    ],
+    epilog:
+      'The view is kept in step by the runs that show the queue (status, watch, ls, go, next), never by a process of its own. A linked window is one window: selecting a pane in the view selects it in your session too.',
+    load: async () => (await import('../commands/view.js')).runView,
   }),
   command<AckArgs>({
     command: 'ack <targets..>',

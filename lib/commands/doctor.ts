@@ -46,6 +46,11 @@ import { EMIT_BIN, emitterPathIn, findPackageRoot, INSTALL_PACKAGE, packageVersi
 import { readHosts } from '../remote/hosts-file.js'
 import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
+import { callerSocket } from '../tmux/env.js'
+import { RESCUE_SESSION } from '../tmux/view-session.js'
+import { checkView } from '../doctor/view-check.js'
+import { readViewSockets } from '../view/marker.js'
+import { readViewNow } from '../view/sync.js'
 import { fileURLToPath } from 'node:url'
 import { checkAnswerGuard } from '../doctor/answer-guard-check.js'
 import { inputAllowed } from '../navigate/input-guard.js'
@@ -261,6 +266,7 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
   const servers = await readServers(sockets, exec, tmuxVersion !== null)
   checks.push(...checkServers(servers))
   checks.push(...checkSessions(records, servers, now))
+  if (tmuxVersion !== null) checks.push(...(await viewChecks(env, [...sockets, ...(callerSocket(env.TMUX) ?? [])], exec)))
   // Sessions with no record at all: what ls finds on read (issue #16), and how to give them hooks.
   const { loadQueue } = await import('../queue/load.js')
   const view = await loadQueue(io, { exec, screens: false, skipEnded: true }).catch(() => null)
@@ -287,6 +293,30 @@ export const gatherChecks = async (io: Io, deps: DoctorDeps = {}): Promise<Check
     ),
   )
   checks.push(...(await hostChecks))
+  return checks
+}
+
+/** The view on each server of ours (view.json's, the recent sessions', the caller's): left behind, out of step, or rescued windows. */
+const viewChecks = async (env: Env, sockets: readonly string[], exec: TmuxExec): Promise<Check[]> => {
+  const marked = readViewSockets(env)
+  const checks: Check[] = []
+  for (const socket of new Set([...marked, ...sockets])) {
+    const now = await readViewNow(socket, exec).catch(() => 'no-server' as const)
+    if (now === 'no-server') {
+      if (marked.includes(socket)) checks.push(...checkView({ socket, marked: true, version: null, windows: 0, rescued: 0 }))
+      continue
+    }
+    const rescued = await exec(['list-windows', '-t', `=${RESCUE_SESSION}:`, '-F', '#{window_id}'], { socket })
+    checks.push(
+      ...checkView({
+        socket,
+        marked: marked.includes(socket),
+        version: now.exists ? now.version : null,
+        windows: now.windows.length,
+        rescued: rescued.code === 0 ? rescued.stdout.split('\n').filter(Boolean).length : 0,
+      }),
+    )
+  }
   return checks
 }
 

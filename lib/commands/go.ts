@@ -11,6 +11,7 @@ import { resolveTarget } from '../queue/target.js'
 import type { QueueItem } from '../queue/derive.js'
 import { reportSkipped } from '../render/skipped.js'
 import { callerSocket } from '../tmux/env.js'
+import { keepViewInStep } from '../view/step.js'
 import { defaultGoDeps, type GoDeps, moveClientsTo, reachable, tellClient } from '../navigate/go-to.js'
 
 /** No target: the oldest wait that has a pane to go to (a wait outside tmux cannot block the key). */
@@ -24,11 +25,11 @@ export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(i
   try {
     // --attach and --move-clients are what another host runs here: this machine's waits only.
     const forHost = args.attach === true || args.moveClients === true
-    const loaded = forHost
-      ? await loadQueue(io, { exec: deps.exec })
-      : (await loadFleetView(io, args.local || args.host?.length ? args : hostsForTarget(args.target), { exec: deps.exec })).view
+    const hosts = args.local || args.host?.length ? args : hostsForTarget(args.target)
+    const loaded = forHost ? await loadQueue(io, { exec: deps.exec }) : (await loadFleetView(io, hosts, { exec: deps.exec })).view
     const view = filterAgents(loaded, args.agent)
     reportSkipped(view, io)
+    if (!forHost) await keepViewInStep(io, loaded.queue, deps.exec, !hosts.local && !hosts.host?.length)
     const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault({ queue: onHosts(view.queue, args.host) })
     if (args.moveClients) return await moveClientsTo(item, view, io, deps)
     return await goToItem(item, view, args, io, deps)

@@ -12,6 +12,8 @@ import { deriveListing, deriveShown } from '../navigate/listing.js'
 import { filterAgents } from '../queue/filter.js'
 import { reportSkipped } from '../render/skipped.js'
 import { formatJson } from '../render/json-text.js'
+import { keepViewInStep } from '../view/step.js'
+import { execTmuxIn } from '../tmux/exec.js'
 
 export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
@@ -27,6 +29,8 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
     io.stdout.write(formatPlain(shown, view.now))
     io.stderr.write(hostLines)
   } else {
+    // Only the table, a person's read, keeps the view in step: --json and --plain change nothing.
+    await keepViewInStep(io, fleet.view.queue, opts.exec ?? execTmuxIn(io.env), !args.local && !args.host?.length)
     if (shown.length > 0) {
       const withHosts = hosts.length > 0 && needsHostColumn(shown)
       io.stdout.write(formatTable(shown, { now: view.now, colour: useColour(io), width: io.stdout.columns ?? 120, hosts: withHosts }))

@@ -15,6 +15,8 @@ import { describeItem } from '../navigate/describe-item.js'
 import { defaultGoDeps, type GoDeps, markSeen, pickClient, reachable, tellClient, withTmux } from '../navigate/go-to.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
 import { goToItem, onHosts } from '../navigate/go-item.js'
+import { keepViewInStep } from '../view/step.js'
+import { paneTarget } from '../view/target.js'
 
 export { pickClient } from '../navigate/go-to.js'
 
@@ -73,6 +75,7 @@ export const runNext = async (args: NextArgs, io: Io, deps: GoDeps = defaultGoDe
   try {
     const { view } = await loadFleetView(io, args, { exec: deps.exec })
     reportSkipped(view, io)
+    await keepViewInStep(io, view.queue, deps.exec, !args.local && !args.host?.length)
     const { here } = await findHere(args, io, deps, view.items)
     const item = pickNext(onHosts(view.items, args.host), here)
     if (!item)
@@ -102,7 +105,8 @@ export const runBack = async (args: BackArgs, io: Io, deps: GoDeps = defaultGoDe
     if (!origin) throw new TrailbossError('nowhere to go back to', 'back returns to where you were before the last trailboss go or next')
     const check = await withTmux(() => readPane(socket, origin.pane, deps.exec))
     if (check.state !== 'live') throw new TrailbossError(`the pane you came from (${origin.pane}) is gone`, 'nowhere to go back to')
-    const step = ['switch-client', '-c', client.name, '-t', origin.pane]
+    // Never into the view: back from the view leaves it (lib/view/target.ts).
+    const step = ['switch-client', '-c', client.name, '-t', await paneTarget(io.env, socket, origin.pane, null, deps.exec)]
     if (args.print) {
       io.stdout.write(`tmux -S ${socket} ${step.join(' ')}\n`)
       return EXIT_OK

@@ -11,9 +11,13 @@ import type { LoadOptions } from '../queue/load.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
 import { filterAgents } from '../queue/filter.js'
 import { deriveSummary, formatSegment } from '../render/status-segment.js'
+import { keepViewInStep } from '../view/step.js'
+import { execTmuxIn } from '../tmux/exec.js'
 
 export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const fleet = await loadFleetView(io, { cached: true }, { skipEnded: true, ...opts })
+  // The view follows the default queue, whatever --agent shows (docs/design.md §12).
+  await keepViewInStep(io, fleet.view.queue, opts.exec ?? execTmuxIn(io.env))
   const view = filterAgents(fleet.view, args.agent)
   // Skipped files are `ls`'s and `doctor`'s to report: a status line has no room for them.
   const summary = deriveSummary(view.items, view.now, { all: args.all, hosts: fleet.hosts })

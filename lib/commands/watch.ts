@@ -18,9 +18,11 @@ import type { FleetFollow } from '../remote/fleet-follow.js'
 import { formatHostLine, type HostStatus } from '../render/host-line.js'
 import { filterAgents } from '../queue/filter.js'
 import { execTmuxIn, type TmuxExec } from '../tmux/exec.js'
-import { formatChanges, formatWatchScreen } from '../render/watch-screen.js'
+import { deriveSelectedIndex, formatChanges, formatWatchScreen, PEEK_MIN_WIDTH } from '../render/watch-screen.js'
+import { capturePane } from '../tmux/panes.js'
+import { keepViewInStep } from '../view/step.js'
 import { formatVisible } from '../text/visible-text.js'
-import { initialWatchState, screenOf, splitKeys, stepWatch, type WatchEffect, type WatchInput } from '../render/watch-state.js'
+import { initialWatchState, screenOf, shownItems, splitKeys, stepWatch, type WatchEffect, type WatchInput } from '../render/watch-state.js'
 
 const ENTER_SCREEN = '\u001b[?1049h\u001b[?25l\u001b[?7l'
 const LEAVE_SCREEN = '\u001b[?7h\u001b[?25h\u001b[?1049l'
@@ -233,13 +235,39 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
   const done = new Promise<number>((resolve) => {
     finish = resolve
   })
-  const lines = (): string[] =>
-    formatWatchScreen(screenOf(state, { now: io.now(), width: term.out.columns ?? 80, height: term.out.rows ?? 24, colour }))
+  // The selected wait's live screen, beside the list on a wide terminal (render/watch-screen.ts).
+  let peek: { sessionId: string; text: string | null } | null = null
+  let peeking = false
+  const selected = (): QueueItem | undefined => {
+    const items = shownItems(state)
+    return items[deriveSelectedIndex(items, state.selected)]
+  }
+  const lines = (): string[] => {
+    const item = selected()
+    const screen = screenOf(state, { now: io.now(), width: term.out.columns ?? 80, height: term.out.rows ?? 24, colour })
+    return formatWatchScreen(item && peek?.sessionId === item.sessionId ? { ...screen, peek: peek.text } : screen)
+  }
+  /** One capture of the selected wait's pane, on each tick and each move: refreshed while it stays selected. */
+  const refreshPeek = async (): Promise<void> => {
+    const item = selected()
+    if (peeking || !item || (term.out.columns ?? 80) < PEEK_MIN_WIDTH) return
+    peeking = true
+    try {
+      const target = item.tmux && !item.remote && item.tmux.alive !== false ? item.tmux : null
+      const text = target ? await capturePane(target.socket, target.pane, deps.exec).catch(() => null) : null
+      peek = { sessionId: item.sessionId, text }
+      term.draw(lines, false)
+    } finally {
+      peeking = false
+    }
+  }
 
   const dispatch = (input: WatchInput): void => {
+    const before = state.selected
     const step = stepWatch(state, input)
     state = step.state
     for (const effect of step.effects) perform(effect)
+    if (input.type === 'tick' || state.selected !== before) void refreshPeek()
   }
   const perform = (effect: WatchEffect): void => {
     if (effect.type === 'draw') term.draw(lines, effect.force)
@@ -287,7 +315,11 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
     live = await startLive(
       io,
       deps.exec,
-      (v) => dispatch({ type: 'queue', queue: filterAgents(v, args.agent) }),
+      (v) => {
+        dispatch({ type: 'queue', queue: filterAgents(v, args.agent) })
+        // A person reads this screen: the view follows the default queue (docs/design.md §12).
+        void keepViewInStep(io, v.queue, deps.exec)
+      },
       () => dispatch({ type: 'tick' }),
       (err) => dispatch({ type: 'error', message: formatError(err) }),
       remote ? { remote: () => remote.items(), remoteHosts: remote.hosts().map((h) => h.destination) } : {},

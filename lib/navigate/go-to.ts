@@ -16,6 +16,8 @@ import type { QueueView } from '../queue/load.js'
 import { callerSocket } from '../tmux/env.js'
 import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { describeItem } from './describe-item.js'
+import { paneTarget } from '../view/target.js'
+import { VIEW_SESSION } from '../tmux/view-session.js'
 
 export interface GoDeps {
   exec: TmuxExec
@@ -161,6 +163,11 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way:
     }
     throw new TrailbossError(plan.message, plan.hint)
   }
+  if (plan.how === 'switch') {
+    // With a view, the pane's window is in two sessions: name the one to go to (lib/view/target.ts).
+    const at = await paneTarget(io.env, target.socket, target.pane, plan.client.session, deps.exec)
+    if (at !== target.pane) plan.steps = plan.steps.map((s) => ({ ...s, args: s.args.map((a) => (a === target.pane ? at : a)) }))
+  }
   io.stderr.write(`trailboss: going to ${describeItem(item)}\n`)
   if (way.print) {
     for (const step of plan.steps) io.stdout.write(`${formatStep(step)}\n`)
@@ -171,8 +178,9 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way:
   const code = await withTmux(() => runPlan(plan.steps, { exec: deps.exec, attach: deps.attach, env: { ...io.env } }))
   if (plan.how === 'switch') {
     markSeen(item, io)
-    // Where the client was, for `trailboss back` (not when it was there already).
-    if (plan.client.paneId && plan.client.paneId !== target.pane)
+    // Where the client was, for `trailboss back` (not when it was there already, nor a move
+    // inside the view: back from the view returns to where the person was before entering it).
+    if (plan.client.paneId && plan.client.paneId !== target.pane && plan.client.session !== VIEW_SESSION)
       writeOrigin(io.env, { socket: target.socket, client: plan.client.name, pane: plan.client.paneId, at: io.now() })
     await tellClient(way, io, target.socket, `trailboss: went to ${describeItem(item)}`, deps.exec)
   }

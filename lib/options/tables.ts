@@ -126,6 +126,11 @@ export const BACK_OPTIONS = {
   print: { type: 'boolean', default: false, describe: 'print the tmux command instead of running it' },
 } as const satisfies Record<string, OptionSpec>
 
+export const VIEW_OPTIONS = {
+  off: { type: 'boolean', default: false, describe: 'leave the view: unlink every window, return the client, remove the view session' },
+  client: GO_OPTIONS.client,
+} as const satisfies Record<string, OptionSpec>
+
 export const WATCH_OPTIONS = {
   all: { type: 'boolean', alias: 'a', default: false, describe: 'also show seen finished turns and sessions that are not waiting' },
   once: { type: 'boolean', default: false, describe: 'render once and exit (for tests and logs)' },
@@ -222,6 +227,7 @@ export type ShowArgs = ArgsOf<typeof SHOW_OPTIONS> & { target: string }
 export type GoArgs = ArgsOf<typeof GO_OPTIONS> & { target: string | undefined }
 export type NextArgs = ArgsOf<typeof NEXT_OPTIONS>
 export type BackArgs = ArgsOf<typeof BACK_OPTIONS>
+export type ViewArgs = ArgsOf<typeof VIEW_OPTIONS>
 /** `ack`'s targets: numbers, keys or pane ids. */
 export type AckArgs = { targets: (string | number)[] }
 export type WatchArgs = ArgsOf<typeof WATCH_OPTIONS>

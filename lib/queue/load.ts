@@ -42,7 +42,7 @@ import { readScreenCache, type ScreenCacheEntry, writeScreenCache } from './scre
 import { deriveVerdictInputs, readTranscriptMemo, type TranscriptMemoEntry, writeTranscriptMemo } from './transcript-memo.js'
 import { deriveFileStamp, isSettled, myUid, statOwnRegularFile } from '../fs/file-stamp.js'
 import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
-import { capturePanes, listPanes, type Pane } from '../tmux/panes.js'
+import { capturePanes, listPanes, panesById } from '../tmux/panes.js'
 
 export interface QueueView {
   /**
@@ -153,7 +153,7 @@ const askServer = async (socket: string, exec: TmuxExec): Promise<ServerPanes | 
   try {
     const panes = await listPanes(socket, exec)
     if (panes === 'no-server') return { status: 'no-server' }
-    return { status: 'ok', serverPid: panes[0]?.serverPid ?? null, panes: new Map<string, Pane>(panes.map((p) => [p.paneId, p])) }
+    return { status: 'ok', serverPid: panes[0]?.serverPid ?? null, panes: panesById(panes) }
   } catch (err) {
     return err instanceof TmuxUnavailable ? 'unavailable' : { status: 'unknown' }
   }

@@ -27,7 +27,20 @@ export interface WatchScreen {
   all?: boolean
   /** Other hosts followed: one line for each that does not answer (its waits shown are stale). */
   hosts?: readonly HostStatus[]
+  /**
+   * The selected wait's live screen (its pane's visible text), shown beside the list when the
+   * terminal is at least PEEK_MIN_WIDTH wide; null: no screen to show (another host, a gone pane).
+   */
+  peek?: string | null
 }
+
+/** Below this width the list keeps the whole terminal: the peek panel needs room of its own. */
+export const PEEK_MIN_WIDTH = 140
+/** The list's share of a wide terminal; the peek panel takes the rest. */
+const LIST_SHARE = 0.55
+
+const ANSI = /\u001b\[[0-9;]*m/g
+const visibleLength = (text: string): number => [...text.replace(ANSI, '')].length
 
 export const WATCH_KEYS_HELP = '1-9/Enter go · j/k move · y/n answer · a seen · s details · q quit'
 
@@ -67,6 +80,7 @@ export const formatDetails = (item: QueueItem, now: number, width: number): stri
  * formatTable already fits (the view turns autowrap off, so nothing breaks the layout).
  */
 export const formatWatchScreen = (s: WatchScreen): string[] => {
+  if (s.peek !== undefined && s.width >= PEEK_MIN_WIDTH && s.items.length > 0) return withPeek(s, s.peek)
   // The last column stays empty: with autowrap off a terminal keeps the cursor on it, and the
   // erase-to-end that follows each line would wipe the character written there.
   const width = Math.max(20, s.width) - 1
@@ -107,6 +121,21 @@ export const formatWatchScreen = (s: WatchScreen): string[] => {
   const body = [`  ${header}`, ...visible, ...more, ...details.slice(0, detailRoom)]
   const gap = Math.max(0, height - top.length - body.length - footer.length)
   return [...top, ...body, ...Array<string>(Math.min(gap, 1)).fill(''), ...footer].slice(0, height)
+}
+
+/** Pure: the screen with the list on the left and the selected wait's live screen on the right. */
+const withPeek = (s: WatchScreen, peek: string | null): string[] => {
+  const height = Math.max(3, s.height)
+  const listWidth = Math.floor(s.width * LIST_SHARE)
+  const panelWidth = Math.max(10, s.width - listWidth - 4)
+  const left = formatWatchScreen({ ...s, width: listWidth, peek: undefined })
+  // The pane's last lines, where an agent draws its dialog; blank lines at the bottom left out.
+  const screen = (peek ?? '(no screen to show: another host, or the pane is gone)').replace(/\s+$/, '').split('\n')
+  const right = screen.slice(-height).map((l) => truncate(formatVisible(l, { tabs: 'expand' }), panelWidth))
+  return Array.from({ length: Math.min(height, Math.max(left.length, right.length)) }, (_, i) => {
+    const l = left[i] ?? ''
+    return `${l}${' '.repeat(Math.max(0, listWidth - 1 - visibleLength(l)))} │ ${right[i] ?? ''}`
+  })
 }
 
 /** What a session shows in the change log; a new signature is a new line. */

@@ -1,6 +1,7 @@
 // tmux's panes: listing and capturing them (adapters over the exec seam) and the pure parsers
 // of tmux's output, exported so they are tested with captured strings.
 import { execTmux, type TmuxExec } from './exec.js'
+import { isOwnSession } from './view-session.js'
 
 export interface Pane {
   paneId: string
@@ -73,6 +74,24 @@ export const parsePanes = (text: string): Pane[] =>
         windowName: f.slice(15).join(SEP),
       }
     })
+
+/**
+ * Pure: each pane once. A linked window's panes are listed once per session that holds it (the
+ * view, §12): the person's own session names its place, and a pane is in front when any of its
+ * sessions shows it.
+ */
+export const panesById = (panes: readonly Pane[]): Map<string, Pane> => {
+  const byId = new Map<string, Pane>()
+  for (const p of panes) {
+    const had = byId.get(p.paneId)
+    if (!had) byId.set(p.paneId, p)
+    else {
+      const keep = isOwnSession(had.sessionName) && !isOwnSession(p.sessionName) ? p : had
+      byId.set(p.paneId, { ...keep, inFront: had.inFront || p.inFront })
+    }
+  }
+  return byId
+}
 
 /** tmux's answer when nothing listens on the socket (the server exited, or the file is stale). */
 export const isNoServer = (stderr: string): boolean =>
