@@ -321,7 +321,7 @@ const COMMANDS: CommandSpec<unknown>[] = [
   command<GcArgs>({
     command: 'gc',
     describe:
-      "retire ended and gone sessions older than a threshold, and lost spool events as old; forget removed hosts' last answers and close the hosts' ssh connections",
+      "retire ended and gone sessions older than a threshold, and lost spool events as old; remove history older than --history; forget removed hosts' last answers and close the hosts' ssh connections",
     options: GC_OPTIONS,
     load: async () => (await import('../commands/gc.js')).runGc,
   }),

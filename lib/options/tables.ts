@@ -167,6 +167,7 @@ export const DOCTOR_OPTIONS = {
 
 export const GC_OPTIONS = {
   'older-than': { type: 'string', default: '7d', describe: 'how long since their last event (a lost spool event: since it came)' },
+  history: { type: 'string', default: '30d', describe: "remove the history's daily files (trailboss report) of days older than this" },
   'dry-run': { type: 'boolean', default: false, describe: 'list what would be removed' },
 } as const satisfies Record<string, OptionSpec>
 
