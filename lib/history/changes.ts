@@ -29,10 +29,27 @@ export const deriveAskText = (tool: string | null, input: unknown, message: stri
   let text: string | null = null
   if (tool !== null) {
     const command = input !== null && typeof input === 'object' ? (input as Record<string, unknown>).command : undefined
-    const detail = typeof command === 'string' ? command : typeof input === 'string' ? input : input == null ? '' : JSON.stringify(input)
+    const detail =
+      typeof command === 'string'
+        ? command
+        : typeof input === 'string'
+          ? input
+          : input === null || input === undefined
+            ? ''
+            : JSON.stringify(input)
     text = detail ? `${tool}: ${detail}` : tool
   } else if (message) text = message
-  return text === null ? undefined : cut(toPlainLine(text.slice(0, MAX_ASK_CHARS * 2).replace(/\s+/g, ' ').trim()), MAX_ASK_CHARS)
+  return text === null
+    ? undefined
+    : cut(
+        toPlainLine(
+          text
+            .slice(0, MAX_ASK_CHARS * 2)
+            .replace(/\s+/g, ' ')
+            .trim(),
+        ),
+        MAX_ASK_CHARS,
+      )
 }
 
 export const isWaitState = (s: HistoryState | null): boolean => s === 'permission' || s === 'waiting'

@@ -17,7 +17,12 @@ export interface HistoryGcPlan {
 const dayEndsBefore = (day: string, cutoff: number): boolean => Date.parse(`${day}T00:00:00Z`) + DAY_MS <= cutoff
 
 /** Pure: which days' files and marks go, of those there are. */
-export const planHistoryGc = (fileDays: readonly string[], markDays: readonly string[], now: number, olderThanMs: number): HistoryGcPlan => ({
+export const planHistoryGc = (
+  fileDays: readonly string[],
+  markDays: readonly string[],
+  now: number,
+  olderThanMs: number,
+): HistoryGcPlan => ({
   days: fileDays.filter((d) => dayEndsBefore(d, now - olderThanMs)).sort(),
   marks: markDays.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && dayEndsBefore(d, now - Math.max(olderThanMs, MARKS_KEEP_MS))).sort(),
 })

@@ -15,7 +15,8 @@ export interface ReportOptions {
 export const emptyKindTimes = (): KindTimes => Object.fromEntries(WAIT_KINDS.map((k) => [k, 0])) as KindTimes
 
 /** A wait's kind; a line of a wait without one (an older writer) counts as the state's usual kind. */
-export const kindOfWait = (state: HistoryState, kind: WaitKind | null): WaitKind => kind ?? (state === 'permission' ? 'permission' : 'question')
+export const kindOfWait = (state: HistoryState, kind: WaitKind | null): WaitKind =>
+  kind ?? (state === 'permission' ? 'permission' : 'question')
 
 /** The states in which a session no longer runs: no time of it counts after them. */
 const isOver = (s: HistoryState): boolean => s === 'ended' || s === 'gone'
