@@ -3,6 +3,8 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { computeReport, percentile } from '../lib/history/report.js'
+import { blockedAt, emptyTodaySummary, foldToday, localDayStart } from '../lib/history/today.js'
+import { LOOKBACK_MS } from '../lib/history/read.js'
 import { WAIT_KINDS } from '../lib/record/types.js'
 import { HISTORY_VERSION, type HistoryEntry, type HistoryState } from '../lib/history/types.js'
 import type { WaitKind } from '../lib/record/types.js'
@@ -210,5 +212,40 @@ t.test('properties of any history', async () => {
       )
     }),
     { numRuns: 500 },
+  )
+})
+
+t.test("today's summary (status {blocked}) agrees with the report, folded at once or in parts", async (t) => {
+  const dayStart = localDayStart(T0 + 30 * MIN)
+  const now = dayStart + 90 * MIN
+  const arbDay = fc
+    .record({
+      sessionId: fc.constantFrom('s1', 's2', 's3'),
+      at: fc.integer({ min: dayStart - LOOKBACK_MS, max: now }),
+      from: fc.option(fc.constantFrom(...STATES)),
+      to: fc.constantFrom(...STATES),
+      kind: fc.option(fc.constantFrom(...WAIT_KINDS)),
+      by: fc.constantFrom('hook' as const, 'read' as const),
+    })
+    .map((e) => line(e.sessionId, e.at, e.from, e.to, e.to === 'permission' || e.to === 'waiting' ? e.kind : null, { by: e.by }))
+  fc.assert(
+    fc.property(fc.array(arbDay, { maxLength: 40 }), fc.nat(40), (raw, cut) => {
+      const entries = [...raw].sort((a, b) => a.at - b.at)
+      const want = computeReport(entries, { since: dayStart, until: now, by: 'project', timeZone: 'UTC' }).blocked.totalMs
+      const whole = emptyTodaySummary(dayStart)
+      if (foldToday(whole, entries) !== 'ok' || blockedAt(whole, now) !== want) return false
+      const parts = emptyTodaySummary(dayStart)
+      return (
+        foldToday(parts, entries.slice(0, cut)) === 'ok' && foldToday(parts, entries.slice(cut)) === 'ok' && blockedAt(parts, now) === want
+      )
+    }),
+    { numRuns: 500 },
+  )
+  const sum = emptyTodaySummary(dayStart)
+  foldToday(sum, [line('s1', dayStart + 10 * MIN, null, 'working')])
+  t.equal(
+    foldToday(sum, [line('s1', dayStart + 5 * MIN, 'working', 'gone', null, { by: 'read' })]),
+    'unordered',
+    'a line dated before the last',
   )
 })

@@ -114,7 +114,10 @@ t.test('concurrent emitters and readers: every line whole, each change once', as
     ['Stop', { prompt_id: 'p1', last_assistant_message: 'x'.repeat(3000) }],
   ]
   for (const [name, extra] of steps)
-    await pool([...sessions.map((sid) => () => emit(env, sid, name, extra)), ...[0, 1].map(() => () => runCli(['status'], env))], 8)
+    await pool<unknown>(
+      [...sessions.map((sid) => () => emit(env, sid, name, extra)), ...[0, 1].map(() => () => runCli(['status'], env))],
+      8,
+    )
   const dir = join(String(env.TRAILBOSS_HOME), 'history')
   const text = fs
     .readdirSync(dir)
@@ -205,4 +208,73 @@ t.test('gc --history removes the days older than it, and keeps marks a month', a
   )
   const bad = await runCli(['gc', '--history', 'soon'], env)
   t.equal(bad.code, 2)
+})
+
+/** A zone whose day began at least three hours ago, so that lines of the last two hours are today there. */
+const zoneWellIntoItsDay = (): string => {
+  for (const zone of ['UTC', 'Asia/Tokyo', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Pacific/Honolulu']) {
+    const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' }).format(Date.now()))
+    if (hour >= 3) return zone
+  }
+  throw new Error('no zone is three hours into its day')
+}
+
+const MIN = 60_000
+
+t.test("status --format '{blocked}': today's blocked time, kept up to date as lines come", async (t) => {
+  const root = tempDir(t)
+  const env = baseEnv(root, { TZ: zoneWellIntoItsDay() })
+  // Two hours ago, or the next UTC midnight when the hour of lines would straddle one: every line in one daily file.
+  const twoHoursAgo = Date.now() - 2 * 3_600_000
+  const base = dayOf(twoHoursAgo) === dayOf(twoHoursAgo + 65 * MIN) ? twoHoursAgo : Date.parse(`${dayOf(twoHoursAgo + 65 * MIN)}T00:00:00Z`)
+  const file = (at: number): string => join(String(env.TRAILBOSS_HOME), 'history', `${dayOf(at)}.jsonl`)
+  const write = (...lines: HistoryEntry[]): void => {
+    fs.mkdirSync(join(String(env.TRAILBOSS_HOME), 'history'), { recursive: true, mode: 0o700 })
+    for (const l of lines) fs.appendFileSync(file(l.at), `${JSON.stringify(l)}\n`, { mode: 0o600 })
+  }
+  const l = (
+    sid: string,
+    min: number,
+    from: HistoryEntry['from'],
+    to: HistoryEntry['to'],
+    kind: HistoryEntry['kind'] = null,
+    by: HistoryEntry['by'] = 'hook',
+  ): HistoryEntry => ({
+    v: HISTORY_VERSION,
+    at: base + min * MIN,
+    sessionId: sid,
+    agent: 'claude-code',
+    project: 'web',
+    host: 'local',
+    from,
+    to,
+    kind,
+    by,
+  })
+  const blocked = async (): Promise<string> => {
+    const r = await runCli(['status', '--format', 'blocked {blocked}'], env)
+    t.equal(r.code, 0, r.stderr)
+    return r.stdout
+  }
+  t.equal(await blocked(), 'blocked 0s\n', 'no history: nothing blocked, and the segment says so')
+  write(
+    l('a', 0, null, 'working'),
+    l('a', 10, 'working', 'permission', 'permission'),
+    l('a', 17, 'permission', 'working'),
+    l('a', 30, 'working', 'ended'),
+  )
+  t.equal(await blocked(), 'blocked 7m\n')
+  t.ok(fs.existsSync(join(String(env.TRAILBOSS_HOME), 'history', '.today.json')), 'the summary is kept')
+  // More lines: the summary reads only what was appended.
+  write(l('b', 40, null, 'working'), l('b', 45, 'working', 'waiting', 'question'), l('b', 56, 'waiting', 'ended'))
+  t.equal(await blocked(), 'blocked 18m\n')
+  // A reader's line dated before the session's last one: the summary is made again from the files.
+  write(l('b', 50, 'waiting', 'gone', null, 'read'))
+  t.equal(await blocked(), 'blocked 12m\n', 'the question ended with the pane, at 50')
+  // A file replaced by a shorter one (gc and a new day, an edit): made again too.
+  fs.writeFileSync(
+    file(base),
+    `${JSON.stringify(l('c', 60, null, 'working'))}\n${JSON.stringify(l('c', 61, 'working', 'permission', 'permission'))}\n${JSON.stringify(l('c', 64, 'permission', 'ended'))}\n`,
+  )
+  t.equal(await blocked(), 'blocked 3m\n')
 })

@@ -62,6 +62,8 @@ export const DAY_READ_CAP = 256 * 1024 * 1024
 export interface DayRead extends ParsedLines {
   /** Bytes of whole lines read from the start: where a later read of the same file goes on. */
   offset: number
+  /** Where this read began: 0 instead of the offset asked for when the file is shorter than it (replaced). */
+  from: number
   /** Whether the file exists (and is a regular file of ours). */
   found: boolean
 }
@@ -73,9 +75,9 @@ export const readDayFrom = (path: string, offset = 0): DayRead => {
     const bytes = readRange(fd, from, Math.min(st.size - from, DAY_READ_CAP))
     return { from, text: bytes.toString('utf8') }
   })
-  if (isRefusal(got)) return { entries: [], skipped: 0, offset: 0, found: false }
+  if (isRefusal(got)) return { entries: [], skipped: 0, offset: 0, from: 0, found: false }
   const parsed = parseHistoryText(got.text)
-  return { entries: parsed.entries, skipped: parsed.skipped, offset: got.from + parsed.consumed, found: true }
+  return { entries: parsed.entries, skipped: parsed.skipped, offset: got.from + parsed.consumed, from: got.from, found: true }
 }
 
 /**

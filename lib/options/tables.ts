@@ -67,7 +67,7 @@ export const STATUS_OPTIONS = {
   format: {
     type: 'string',
     describe:
-      'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted} {hosts} (each other host and its queue age) {stale} (the hosts that did not answer lately)',
+      'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted} {hosts} (each other host and its queue age) {stale} (the hosts that did not answer lately) {blocked} (agent time blocked on you today, from the history; shown even when nothing waits)',
   },
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
   agent: AGENT_FILTER,

@@ -5,6 +5,7 @@ import { WAIT_KINDS, type WaitKind } from '../record/types.js'
 import type { KindTimes, Report } from '../history/types.js'
 import { formatVisible } from '../text/visible-text.js'
 import { truncate } from './queue-table.js'
+import { formatSpan } from '../duration.js'
 
 export interface ReportTextOptions {
   /** The terminal's width; 80 when unknown. */
@@ -31,19 +32,6 @@ const RESET = '\u001b[0m'
 
 /** Sessions listed at most; --json has every one. */
 export const MAX_SESSION_ROWS = 20
-
-/** A span of time as people read it: `42s`, `6m 10s`, `3h 12m`, `2d 4h`. */
-export const formatSpan = (ms: number): string => {
-  const s = Math.max(0, Math.round(ms / 1000))
-  if (s < 60) return `${s}s`
-  const m = Math.floor(s / 60)
-  if (m < 10) return s % 60 === 0 ? `${m}m` : `${m}m ${s % 60}s`
-  if (m < 60) return `${m}m`
-  const h = Math.floor(m / 60)
-  if (h < 24) return m % 60 === 0 ? `${h}h` : `${h}h ${m % 60}m`
-  const d = Math.floor(h / 24)
-  return h % 24 === 0 ? `${d}d` : `${d}d ${h % 24}h`
-}
 
 /** A moment in the report's zone: `2026-12-02 14:05`. */
 export const formatLocal = (at: number, timeZone: string): string => {
