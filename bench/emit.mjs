@@ -62,7 +62,11 @@ const measureCost = (flags) => {
   const historyDir = join(home, 'tb', 'history')
   const logged = readdirSync(historyDir)
     .filter((n) => n.endsWith('.jsonl'))
-    .flatMap((n) => readFileSync(join(historyDir, n), 'utf8').split('\n').filter((l) => l.includes(`"${changing}"`)))
+    .flatMap((n) =>
+      readFileSync(join(historyDir, n), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(`"${changing}"`)),
+    )
   // The first event makes two lines' worth of change at most (null → idle → working in one fold: one line).
   if (logged.length < c - 1) throw new Error(`the history holds ${logged.length} lines of ${c} changes`)
   return { samples, cpu }
