@@ -9,6 +9,7 @@ import t from 'tap'
 import { EMITTER, baseEnv, readCaptures, tempDir, type ChildEnv } from './helpers/emitter.js'
 import { runCli } from './helpers/cli.js'
 import type { HistoryEntry, Report } from '../lib/history/types.js'
+import { reportOutputSchema } from '../lib/schemas/contract.js'
 
 t.setTimeout(600_000)
 
@@ -172,6 +173,11 @@ t.test('a recorded day of a mixed fleet: the report agrees with the log', async 
     t.equal(out.code, 0, out.stderr)
     const r = JSON.parse(out.stdout) as Report & { version: number }
     t.equal(r.version, 1)
+    const checked = reportOutputSchema.safeParse(r)
+    t.ok(
+      checked.success,
+      `${by}: the output fits docs/report.schema.json ${checked.success ? '' : JSON.stringify(checked.error.issues[0])}`,
+    )
     t.equal(r.timeZone, 'America/New_York', 'the hours are in the local zone (TZ)')
     const ref = referenceReport(lines, r.since, r.until, by, r.timeZone)
     t.ok(ref.totalMs > 0, 'the day has blocked time')
