@@ -5,6 +5,7 @@ import t from 'tap'
 import { computeReport, percentile } from '../lib/history/report.js'
 import { blockedAt, emptyTodaySummary, foldToday, localDayStart } from '../lib/history/today.js'
 import { LOOKBACK_MS } from '../lib/history/read.js'
+import { formatReportText } from '../lib/render/report-text.js'
 import { WAIT_KINDS } from '../lib/record/types.js'
 import { HISTORY_VERSION, type HistoryEntry, type HistoryState } from '../lib/history/types.js'
 import type { WaitKind } from '../lib/record/types.js'
@@ -248,4 +249,34 @@ t.test("today's summary (status {blocked}) agrees with the report, folded at onc
     'unordered',
     'a line dated before the last',
   )
+})
+
+t.test('the terminal table fits its width, in colour only when asked, plain when piped', async (t) => {
+  const entries = [
+    line('a', T0, null, 'working'),
+    line('a', T0 + 10 * MIN, 'working', 'permission', 'permission', { ask: 'Bash: npm test' }),
+    line('a', T0 + 12 * MIN, 'permission', 'working'),
+    line('b', T0, null, 'working', null, { project: 'a-project-with-a-very-long-name-indeed-that-goes-on', agent: 'gemini' }),
+    line('b', T0 + 5 * MIN, 'working', 'waiting', 'question', {
+      project: 'a-project-with-a-very-long-name-indeed-that-goes-on',
+      agent: 'gemini',
+    }),
+  ]
+  const r = computeReport(entries, opts)
+  const visible = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '')
+  for (const columns of [40, 60, 80, 120, 200]) {
+    const text = formatReportText(r, { columns, charts: true, colour: true, sinceText: '1d' })
+    for (const l of text.split('\n')) t.ok([...visible(l)].length <= columns, `${columns} columns: ${JSON.stringify(visible(l))}`)
+    t.match(text, /█/, 'bars')
+    t.match(text, /▁/, 'a sparkline')
+    t.match(text, /\u001b\[/, 'colour')
+  }
+  const wide = formatReportText(r, { columns: 200, charts: true, colour: false, sinceText: '1d' })
+  const barOf = (name: RegExp): number => (wide.split('\n').find((l) => name.test(l)) ?? '').split('█').length - 1
+  t.ok(barOf(/^ {2}a-project/) > barOf(/^ {2}web /), 'the longer blocked time has the longer bar')
+  const piped = formatReportText(r, { columns: 80, charts: false, colour: false, sinceText: '1d' })
+  t.notMatch(piped, /[█▁\u001b]/, 'piped: no bars, no sparkline, no escape codes')
+  t.match(piped, /blocked {2}57m/)
+  t.match(piped, /your answers {2}1 · p50 2m · p90 2m/)
+  t.match(piped, /8h:2/)
 })

@@ -85,7 +85,9 @@ export const formatReportText = (r: Report, opts: ReportTextOptions): string => 
   const dim = (t: string): string => (opts.colour ? `${DIM}${t}${RESET}` : t)
   const out: string[] = []
   out.push(bold(`Agent time blocked on you, last ${opts.sinceText}`))
-  out.push(dim(`${formatLocal(r.since, r.timeZone)} to ${formatLocal(r.until, r.timeZone)} (${truncate(formatVisible(r.timeZone), 20)})`))
+  const range = `${formatLocal(r.since, r.timeZone)} to ${formatLocal(r.until, r.timeZone)}`
+  const zone = ` (${truncate(formatVisible(r.timeZone), 20)})`
+  out.push(dim(range.length + zone.length <= columns ? `${range}${zone}` : range))
   if (r.sessions.length === 0) {
     out.push('no history in this span: the history starts with the first state change Trail Boss logs')
     return `${out.join('\n')}\n`
@@ -149,9 +151,15 @@ export const formatReportText = (r: Report, opts: ReportTextOptions): string => 
   // The agent's column only where there is room for it.
   const agentWidth = columns >= 80 ? Math.min(12, Math.max(5, ...shown.map((s) => formatVisible(s.agent).length))) : 0
   const agentCell = (text: string): string => (agentWidth > 0 ? ` ${pad(truncate(text, agentWidth), agentWidth)}` : '')
-  const projectWidth = Math.max(7, Math.min(30, columns - (2 + 8 + (agentWidth > 0 ? agentWidth + 1 : 0) + 1 + 4 * (num + 1))))
+  // As many of the times as fit beside a project of 7 characters: working and waiting first.
+  const fixed = 2 + 8 + (agentWidth > 0 ? agentWidth + 1 : 0) + 1
+  const cellCount = Math.max(2, Math.min(4, Math.floor((columns - fixed - 7) / (num + 1))))
+  const projectWidth = Math.max(7, Math.min(30, columns - fixed - cellCount * (num + 1)))
   const row = (id: string, agent: string, project: string, cells: string[]): string =>
-    `  ${pad(truncate(id, 8), 8)}${agentCell(agent)} ${pad(truncate(project, projectWidth), projectWidth)}${cells.map((c) => ` ${padStart(c, num)}`).join('')}`
+    `  ${pad(truncate(id, 8), 8)}${agentCell(agent)} ${pad(truncate(project, projectWidth), projectWidth)}${cells
+      .slice(0, cellCount)
+      .map((c) => ` ${padStart(c, num)}`)
+      .join('')}`
   out.push(bold(row('SESSION', 'AGENT', 'PROJECT', ['WORKING', 'WAITING', 'IDLE', 'UNKNOWN'])))
   for (const s of shown)
     out.push(
