@@ -278,5 +278,5 @@ t.test('the terminal table fits its width, in colour only when asked, plain when
   t.notMatch(piped, /[█▁\u001b]/, 'piped: no bars, no sparkline, no escape codes')
   t.match(piped, /blocked {2}57m/)
   t.match(piped, /your answers {2}1 · p50 2m · p90 2m/)
-  t.match(piped, /8h:2/)
+  t.match(piped, /waits per hour {2}08h 2\n/)
 })

@@ -5,6 +5,7 @@ import { WAIT_KINDS, type WaitKind } from '../record/types.js'
 import type { KindTimes, Report } from '../history/types.js'
 import { formatVisible } from '../text/visible-text.js'
 import { truncate } from './queue-table.js'
+import { deriveKeys } from '../queue/derive.js'
 import { formatSpan } from '../duration.js'
 
 export interface ReportTextOptions {
@@ -142,21 +143,28 @@ export const formatReportText = (r: Report, opts: ReportTextOptions): string => 
     out.push(
       `${bold('waits per hour')}  ${sparkline(r.waitsPerHour)}${line.length + 2 + legend.length <= columns ? `  ${dim(legend)}` : ''}`,
     )
-  } else out.push(`${bold('waits per hour')}  ${r.waitsPerHour.map((n, h) => `${h}h:${n}`).join(' ')}`)
+  } else {
+    const hours = r.waitsPerHour.flatMap((n, h) => (n > 0 ? [`${String(h).padStart(2, '0')}h ${n}`] : []))
+    out.push(`${bold('waits per hour')}  ${hours.length > 0 ? hours.join(' · ') : 'none'}`)
+  }
   out.push('')
   // Sessions, the most blocked first.
   const rows = [...r.sessions].sort((x, y) => y.waitingMs - x.waitingMs || y.workingMs - x.workingMs)
   const shown = rows.slice(0, MAX_SESSION_ROWS)
   const num = 8
+  // Each session by the shortest prefix of its id no other session shares, as the queue's keys.
+  const keys = deriveKeys(r.sessions.map((x) => x.sessionId))
+  const keyOf = (id: string): string => formatVisible(keys.get(id) ?? id)
+  const keyWidth = Math.min(16, Math.max(7, ...shown.map((x) => keyOf(x.sessionId).length)))
   // The agent's column only where there is room for it.
   const agentWidth = columns >= 80 ? Math.min(12, Math.max(5, ...shown.map((s) => formatVisible(s.agent).length))) : 0
   const agentCell = (text: string): string => (agentWidth > 0 ? ` ${pad(truncate(text, agentWidth), agentWidth)}` : '')
   // As many of the times as fit beside a project of 7 characters: working and waiting first.
-  const fixed = 2 + 8 + (agentWidth > 0 ? agentWidth + 1 : 0) + 1
+  const fixed = 2 + keyWidth + (agentWidth > 0 ? agentWidth + 1 : 0) + 1
   const cellCount = Math.max(2, Math.min(4, Math.floor((columns - fixed - 7) / (num + 1))))
   const projectWidth = Math.max(7, Math.min(30, columns - fixed - cellCount * (num + 1)))
   const row = (id: string, agent: string, project: string, cells: string[]): string =>
-    `  ${pad(truncate(id, 8), 8)}${agentCell(agent)} ${pad(truncate(project, projectWidth), projectWidth)}${cells
+    `  ${pad(truncate(id, keyWidth), keyWidth)}${agentCell(agent)} ${pad(truncate(project, projectWidth), projectWidth)}${cells
       .slice(0, cellCount)
       .map((c) => ` ${padStart(c, num)}`)
       .join('')}`
@@ -164,7 +172,7 @@ export const formatReportText = (r: Report, opts: ReportTextOptions): string => 
   for (const s of shown)
     out.push(
       row(
-        s.sessionId,
+        keyOf(s.sessionId),
         formatVisible(s.agent),
         formatVisible(s.project),
         [s.workingMs, s.waitingMs, s.idleMs, s.unaccountedMs].map(formatSpan),
