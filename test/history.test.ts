@@ -1,16 +1,32 @@
 // The history log (docs/design.md §11) with real processes: the built emitter appends the
 // changes its events make, readers (the built CLI) append what a check on read finds, racing
 // readers log each change once, a torn line is skipped, gc --history removes old days.
+import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { baseEnv, payload, pool, runEmitter, tempDir } from './helpers/emitter.js'
+import { EMITTER, baseEnv, payload, pool, runEmitter, tempDir, type ChildEnv } from './helpers/emitter.js'
+import { waitFor } from './helpers/wait-for.js'
 import { runCli } from './helpers/cli.js'
 import { appendEntry } from '../lib/history/append.js'
 import { dayOf } from '../lib/history/files.js'
 import { HISTORY_VERSION, type HistoryEntry } from '../lib/history/types.js'
 
 t.setTimeout(300_000)
+
+/** The shipped hook of agents that spool (the build writes each agent's variables into it). */
+const SPOOL_SH = new URL('../dist/hooks/spool.sh', import.meta.url).pathname
+
+/** The built emitter with `--agent`, as an agent's hook command runs it; its exit code. */
+const runEmitterAs = (agent: string, input: unknown, env: ChildEnv): Promise<number | null> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [EMITTER, '--agent', agent], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    })
+    child.on('close', resolve)
+    child.stdin.end(JSON.stringify(input))
+  })
 
 /** A pane on a tmux server whose socket is not there: every reader finds the session gone. */
 const goneTmux = (root: string): Record<string, string> => ({ TMUX: `${join(root, 'no-such-socket')},4242,0`, TMUX_PANE: '%7' })
@@ -277,4 +293,44 @@ t.test("status --format '{blocked}': today's blocked time, kept up to date as li
     `${JSON.stringify(l('c', 60, null, 'working'))}\n${JSON.stringify(l('c', 61, 'working', 'permission', 'permission'))}\n${JSON.stringify(l('c', 64, 'permission', 'ended'))}\n`,
   )
   t.equal(await blocked(), 'blocked 3m\n')
+})
+
+t.test("the spool's fold logs the same changes as the emitter run by the hook itself", async (t) => {
+  const payloads = fs
+    .readFileSync(new URL('./fixtures/codex/hooks.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { payload?: Record<string, unknown> })
+    .flatMap((c) => (c.payload ? [c.payload] : []))
+    .slice(0, 20)
+  const direct = tempDir(t)
+  const directEnv = baseEnv(direct)
+  for (const p of payloads) {
+    const r = await runEmitterAs('codex', p, directEnv)
+    t.equal(r, 0)
+  }
+  const spooled = tempDir(t)
+  const spoolEnv = baseEnv(spooled)
+  for (const p of payloads) {
+    const r = spawnSync('/bin/sh', [SPOOL_SH, 'codex', process.execPath], {
+      input: JSON.stringify(p),
+      env: spoolEnv as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+    })
+    t.equal(r.status, 0, r.stderr)
+  }
+  const want = historyLines(directEnv).map((l) => [l.sessionId, l.from, l.to, l.kind])
+  t.ok(want.length >= 5, 'the events change the state several times')
+  const spoolDir = join(String(spoolEnv.TRAILBOSS_HOME), 'sessions', '.spool')
+  await waitFor(
+    () =>
+      historyLines(spoolEnv).length >= want.length &&
+      (!fs.existsSync(spoolDir) || fs.readdirSync(spoolDir).every((n) => n.startsWith('.'))),
+    'the detached folds to log every change',
+    60_000,
+  )
+  t.same(
+    historyLines(spoolEnv).map((l) => [l.sessionId, l.from, l.to, l.kind]),
+    want,
+  )
 })
