@@ -2,7 +2,7 @@
 // (target ≤ 1.3×) and against the floor, a POSIX sh writer (`cat > tmp && mv`); and how long
 // after the event its record is visible to readers (target p95 ≤ 250 ms).
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, watch } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, watch } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { EMITTER, fmt, hookEnv, interleave, machine, median, p95, iqr, ratio, runIfMain, scratch, timeSpawn } from './lib.mjs'
@@ -23,6 +23,17 @@ const payloadFor = (sid, i) =>
     tool_use_id: `tu-${i}`,
   })
 
+/** Events that each change the state (a prompt, then its turn's end): each is logged to the history. */
+const changeFor = (sid, i) =>
+  JSON.stringify({
+    session_id: sid,
+    transcript_path: `/nonexistent/${sid}.jsonl`,
+    cwd: '/tmp',
+    prompt_id: `p${Math.floor(i / 2)}`,
+    hook_event_name: i % 2 === 0 ? 'UserPromptSubmit' : 'Stop',
+    ...(i % 2 === 0 ? { prompt: `step ${i}` } : { last_assistant_message: `done ${i}` }),
+  })
+
 /** Start-up and work per event, interleaved with both baselines. */
 const measureCost = (flags) => {
   const home = scratch()
@@ -31,6 +42,9 @@ const measureCost = (flags) => {
   let i = 0
   // A record to update, as for every event after a session's first.
   timeSpawn(process.execPath, [EMITTER], { input: payloadFor(sid, i++), env })
+  const changing = 'bench-history'
+  let c = 0
+  timeSpawn(process.execPath, [EMITTER], { input: changeFor(changing, c++), env })
   const shTarget = join(home, 'sh-out.json')
   const disabled = { ...env, TRAILBOSS_DISABLE: '1' }
   const { wall: samples, cpu } = interleave(
@@ -39,11 +53,22 @@ const measureCost = (flags) => {
       'sh: cat > tmp && mv': () => timeSpawn('/bin/sh', [SH_WRITER, shTarget], { input: payloadFor(sid, i), env }),
       'emitter (TRAILBOSS_DISABLE=1)': () => timeSpawn(process.execPath, [EMITTER], { input: payloadFor(sid, i), env: disabled }),
       'emitter (update a record)': () => timeSpawn(process.execPath, [EMITTER], { input: payloadFor(sid, i++), env }),
+      'emitter (a change, logged to the history)': () => timeSpawn(process.execPath, [EMITTER], { input: changeFor(changing, c++), env }),
     },
     flags,
   )
   const rec = JSON.parse(readFileSync(join(home, 'tb', 'sessions', `${sid}.json`), 'utf8'))
   if (rec.events !== i) throw new Error(`the emitter applied ${rec.events} of ${i} events during the benchmark`)
+  const historyDir = join(home, 'tb', 'history')
+  const logged = readdirSync(historyDir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .flatMap((n) =>
+      readFileSync(join(historyDir, n), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(`"${changing}"`)),
+    )
+  // The first event makes two lines' worth of change at most (null → idle → working in one fold: one line).
+  if (logged.length < c - 1) throw new Error(`the history holds ${logged.length} lines of ${c} changes`)
   return { samples, cpu }
 }
 
@@ -114,6 +139,7 @@ export const run = async (flags) => {
   })
   const emit = ratio(samples['emitter (update a record)'], base)
   const emitCpu = cpuRatio('emitter (update a record)')
+  const logged = ratio(samples['emitter (a change, logged to the history)'], base)
   const visible = await measureVisible(flags)
   const vis = [['event → record visible', fmt(median(visible)), fmt(p95(visible)), fmt(iqr(visible)), '', '', '']]
   return [
@@ -124,12 +150,14 @@ export const run = async (flags) => {
       notes: [
         `${flags.rounds} interleaved rounds after ${flags.warmup} warm-up rounds; ${flags.samples} visibility samples. Node ${m.node}, ${m.cpus} × ${m.cpu}, load ${m.load}.`,
         `Emitter vs \`node -e 0\`: ${fmt(emit.paired, 2)}× wall, ${fmt(emitCpu, 2)}× CPU (target ≤ ${EMIT_TARGET_RATIO}×: ${emit.paired <= EMIT_TARGET_RATIO ? 'met' : 'NOT met'} on wall time). ` +
+          `With a line for the history (a state change): ${fmt(logged.paired, 2)}× (target ≤ ${EMIT_TARGET_RATIO}×: ${logged.paired <= EMIT_TARGET_RATIO ? 'met' : 'NOT met'}). ` +
           `Visible p95: ${fmt(p95(visible))} ms (target ≤ ${VISIBLE_TARGET_MS} ms: ${p95(visible) <= VISIBLE_TARGET_MS ? 'met' : 'NOT met'}).`,
       ],
       figures: {
         emitVsNode: emit.paired,
         emitCpuVsNode: emitCpu,
         emitVsNodeOfMedians: emit.ofMedians,
+        emitWithHistoryVsNode: logged.paired,
         visibleP95: p95(visible),
         visibleMedian: median(visible),
       },

@@ -16,6 +16,7 @@ import * as paths from '../lib/paths.js'
 import * as ownFiles from '../lib/fs/own-files.js'
 import * as privateDir from '../lib/fs/private-dir.js'
 import * as safeFile from '../lib/fs/safe-file.js'
+import * as history from '../lib/history/append.js'
 import * as hookContext from '../lib/record/hook-context.js'
 import * as pending from '../lib/record/pending-events.js'
 import * as spool from '../lib/record/spool.js'
@@ -231,6 +232,7 @@ const foldAll = async (dir: string, sdir: string, until: number): Promise<FoldPa
     await write.recordEvent(dir, ev, {
       agents: registry.hooksFor,
       log,
+      onFold: history.foldLogger(env, log),
       onSaved: () => {
         unsaved = null
       },
@@ -303,6 +305,8 @@ const main = async (): Promise<void> => {
   const outcome = await write.recordEvent(dir, ev, {
     agents: registry.hooksFor,
     log,
+    // The changes this event (and the pending ones folded with it) made, to the history.
+    onFold: history.foldLogger(env, log),
     onSaved: () => {
       unsaved = null
     },

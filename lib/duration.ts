@@ -32,3 +32,16 @@ export const formatAge = (ms: number): string => {
   if (s < 86_400) return `${Math.floor(s / 3600)}h`
   return `${Math.floor(s / 86_400)}d`
 }
+
+/** A span of time as people read it: `42s`, `6m 10s`, `3h 12m`, `2d 4h`. */
+export const formatSpan = (ms: number): string => {
+  const s = Math.max(0, Math.round(ms / 1000))
+  if (s < 60) return `${s}s`
+  const m = Math.floor(s / 60)
+  if (m < 10) return s % 60 === 0 ? `${m}m` : `${m}m ${s % 60}s`
+  if (m < 60) return `${m}m`
+  const h = Math.floor(m / 60)
+  if (h < 24) return m % 60 === 0 ? `${h}h` : `${h}h ${m % 60}m`
+  const d = Math.floor(h / 24)
+  return h % 24 === 0 ? `${d}d` : `${d}d ${h % 24}h`
+}

@@ -358,10 +358,19 @@ t.test('fuzz (spawned): any bytes or JSON → exit 0, silent, nothing outside th
       t.fail(`case ${i}: exit ${r.code}, stdout ${JSON.stringify(r.stdout)}, stderr ${JSON.stringify(r.stderr.slice(0, 300))}`)
     }
   }
-  // Only the log and the sessions folder; in it only files named by a valid session id.
+  // Only the log, the sessions folder and the history; in them only files named by a valid session id.
   const tree = listTree(root)
-  const outside = tree.filter((p) => !(p === 'home/' || p === 'tb/' || p === 'tb/log' || p.startsWith('tb/sessions/')))
-  t.same(outside, [], 'nothing written outside TRAILBOSS_HOME/sessions but the log')
+  const outside = tree.filter(
+    (p) => !(p === 'home/' || p === 'tb/' || p === 'tb/log' || p.startsWith('tb/sessions/') || p.startsWith('tb/history/')),
+  )
+  t.same(outside, [], 'nothing written outside TRAILBOSS_HOME/sessions but the log and the history')
+  const history = tree.filter((p) => p.startsWith('tb/history/') && !p.endsWith('/'))
+  const badHistory = history.filter((p) => {
+    const day = /^tb\/history\/\d{4}-\d{2}-\d{2}\.jsonl$/.test(p)
+    const mark = /^tb\/history\/\.marks\/\d{4}-\d{2}-\d{2}\/(.+)\.\d+\.(idle|working|permission|waiting|ended|gone)$/.exec(p)
+    return !day && !(mark && SESSION_ID_PATTERN.test(mark[1]!))
+  })
+  t.same(badHistory, [], "the history's files: days, and marks named by a valid session id")
   const named = fs.readdirSync(join(tb, 'sessions')).filter((n) => n !== '.tmp')
   const bad = named.filter((n) => {
     const m = /^(.*)\.(json|pending)$/.exec(n)

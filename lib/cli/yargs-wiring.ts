@@ -15,6 +15,7 @@ import {
   INSTALL_OPTIONS,
   LS_OPTIONS,
   NOTIFY_OPTIONS,
+  REPORT_OPTIONS,
   SEND_OPTIONS,
   SHOW_OPTIONS,
   STATUS_OPTIONS,
@@ -36,6 +37,7 @@ import {
   type InstallArgs,
   type LsArgs,
   type NotifyArgs,
+  type ReportArgs,
   type SendArgs,
   type ShowArgs,
   type StatusArgs,
@@ -333,10 +335,22 @@ const COMMANDS: CommandSpec<unknown>[] = [
       ],
     },
   }),
+  command<ReportArgs>({
+    command: 'report',
+    describe:
+      'how long your agents waited on you: blocked time by kind and group, your answer times, waits per hour, each session (from the history)',
+    options: REPORT_OPTIONS,
+    examples: [
+      ['$0 report', 'the last day, by project'],
+      ['$0 report --since 7d --by kind', 'the last week, by kind of wait'],
+      ['$0 report --json', 'the same figures for scripts'],
+    ],
+    load: async () => (await import('../commands/report.js')).runReport,
+  }),
   command<GcArgs>({
     command: 'gc',
     describe:
-      "retire ended and gone sessions older than a threshold, and lost spool events as old; forget removed hosts' last answers and close the hosts' ssh connections",
+      "retire ended and gone sessions older than a threshold, and lost spool events as old; remove history older than --history; forget removed hosts' last answers and close the hosts' ssh connections",
     options: GC_OPTIONS,
     load: async () => (await import('../commands/gc.js')).runGc,
   }),

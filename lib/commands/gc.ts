@@ -1,10 +1,11 @@
 // trailboss gc: retire ended and gone sessions whose last event is older than a threshold, remove
 // the spool's lost events past that threshold too, and clear our own leftovers (stale temp files,
-// folded pending files, stale locks), and the kept answers of remote hosts no longer listed. It
-// says what it removes, on stdout and in the log; nothing else is ever deleted (docs/design.md
-// §2.7, §10.6). It also ends the hosts' shared ssh connections. What the store holds and what may
-// go is lib/record/gc.ts's and gc-plan.ts's (lib/remote/answer-gc-plan.ts's for the answers);
-// this parses, asks and says.
+// folded pending files, stale locks), the kept answers of remote hosts no longer listed, and the
+// history's daily files older than --history. It says what it removes, on stdout and in the log;
+// nothing else is ever deleted (docs/design.md §2.7, §10.6, §11.6). It also ends the hosts'
+// shared ssh connections. What the store holds and what may go is lib/record/gc.ts's and
+// gc-plan.ts's (lib/remote/answer-gc-plan.ts's for the answers, lib/history/gc.ts's for the
+// history); this parses, asks and says.
 import { join } from 'node:path'
 import type { GcArgs } from '../options/tables.js'
 import { formatAge, parseDuration } from '../duration.js'
@@ -19,6 +20,7 @@ import { selectRetired } from '../record/gc-plan.js'
 import { readGcPlan, removeLeftover, retireSession } from '../record/gc.js'
 import { reportSkipped } from '../render/skipped.js'
 import { formatVisible } from '../text/visible-text.js'
+import { readHistoryGcPlan, removeHistoryDay, removeHistoryMarks } from '../history/gc.js'
 import { planAnswerGc } from '../remote/answer-gc-plan.js'
 import { closeHostMasters } from '../remote/close-masters.js'
 import { readHosts } from '../remote/hosts-file.js'
@@ -33,8 +35,21 @@ const appendLog = (io: Io, line: string): void => {
   }
 }
 
+/** The history's daily files of days older than `--history`, and their marks (lib/history/gc.ts). */
+const gcHistory = (args: GcArgs, io: Io, now: number, say: (what: string) => void): void => {
+  const plan = readHistoryGcPlan(io.env, now, parseDuration(args.history))
+  for (const day of plan.days) {
+    if (!args.dryRun && !removeHistoryDay(io.env, day)) continue
+    say(`history of ${day} (older than ${args.history})`)
+    if (!args.dryRun) appendLog(io, `removed the history of ${day}`)
+  }
+  if (!args.dryRun) for (const day of plan.marks) removeHistoryMarks(io.env, day)
+}
+
 export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = parseDuration(args.olderThan)
+  // Both durations are checked before anything is removed.
+  parseDuration(args.history)
   // proper-lockfile makes its lock folders with the default mode (see hooks/emit.ts).
   process.umask(0o077)
   // A home of another user: nothing of it is ours to remove (loadQueue reads none of it).
@@ -90,6 +105,7 @@ export const runGc = async (args: GcArgs, io: Io, opts: LoadOptions = {}): Promi
       say(`${path} (the last answer of a host no longer listed)`)
       if (!args.dryRun) appendLog(io, `removed ${path} (the last answer of a host no longer listed)`)
     }
+  gcHistory(args, io, view.now, say)
   if (!args.dryRun)
     for (const d of await closeHostMasters(io.env)) io.stdout.write(`${formatVisible(`closed the ssh connection to ${d}`)}\n`)
   if (count === 0 && io.stdout.isTTY) io.stdout.write(`nothing to retire (ended or gone for ${args.olderThan})\n`)

@@ -13,6 +13,7 @@ import { filterAgents } from '../queue/filter.js'
 import { deriveSummary, formatSegment } from '../render/status-segment.js'
 import { keepViewInStep } from '../view/step.js'
 import { execTmuxIn } from '../tmux/exec.js'
+import { readBlockedToday } from '../history/today.js'
 
 export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const fleet = await loadFleetView(io, { cached: true }, { skipEnded: true, ...opts })
@@ -21,7 +22,9 @@ export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}
   const view = filterAgents(fleet.view, args.agent)
   // Skipped files are `ls`'s and `doctor`'s to report: a status line has no room for them.
   const summary = deriveSummary(view.items, view.now, { all: args.all, hosts: fleet.hosts })
-  const text = formatSegment(summary, args.format, { tmux: args.tmux })
+  // Today's blocked time only when asked for: it reads the history's summary (lib/history/today.ts).
+  const blockedMs = args.format?.includes('{blocked}') ? readBlockedToday(io.env, view.now) : undefined
+  const text = formatSegment(summary, args.format, { tmux: args.tmux, ...(blockedMs === undefined ? {} : { blockedMs }) })
   if (text) io.stdout.write(`${text}\n`)
   return EXIT_OK
 }

@@ -7,6 +7,7 @@
 import type { StatuslineArgs } from '../options/tables.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
+import { readBlockedToday } from '../history/today.js'
 import type { LoadOptions } from '../queue/load.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
 import { deriveSummary, formatOthers, formatSegment } from '../render/status-segment.js'
@@ -141,7 +142,9 @@ export const runStatusline = async (args: StatuslineArgs, io: Io, opts: LoadOpti
     hosts: fleet.hosts,
     ...(sessionId === undefined ? {} : { excludeSessionId: sessionId }),
   })
-  const ours = args.format === undefined ? formatOthers(summary) : formatSegment(summary, args.format)
+  const blockedMs = args.format?.includes('{blocked}') ? readBlockedToday(io.env, view.now) : undefined
+  const ours =
+    args.format === undefined ? formatOthers(summary) : formatSegment(summary, args.format, blockedMs === undefined ? {} : { blockedMs })
   const text = joinStatus(theirs, ours)
   if (text) io.stdout.write(`${text}\n`)
   return EXIT_OK

@@ -94,4 +94,6 @@ export interface Report {
   unaccountedMs: number
   /** The timeline, one lane per session, in order of first appearance. */
   spans: ReportSpan[]
+  /** History lines of the span's files that were skipped (torn, foreign); absent when none. */
+  skippedLines?: number
 }

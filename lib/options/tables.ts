@@ -2,9 +2,11 @@
 // (cli/yargs-wiring.ts), the fast path of `ls` and `status` parses the same tables with node's
 // util.parseArgs (cli/fast-args.ts), and each command's argument type is derived from its
 // table, so no command casts its arguments. A layer of its own below commands/ and cli/, which
-// both read it; it imports only the record's wait kinds and the settings' scopes.
+// both read it; it imports only the record's wait kinds, the settings' scopes and the
+// history's groupings.
 import { WAIT_KINDS } from '../record/types.js'
 import { SCOPES } from '../settings/scope.js'
+import { REPORT_GROUPINGS } from '../history/types.js'
 
 export interface OptionSpec {
   type: 'boolean' | 'string' | 'number'
@@ -65,7 +67,7 @@ export const STATUS_OPTIONS = {
   format: {
     type: 'string',
     describe:
-      'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted} {hosts} (each other host and its queue age) {stale} (the hosts that did not answer lately)',
+      'template with {count} {oldest} {kinds} {s} {permission} {question} {done} {error} {interrupted} {hosts} (each other host and its queue age) {stale} (the hosts that did not answer lately) {blocked} (agent time blocked on you today, from the history; shown even when nothing waits)',
   },
   tmux: { type: 'boolean', default: false, describe: 'add tmux colour codes (#[fg=…])' },
   agent: AGENT_FILTER,
@@ -172,7 +174,14 @@ export const DOCTOR_OPTIONS = {
 
 export const GC_OPTIONS = {
   'older-than': { type: 'string', default: '7d', describe: 'how long since their last event (a lost spool event: since it came)' },
+  history: { type: 'string', default: '30d', describe: "remove the history's daily files (trailboss report) of days older than this" },
   'dry-run': { type: 'boolean', default: false, describe: 'list what would be removed' },
+} as const satisfies Record<string, OptionSpec>
+
+export const REPORT_OPTIONS = {
+  since: { type: 'string', default: '1d', describe: 'how far back the report goes (e.g. 1d, 7d, 12h)' },
+  by: { type: 'string', choices: REPORT_GROUPINGS, default: 'project', describe: 'what the blocked time is grouped by' },
+  json: { type: 'boolean', default: false, describe: 'the report as JSON (docs/design.md §11.5)' },
 } as const satisfies Record<string, OptionSpec>
 
 export const HOSTS_LS_OPTIONS = {
@@ -236,6 +245,7 @@ export type InstallArgs = ArgsOf<typeof INSTALL_OPTIONS>
 export type DoctorArgs = ArgsOf<typeof DOCTOR_OPTIONS>
 export type GcArgs = ArgsOf<typeof GC_OPTIONS>
 export type HostsLsArgs = ArgsOf<typeof HOSTS_LS_OPTIONS>
+export type ReportArgs = ArgsOf<typeof REPORT_OPTIONS>
 /** `hosts add` and `hosts rm`: the ssh destination. */
 export type HostsArgs = { destination: string }
 export type AnswerArgs = ArgsOf<typeof ANSWER_OPTIONS> & { target: string }

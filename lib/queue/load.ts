@@ -42,7 +42,11 @@ import { readScreenCache, type ScreenCacheEntry, writeScreenCache } from './scre
 import { deriveVerdictInputs, readTranscriptMemo, type TranscriptMemoEntry, writeTranscriptMemo } from './transcript-memo.js'
 import { deriveFileStamp, isSettled, myUid, statOwnRegularFile } from '../fs/file-stamp.js'
 import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
-import { capturePanes, listPanes, panesById } from '../tmux/panes.js'
+import { appendEntries } from '../history/append.js'
+import { deriveAskText, deriveReadChange } from '../history/changes.js'
+import { MARKS_KEEP_MS } from '../history/files.js'
+import type { HistoryEntry } from '../history/types.js'
+import { capturePanes, listPanes, panesById, type Pane } from '../tmux/panes.js'
 
 export interface QueueView {
   /**
@@ -316,6 +320,22 @@ const inFront = (item: QueueItem, servers: ReadonlyMap<string, ServerPanes>): bo
   return server?.status === 'ok' && server.panes.get(item.tmux.pane)?.inFront === true
 }
 
+/**
+ * The changes a check on read found (a wait answered in the transcript, a pane found gone), to
+ * the history (docs/design.md §11): every reader that notices one offers it, and its mark lets
+ * only the first write it. Sessions found without hooks are not logged: nothing dates them.
+ */
+const logReadChanges = (env: Env, items: readonly QueueItem[], hookless: ReadonlySet<string>, now: number): void => {
+  const entries: HistoryEntry[] = []
+  for (const i of items) {
+    if (i.reason === null || i.remote || hookless.has(i.sessionId)) continue
+    const ask = deriveAskText(i.ask.tool, i.ask.input, i.ask.message)
+    const e = deriveReadChange(i.record, { state: i.state, kind: i.kind, since: i.since, ask })
+    if (e && now - e.at <= MARKS_KEEP_MS) entries.push(e)
+  }
+  if (entries.length > 0) appendEntries(env, entries)
+}
+
 export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions = {}): Promise<QueueView> => {
   const exec = opts.exec ?? execTmuxIn(io.env)
   const now = io.now()
@@ -379,6 +399,7 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
     }
     if (newlySeen) items = derive()
   }
+  logReadChanges(io.env, items, new Set(found.map((s) => s.sessionId)), now)
   if (opts.remote) items = orderItems([...items, ...(await opts.remote)])
   await numberWaits(io.env, items, now, opts.screens !== false && opts.discover !== false, opts.remoteHosts ?? [])
   return { queue: items.filter(inDefaultQueue), items, skipped: store.skipped, tmuxAvailable: available, now, hookless: found }

@@ -14,7 +14,7 @@ import { PRIVATE_DIR_MODE } from '../fs/private-dir.js'
 import type { Logger } from '../logger.js'
 import { markAfterWrite, unmarkBeforeWrite } from './ended-index.js'
 import { looksLikeRecord } from './light-check.js'
-import { readPendingEvents, withPending, writePendingEvent } from './pending-events.js'
+import { readPendingEvents, writePendingEvent } from './pending-events.js'
 
 /** How long an emitter tries for the lock before it drops its event as a pending file. */
 export const LOCK_BUDGET_MS = 300
@@ -65,6 +65,12 @@ export interface RecordEventOptions {
   now?: () => number
   /** Called the moment the event is on disk, so a caller's own deadline knows it is safe. */
   onSaved?: (outcome: RecordOutcome) => void
+  /**
+   * Called under the lock once the record is written: the record as it was on disk, then the
+   * record after each event folded in (the pending ones in stamp order, then this one). The
+   * history (lib/history/) logs the changes from these; the record layer knows nothing of it.
+   */
+  onFold?: (before: SessionRecord | null, steps: readonly SessionRecord[]) => void
 }
 
 export type RecordOutcome = 'written' | 'pending'
@@ -100,14 +106,23 @@ export const recordEvent = async (dir: string, ev: HookEvent, opts: RecordEventO
     const at = now()
     removeLeftovers(dir, onDisk, ev.sessionId, at, log)
     const pending = readPendingEvents(dir, ev.sessionId, [], log)
-    const folded = withPending(onDisk, pending, opts.agents, at)
-    const next = applyEvent(folded, ev, opts.agents, at)
+    // One event at a time, as withPending folds them, keeping each step for onFold.
+    const steps: SessionRecord[] = []
+    for (const p of [...pending].sort((a, b) => a.event.stamp - b.event.stamp))
+      steps.push(applyEvent(steps.at(-1) ?? onDisk, p.event, opts.agents, at))
+    const next = applyEvent(steps.at(-1) ?? onDisk, ev, opts.agents, at)
+    steps.push(next)
     next.foldedPending = pending.map((p) => p.file)
     mkdirSync(tempDir(dir), { recursive: true, mode: PRIVATE_DIR_MODE })
     unmarkBeforeWrite(dir, ev.sessionId, onDisk?.state ?? null, next.state, log)
     writeFileAtomic(file, JSON.stringify(next), tempDir(dir), ev.sessionId)
     opts.onSaved?.('written')
     markAfterWrite(dir, ev.sessionId, next.state, log)
+    try {
+      opts.onFold?.(onDisk, steps)
+    } catch (err) {
+      log(`after the fold of ${ev.sessionId}: ${(err as Error).message}`)
+    }
     const pdir = pendingDir(dir, ev.sessionId)
     for (const p of pending) removeOwnFile(join(pdir, p.file))
     return 'written'

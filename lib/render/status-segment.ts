@@ -1,6 +1,6 @@
 // Pure: the queue in a few characters, for status lines (tmux's `#(trailboss status)` today; a
 // Claude Code statusline segment later is one more caller of deriveSummary + formatSegment).
-import { formatAge } from '../duration.js'
+import { formatAge, formatSpan } from '../duration.js'
 import { kindLabel } from './queue-table.js'
 import { countsAsWaiting, type QueueItem } from '../queue/derive.js'
 import type { WaitKind } from '../record/types.js'
@@ -112,16 +112,19 @@ export const TMUX_COLOURS: Record<SummaryKind, string> = {
   done: 'green',
 }
 
-const PLACEHOLDER = /\{(count|oldest|kinds|s|permission|question|done|error|interrupted|hosts|stale)\}/g
+const PLACEHOLDER = /\{(count|oldest|kinds|s|permission|question|done|error|interrupted|hosts|stale|blocked)\}/g
 
 /**
- * The segment, or '' when nothing waits (so tmux shows nothing). Unknown `{names}` stay as
+ * The segment, or '' when nothing waits (so tmux shows nothing), unless the format names
+ * `{blocked}` (today's blocked time is news with an empty queue too). Unknown `{names}` stay as
  * typed, which makes a typo visible instead of silently empty. Without a format, the default
  * one, and the stale hosts' ages after it when some of the count comes from an old queue.
+ * `blockedMs`: agent time blocked today (lib/history/today.ts), for `{blocked}`.
  */
-export const formatSegment = (s: QueueSummary, format?: string, opts: { tmux?: boolean } = {}): string => {
-  if (s.count === 0) return ''
+export const formatSegment = (s: QueueSummary, format?: string, opts: { tmux?: boolean; blockedMs?: number } = {}): string => {
+  if (s.count === 0 && !(format?.includes('{blocked}') ?? false)) return ''
   const values: Record<string, string> = {
+    blocked: formatSpan(opts.blockedMs ?? 0),
     count: String(s.count),
     oldest: formatAge(s.oldestMs),
     kinds: formatKinds(s),

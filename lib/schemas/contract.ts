@@ -1,9 +1,11 @@
-// The contract for scripts (docs/design.md §6) as zod schemas: `ls --json` output and the record file.
+// The contract for scripts (docs/design.md §6) as zod schemas: `ls --json` output, the record
+// file and `report --json` output (§11.5).
 // Not on any command's path; tests check real output against these, and the JSON Schema files
 // in docs/ are generated from them (npm run schemas).
 import * as z from 'zod/mini'
-import { recordSchema } from '../record/schema.js'
-import { WAIT_KINDS } from '../record/types.js'
+import { recordSchema, type Same } from '../record/schema.js'
+import { LIVE_STATES, WAIT_KINDS } from '../record/types.js'
+import { REPORT_GROUPINGS, type Report } from '../history/types.js'
 
 const kind = z.nullable(z.enum(WAIT_KINDS))
 
@@ -67,13 +69,59 @@ export const lsOutputSchema = z.object({
   hosts: z.optional(z.array(lsHostSchema)),
 })
 
+const ms = z.number().check(z.gte(0))
+const epochMs = z.number()
+const kindTimes = z.object({ permission: ms, question: ms, done: ms, error: ms, interrupted: ms })
+const waitKind = z.nullable(z.enum(WAIT_KINDS))
+const where = { sessionId: z.string(), agent: z.string(), project: z.string(), host: z.string() }
+
+/** `report --json` (lib/history/types.ts Report): times in ms, moments in ms since the epoch. */
+export const reportOutputSchema = z.object({
+  version: z.literal(1),
+  since: epochMs,
+  until: epochMs,
+  timeZone: z.string(),
+  by: z.enum(REPORT_GROUPINGS),
+  blocked: z.object({
+    totalMs: ms,
+    byKind: kindTimes,
+    groups: z.array(z.object({ name: z.string(), blockedMs: ms, byKind: kindTimes, waits: z.number().check(z.int(), z.gte(0)) })),
+  }),
+  answers: z.object({
+    count: z.number().check(z.int(), z.gte(0)),
+    p50Ms: z.nullable(ms),
+    p90Ms: z.nullable(ms),
+    longest: z.nullable(z.object({ ms, sessionId: z.string(), kind: waitKind, at: epochMs })),
+  }),
+  sessions: z.array(z.object({ ...where, workingMs: ms, waitingMs: ms, idleMs: ms, unaccountedMs: ms })),
+  /** Waits that began in each local hour, 0 to 23. */
+  waitsPerHour: z.array(z.number().check(z.int(), z.gte(0))).check(z.length(24)),
+  unaccountedMs: ms,
+  spans: z.array(
+    z.object({
+      ...where,
+      state: z.enum([...LIVE_STATES, 'gone']),
+      kind: waitKind,
+      start: epochMs,
+      end: epochMs,
+      ask: z.optional(z.string()),
+    }),
+  ),
+  /** History lines skipped as torn or foreign; absent when none. */
+  skippedLines: z.optional(z.number().check(z.int(), z.positive())),
+})
+// The schema and the type the report is computed as stay one shape.
+const _reportMatches: Same<z.infer<typeof reportOutputSchema>, Report & { version: 1 }> = true
+void _reportMatches
+
 export const SCHEMAS = {
   'ls.schema.json': lsOutputSchema,
   'record.schema.json': recordSchema,
+  'report.schema.json': reportOutputSchema,
 } as const
 
 /** Each document's version (docs/design.md §6.3: it moves only when a field is removed, renamed or changes meaning). */
-const VERSIONS: Record<string, number> = { 'ls.schema.json': 2, 'record.schema.json': 1 }
+const VERSIONS: Record<string, number> = { 'ls.schema.json': 2, 'record.schema.json': 1, 'report.schema.json': 1 }
 
 export const toJsonSchema = (schema: z.ZodMiniType, name: string): unknown => ({
   title: `trailboss ${name.replace('.schema.json', '')} (version ${VERSIONS[name] ?? 1})`,
