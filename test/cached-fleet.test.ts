@@ -3,6 +3,7 @@
 // process leaves, the status placeholders, notify's memory of a silent host, the words sent for
 // `show`, watch's follow lines and retries.
 import t from 'tap'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   CACHE_STALE_AFTER_MS,
@@ -84,6 +85,33 @@ t.test('the cache file keeps the last answer and the last failure, each or neith
   t.equal(after.failed, null, 'an answer forgets the failure')
   writeFailedRead(env, 'devbox', { at: NOW + 2, why: 'x' }, after.answer)
   t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW + 1, 'a failure keeps the answer to show meanwhile')
+})
+
+t.test('the same answer again is not rewritten: the file is kept and its time moves on', async (t) => {
+  const env = { TRAILBOSS_HOME: join(tempDir(t), 'tb') }
+  const file = lastAnswerFile(env, 'devbox')
+  // An atomic rewrite is a new file (a new inode); a kept one is the same.
+  const inode = (): number => statSync(file).ino
+  t.ok(writeLastAnswer(env, 'devbox', { at: NOW, listing: LISTING }))
+  const first = inode()
+  t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW)
+  t.ok(writeLastAnswer(env, 'devbox', { at: NOW + 5000, listing: LISTING }))
+  t.equal(inode(), first, 'the same answer: the file is not written again')
+  t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW + 5000, 'its age counts from the answer just given')
+
+  const other = { ...LISTING, tmux: LISTING.tmux === 'ok' ? 'unavailable' : 'ok' } as RemoteListing
+  t.ok(writeLastAnswer(env, 'devbox', { at: NOW + 6000, listing: other }))
+  const second = inode()
+  t.not(second, first, 'another answer is written')
+  t.equal((await readHostCache(env, 'devbox')).answer?.listing.tmux, other.tmux)
+
+  const kept = await readHostCache(env, 'devbox')
+  writeFailedRead(env, 'devbox', { at: NOW + 7000, why: 'x' }, kept.answer)
+  t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW + 6000, "a failure noted keeps the answer's time")
+  const third = inode()
+  t.ok(writeLastAnswer(env, 'devbox', { at: NOW + 8000, listing: other }))
+  t.not(inode(), third, 'the same answer after a failure is written: the failure is forgotten')
+  t.same(await readHostCache(env, 'devbox'), { answer: { at: NOW + 8000, listing: other }, failed: null })
 })
 
 t.test('a host within its gap, or refreshed by another process, is read from its cache without ssh', async (t) => {
