@@ -98,6 +98,8 @@ t.test('the same answer again is not rewritten: the file is kept and its time mo
   t.ok(writeLastAnswer(env, 'devbox', { at: NOW + 5000, listing: LISTING }))
   t.equal(inode(), first, 'the same answer: the file is not written again')
   t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW + 5000, 'its age counts from the answer just given')
+  writeLastAnswer(env, 'devbox', { at: NOW - 1000, listing: LISTING })
+  t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW - 1000, 'even an earlier time (a clock set back)')
 
   const other = { ...LISTING, tmux: LISTING.tmux === 'ok' ? 'unavailable' : 'ok' } as RemoteListing
   t.ok(writeLastAnswer(env, 'devbox', { at: NOW + 6000, listing: other }))

@@ -57,10 +57,10 @@ export const deriveListingSum = (listingText: string): string => createHash('sha
 
 /**
  * Pure: when the kept answer was last given. Without a failure noted, the file is untouched since
- * its last answer, so its mtime (moved to each answer like it) says; a failure rewrites the file,
- * and then `at` in it says (the failure wrote the answer's time there).
+ * its last answer, whose time its mtime holds (set on every answer, written or not); a failure
+ * rewrites the file, and then `at` in it says (the failure wrote the answer's time there).
  */
-export const deriveAnswerAt = (at: number, mtimeMs: number, failed: boolean): number => (failed ? at : Math.max(at, Math.round(mtimeMs)))
+export const deriveAnswerAt = (at: number, mtimeMs: number, failed: boolean): number => (failed ? at : Math.round(mtimeMs))
 
 /** The host's last good answer and last failure; a file that is not one holds neither (the next write replaces it). */
 export const readHostCache = async (env: Env, destination: string): Promise<HostCache> => {
