@@ -23,7 +23,9 @@ import { formatRemoteShow, remoteShowWords } from '../lib/remote/remote-show.js'
 import { deriveRetryMs, FOLLOW_RETRY_MAX_MS, remoteFollowWords } from '../lib/remote/fleet-follow.js'
 import { splitLines } from '../lib/remote/ssh-follow.js'
 import { formatHostChanges } from '../lib/commands/watch.js'
-import { tempDir } from './helpers/emitter.js'
+import { payload, runEmitter, tempDir } from './helpers/emitter.js'
+import { markWaitSeen, readRemoteSeen } from '../lib/remote/remote-seen.js'
+import type { QueueItem } from '../lib/queue/derive.js'
 import { runInProcess } from './helpers/cli.js'
 
 const NOW = Date.parse('2026-03-01T12:00:00Z')
@@ -148,6 +150,32 @@ t.test('a host within its gap, or refreshed by another process, is read from its
       ['due', false],
     ],
   )
+})
+
+t.test("a remote wait marked seen here (watch's a) reads as seen, until its session waits again", async (t) => {
+  const dir = tempDir(t)
+  const host = { TRAILBOSS_HOME: join(dir, 'host'), PATH: process.env.PATH }
+  const e = await runEmitter(
+    JSON.stringify(payload('remote-q', 'Stop', { prompt_id: 'p1', last_assistant_message: 'Which branch?' })),
+    host,
+  )
+  t.equal(e.code, 0, e.stderr)
+  const listing = JSON.parse((await runInProcess(['ls', '--json', '--local'], host)).stdout) as RemoteListing
+  t.equal(listing.queue.length, 1, 'the host has one wait')
+  // A fresh answer: read from the cache, no ssh.
+  const env = { TRAILBOSS_HOME: join(dir, 'tb'), PATH: '/nonexistent' }
+  const now = (): number => Date.now()
+  const items = async (): Promise<QueueItem[]> => (await readFleetCached(env, ['devbox'], false, now)).items
+  writeLastAnswer(env, 'devbox', { at: now(), listing })
+  const [before] = await items()
+  if (!before) throw new Error('no remote item')
+  t.equal(before.seen, false)
+  t.ok(markWaitSeen(env, before, now()), 'marked')
+  t.match(await items(), [{ key: before.key, seen: true }], 'seen here, its key as before')
+  t.same([...readRemoteSeen(env, 'devbox')], [[before.remote?.sessionId, before.since]], "kept by the host's own session id")
+  const later = { ...listing, queue: listing.queue.map((i) => ({ ...i, since: new Date(Date.parse(i.since) + 60_000).toISOString() })) }
+  writeLastAnswer(env, 'devbox', { at: now(), listing: later })
+  t.match(await items(), [{ key: before.key, seen: false }], 'a wait that began since is not seen')
 })
 
 t.test('status placeholders {hosts} and {stale}, and the stale hosts after a default segment', async (t) => {
