@@ -3,6 +3,7 @@
 // process leaves, the status placeholders, notify's memory of a silent host, the words sent for
 // `show`, watch's follow lines and retries.
 import t from 'tap'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   CACHE_STALE_AFTER_MS,
@@ -22,7 +23,9 @@ import { formatRemoteShow, remoteShowWords } from '../lib/remote/remote-show.js'
 import { deriveRetryMs, FOLLOW_RETRY_MAX_MS, remoteFollowWords } from '../lib/remote/fleet-follow.js'
 import { splitLines } from '../lib/remote/ssh-follow.js'
 import { formatHostChanges } from '../lib/commands/watch.js'
-import { tempDir } from './helpers/emitter.js'
+import { payload, runEmitter, tempDir } from './helpers/emitter.js'
+import { markWaitSeen, readRemoteSeen } from '../lib/remote/remote-seen.js'
+import type { QueueItem } from '../lib/queue/derive.js'
 import { runInProcess } from './helpers/cli.js'
 
 const NOW = Date.parse('2026-03-01T12:00:00Z')
@@ -86,6 +89,35 @@ t.test('the cache file keeps the last answer and the last failure, each or neith
   t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW + 1, 'a failure keeps the answer to show meanwhile')
 })
 
+t.test('the same answer again is not rewritten: the file is kept and its time moves on', async (t) => {
+  const env = { TRAILBOSS_HOME: join(tempDir(t), 'tb') }
+  const file = lastAnswerFile(env, 'devbox')
+  // An atomic rewrite is a new file (a new inode); a kept one is the same.
+  const inode = (): number => statSync(file).ino
+  t.ok(writeLastAnswer(env, 'devbox', { at: NOW, listing: LISTING }))
+  const first = inode()
+  t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW)
+  t.ok(writeLastAnswer(env, 'devbox', { at: NOW + 5000, listing: LISTING }))
+  t.equal(inode(), first, 'the same answer: the file is not written again')
+  t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW + 5000, 'its age counts from the answer just given')
+  writeLastAnswer(env, 'devbox', { at: NOW - 1000, listing: LISTING })
+  t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW - 1000, 'even an earlier time (a clock set back)')
+
+  const other = { ...LISTING, tmux: LISTING.tmux === 'ok' ? 'unavailable' : 'ok' } as RemoteListing
+  t.ok(writeLastAnswer(env, 'devbox', { at: NOW + 6000, listing: other }))
+  const second = inode()
+  t.not(second, first, 'another answer is written')
+  t.equal((await readHostCache(env, 'devbox')).answer?.listing.tmux, other.tmux)
+
+  const kept = await readHostCache(env, 'devbox')
+  writeFailedRead(env, 'devbox', { at: NOW + 7000, why: 'x' }, kept.answer)
+  t.equal((await readHostCache(env, 'devbox')).answer?.at, NOW + 6000, "a failure noted keeps the answer's time")
+  const third = inode()
+  t.ok(writeLastAnswer(env, 'devbox', { at: NOW + 8000, listing: other }))
+  t.not(inode(), third, 'the same answer after a failure is written: the failure is forgotten')
+  t.same(await readHostCache(env, 'devbox'), { answer: { at: NOW + 8000, listing: other }, failed: null })
+})
+
 t.test('a host within its gap, or refreshed by another process, is read from its cache without ssh', async (t) => {
   // No ssh config and a host no resolver knows: a read that tried it would fail and note it.
   const env = { TRAILBOSS_HOME: join(tempDir(t), 'tb'), PATH: '/nonexistent' }
@@ -118,6 +150,32 @@ t.test('a host within its gap, or refreshed by another process, is read from its
       ['due', false],
     ],
   )
+})
+
+t.test("a remote wait marked seen here (watch's a) reads as seen, until its session waits again", async (t) => {
+  const dir = tempDir(t)
+  const host = { TRAILBOSS_HOME: join(dir, 'host'), PATH: process.env.PATH }
+  const e = await runEmitter(
+    JSON.stringify(payload('remote-q', 'Stop', { prompt_id: 'p1', last_assistant_message: 'Which branch?' })),
+    host,
+  )
+  t.equal(e.code, 0, e.stderr)
+  const listing = JSON.parse((await runInProcess(['ls', '--json', '--local'], host)).stdout) as RemoteListing
+  t.equal(listing.queue.length, 1, 'the host has one wait')
+  // A fresh answer: read from the cache, no ssh.
+  const env = { TRAILBOSS_HOME: join(dir, 'tb'), PATH: '/nonexistent' }
+  const now = (): number => Date.now()
+  const items = async (): Promise<QueueItem[]> => (await readFleetCached(env, ['devbox'], false, now)).items
+  writeLastAnswer(env, 'devbox', { at: now(), listing })
+  const [before] = await items()
+  if (!before) throw new Error('no remote item')
+  t.equal(before.seen, false)
+  t.ok(markWaitSeen(env, before, now()), 'marked')
+  t.match(await items(), [{ key: before.key, seen: true }], 'seen here, its key as before')
+  t.same([...readRemoteSeen(env, 'devbox')], [[before.remote?.sessionId, before.since]], "kept by the host's own session id")
+  const later = { ...listing, queue: listing.queue.map((i) => ({ ...i, since: new Date(Date.parse(i.since) + 60_000).toISOString() })) }
+  writeLastAnswer(env, 'devbox', { at: now(), listing: later })
+  t.match(await items(), [{ key: before.key, seen: false }], 'a wait that began since is not seen')
 })
 
 t.test('status placeholders {hosts} and {stale}, and the stale hosts after a default segment', async (t) => {

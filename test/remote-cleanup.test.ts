@@ -87,4 +87,7 @@ t.test('the plan: answers of unlisted hosts, named as answers', async (t) => {
   t.same(planAnswerGc([a, b, 'notes.txt', '.remote.1.tmp', 'ABCDEF012345.json'], ['a']), [b])
   t.same(planAnswerGc([a, b], []), [a, b].sort(), 'no list: every answer goes')
   t.same(planAnswerGc([a], ['a', 'b']), [])
+  const aSeen = `${destinationHash('a')}.seen.json`
+  const bSeen = `${destinationHash('b')}.seen.json`
+  t.same(planAnswerGc([a, aSeen, bSeen, 'x.seen.json'], ['a']), [bSeen], "a host's seen marks go with it")
 })

@@ -13,6 +13,8 @@ import type { Env } from '../lib/paths.js'
 import { readHostCache, writeLastAnswer } from '../lib/remote/last-answer.js'
 import { closeMaster, runSsh } from '../lib/remote/ssh-run.js'
 import { REFRESH_GAP_MS } from '../lib/remote/cached-fleet.js'
+import { checkRemoteShowJson, type ShowJson } from '../lib/remote/remote-show.js'
+import { showOutputSchema } from '../lib/schemas/contract.js'
 import { payload, runEmitter } from './helpers/emitter.js'
 import { CLI, runCli, runInProcess } from './helpers/cli.js'
 import { startSshHost, trailbossBinDir, writeSshConfig, type SshHost } from './helpers/ssh-host.js'
@@ -118,6 +120,44 @@ t.test('show of a remote wait prints its host’s show, the host named', async (
   const byNumber = await runInProcess(['show', String(remote?.n)], env)
   const ageless = (text: string): string => text.replace(/ · \d+[smhd] · /g, ' · ')
   t.equal(ageless(byNumber.stdout), ageless(byKey.stdout), 'by its number, the same')
+})
+
+t.test("show --json of a remote wait gives its host's show --json, checked and named as here", async (t) => {
+  const listed = JSON.parse((await runInProcess(['ls', '--json'], env)).stdout) as {
+    queue: { key: string; n: number; sessionId: string; destination: string | null }[]
+  }
+  const remote = listed.queue.find((i) => i.destination === 'hosta')
+  t.ok(remote, 'the wait on hosta is listed')
+  const r = await runInProcess(['show', '--json', remote?.key ?? ''], env)
+  t.equal(r.code, 0, r.stderr)
+  const doc = JSON.parse(r.stdout) as ShowJson
+  t.equal(doc.version, 2)
+  t.match(doc.item, { key: remote?.key, n: remote?.n, sessionId: remote?.sessionId, destination: 'hosta', stale: false })
+  t.match(doc.item.ask.input, { command: 'make deploy' }, "the host's own item")
+  t.ok(showOutputSchema.safeParse(doc).success, 'the shape show --json has here')
+  t.ok('conversation' in doc && 'screen' in doc && 'transcriptPath' in doc)
+
+  // What the host's own show --json says, then altered as a hostile host might.
+  const theirKey = remote?.key.slice('hosta:'.length) ?? ''
+  const raw = await runSsh(env, 'hosta', ['trailboss', 'show', '--json', theirKey, '--local'])
+  t.ok(raw.ok)
+  const theirs = JSON.parse(raw.ok ? raw.stdout : '{}') as ShowJson
+  t.equal(theirs.item.destination, null, 'the host names its own wait as local')
+  const hostile = { ...theirs, screen: 'a\u001b]52;c;eA==\u0007b', item: { ...theirs.item, project: 'p\u001b[2J' } }
+  const checked = await checkRemoteShowJson(JSON.stringify(hostile), 'hosta', theirKey, 7)
+  t.ok(checked.ok)
+  if (checked.ok) {
+    t.notMatch(JSON.stringify(checked.show), /\\u001b|\\u0007/, 'no escape or control character is left')
+    t.equal(checked.show.item.n, 7)
+    t.equal(checked.show.item.key, `hosta:${theirKey}`)
+  }
+  t.match(await checkRemoteShowJson('not json', 'hosta', theirKey, 1), { ok: false, why: /not JSON/ })
+  t.match(await checkRemoteShowJson(JSON.stringify({ ...theirs, item: { ...theirs.item, since: 3 } }), 'hosta', theirKey, 1), {
+    ok: false,
+    why: /not a show --json document/,
+  })
+  t.match(await checkRemoteShowJson(JSON.stringify({ ...theirs, version: 3 }), 'hosta', theirKey, 1), { ok: false, why: /version 3/ })
+  t.match(await checkRemoteShowJson(raw.ok ? raw.stdout : '', 'hosta', 'another-key', 1), { ok: false, why: /another session/ })
 })
 
 t.test('notify tells a remote wait once; a silent host makes none of its waits new or gone', async (t) => {

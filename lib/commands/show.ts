@@ -3,7 +3,7 @@
 // `show`, over ssh (lib/remote/remote-show.ts).
 import type { ShowArgs } from '../options/tables.js'
 import { formatAge } from '../duration.js'
-import { EXIT_FAILURE, EXIT_OK, TrailbossError } from '../errors.js'
+import { EXIT_OK } from '../errors.js'
 import { JSON_VERSION, kindLabel, STOPPED_WRITING, toJsonItem } from '../render/queue-table.js'
 import type { Io } from '../io.js'
 import { agentFor } from '../agents/index.js'
@@ -125,15 +125,11 @@ export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): P
   const item = resolveTarget(view, args.target, io)
   if (item.remote) {
     // Its host holds its transcript and pane: that host's own `show` says it.
-    if (args.json)
-      throw new TrailbossError(
-        `show --json of a wait on ${formatVisible(item.remote.destination)} is not available`,
-        `trailboss ls --json --host ${item.remote.destination} gives its item`,
-        EXIT_FAILURE,
-      )
-    const { readRemoteShow } = await import('../remote/remote-show.js')
+    const { readRemoteShow, readRemoteShowJson } = await import('../remote/remote-show.js')
     const host = fleet.hosts.find((h) => h.destination === item.remote?.destination)
-    io.stdout.write(await readRemoteShow(io.env, item.remote, host, { screen: args.screen, full: args.full }, view.now))
+    const flags = { screen: args.screen, full: args.full }
+    if (args.json) io.stdout.write(`${formatJson(await readRemoteShowJson(io.env, item.remote, item.n, host, flags, view.now), 2)}\n`)
+    else io.stdout.write(await readRemoteShow(io.env, item.remote, host, flags, view.now))
     return EXIT_OK
   }
   const path = item.record.transcriptPath

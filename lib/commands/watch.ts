@@ -280,8 +280,18 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
         ({ said }) => dispatch({ type: 'answered', said }),
       )
     } else if (effect.type === 'mark-seen') {
-      const ok = writeSeenMark(io.env, effect.item.sessionId, { since: effect.item.since, seenAt: io.now(), activeAt: null })
-      dispatch({ type: 'marked', item: effect.item, ok })
+      const { item } = effect
+      // A remote wait's mark is kept here, by its host and its id there (lib/remote/remote-seen.ts).
+      if (item.remote)
+        void import('../remote/remote-seen.js').then(({ markWaitSeen }) =>
+          dispatch({ type: 'marked', item, ok: markWaitSeen(io.env, item, io.now()) }),
+        )
+      else
+        dispatch({
+          type: 'marked',
+          item,
+          ok: writeSeenMark(io.env, item.sessionId, { since: item.since, seenAt: io.now(), activeAt: null }),
+        })
     } else {
       if (digitTimer) clearTimeout(digitTimer)
       if (effect.type === 'digit-timer') digitTimer = setTimeout(() => dispatch({ type: 'digit-timeout' }), effect.ms)

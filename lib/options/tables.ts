@@ -84,7 +84,12 @@ export const STATUSLINE_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>
 
 export const SHOW_OPTIONS = {
-  json: { type: 'boolean', default: false, describe: 'as JSON' },
+  json: {
+    type: 'boolean',
+    default: false,
+    describe:
+      "as JSON: { version, item (as ls --json gives it), transcriptPath, conversation, screen }; a remote wait's from its host's own show --json",
+  },
   screen: { type: 'boolean', default: false, describe: "also the pane's live text (tmux capture-pane)" },
   lines: { type: 'number', default: 6, describe: 'how many transcript entries to show' },
   full: { type: 'boolean', default: false, describe: 'long messages, tool input and transcript entries in full (else cut with a marker)' },

@@ -13,8 +13,8 @@ export type RemoteJsonItem = RemoteListing['queue'][number]
 
 export type AnswerCheck = { ok: true; listing: RemoteListing } | { ok: false; why: string }
 
-/** Deeply, every string made visible; other values as they are. */
-const visibleDeep = (value: unknown, depth = 0): unknown => {
+/** Deeply, every string (and key) made visible; other values as they are. */
+export const visibleDeep = (value: unknown, depth = 0): unknown => {
   if (typeof value === 'string') return formatVisible(value)
   if (depth > 32 || value === null || typeof value !== 'object') return depth > 32 ? null : value
   if (Array.isArray(value)) return value.map((v) => visibleDeep(v, depth + 1))

@@ -12,6 +12,7 @@ import { lockNow } from '../fs/lock-now.js'
 import { checkRemoteAnswer } from './answer.js'
 import { chooseHosts, describeFailure, remoteLsWords, type FleetChoice, type FleetRead, type HostRead } from './fleet.js'
 import { toRemoteItems } from './items.js'
+import { applyRemoteSeen, readRemoteSeen } from './remote-seen.js'
 import { type HostCache, lastAnswerFile, readHostCache, remoteDir, writeFailedRead, writeLastAnswer } from './last-answer.js'
 import { runSsh } from './ssh-run.js'
 
@@ -87,7 +88,7 @@ export const readFleetCached = async (env: Env, destinations: readonly string[],
   const hosts = destinations.map((d, i) => deriveCachedHost(d, caches[i] ?? { answer: null, failed: null }, at))
   const items = hosts.flatMap((h, i) => {
     const answer = caches[i]?.answer
-    return answer ? toRemoteItems(answer.listing, h.destination, !h.answered) : []
+    return answer ? applyRemoteSeen(toRemoteItems(answer.listing, h.destination, !h.answered), readRemoteSeen(env, h.destination)) : []
   })
   return { items, hosts }
 }

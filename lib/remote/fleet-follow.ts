@@ -9,6 +9,7 @@ import { checkRemoteAnswer, type RemoteListing } from './answer.js'
 import { deriveCachedHost } from './cached-fleet.js'
 import type { HostRead } from './fleet.js'
 import { toRemoteItems } from './items.js'
+import { applyRemoteSeen, readRemoteSeen } from './remote-seen.js'
 import { readHostCache, writeFailedRead, writeLastAnswer } from './last-answer.js'
 import { spawnSshFollow, type SshFollow } from './ssh-follow.js'
 
@@ -110,7 +111,12 @@ export const startFleetFollow = async (
     start(destination, f)
   }
   return {
-    items: () => [...follows.values()].flatMap((f) => (f.listing ? toRemoteItems(f.listing, f.host.destination, !f.host.answered) : [])),
+    items: () =>
+      [...follows.values()].flatMap((f) =>
+        f.listing
+          ? applyRemoteSeen(toRemoteItems(f.listing, f.host.destination, !f.host.answered), readRemoteSeen(env, f.host.destination))
+          : [],
+      ),
     hosts: () => [...follows.values()].map((f) => f.host),
     close: () => {
       closed = true

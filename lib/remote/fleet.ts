@@ -11,6 +11,7 @@ import type { QueueItem } from '../queue/derive.js'
 import { formatVisible } from '../text/visible-text.js'
 import { checkRemoteAnswer } from './answer.js'
 import { toRemoteItems } from './items.js'
+import { applyRemoteSeen, readRemoteSeen } from './remote-seen.js'
 import { readHostCache, writeFailedRead, writeLastAnswer } from './last-answer.js'
 import { runSsh, type SshResult } from './ssh-run.js'
 
@@ -65,7 +66,10 @@ export const readHost = async (
     if (checked.ok) {
       const at = now()
       writeLastAnswer(env, destination, { at, listing: checked.listing })
-      return { items: toRemoteItems(checked.listing, destination, false), host: { destination, answered: true, why: null, queueAt: at } }
+      return {
+        items: applyRemoteSeen(toRemoteItems(checked.listing, destination, false), readRemoteSeen(env, destination)),
+        host: { destination, answered: true, why: null, queueAt: at },
+      }
     }
     why = checked.why
   } else why = describeFailure(r)
@@ -73,7 +77,7 @@ export const readHost = async (
   // Noted for the surfaces that run every few seconds: they do not try it again for a while.
   writeFailedRead(env, destination, { at: now(), why }, last)
   return {
-    items: last ? toRemoteItems(last.listing, destination, true) : [],
+    items: last ? applyRemoteSeen(toRemoteItems(last.listing, destination, true), readRemoteSeen(env, destination)) : [],
     host: { destination, answered: false, why, queueAt: last?.at ?? null },
   }
 }

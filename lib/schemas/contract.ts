@@ -114,6 +114,23 @@ export const reportOutputSchema = z.object({
 const _reportMatches: Same<z.infer<typeof reportOutputSchema>, Report & { version: 1 }> = true
 void _reportMatches
 
+/** One line of a transcript as `show --json` gives it (lib/agents/types.ts ConversationLine). */
+export const conversationLineSchema = z.object({
+  who: z.enum(['you', 'agent', 'tool', 'result']),
+  text: z.string(),
+  at: z.nullable(z.string()),
+  tool: z.optional(z.object({ name: z.string(), input: z.unknown() })),
+})
+
+/** `show --json`: one item as `ls --json` gives it, with its transcript's last lines and its screen. */
+export const showOutputSchema = z.object({
+  version: z.literal(2),
+  item: lsItemSchema,
+  transcriptPath: z.nullable(z.string()),
+  conversation: z.nullable(z.array(conversationLineSchema)),
+  screen: z.nullable(z.string()),
+})
+
 export const SCHEMAS = {
   'ls.schema.json': lsOutputSchema,
   'record.schema.json': recordSchema,
