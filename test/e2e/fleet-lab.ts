@@ -27,13 +27,16 @@ export interface FleetLab extends E2e {
 
 /** The pinned versions, or a loud failure: the suite must never pass by not running. */
 export const checkFleet = async (): Promise<string> =>
-  [
-    `claude ${await checkClaude()}`,
-    `codex ${await checkCodex()}`,
-    `gemini ${await checkGemini()}`,
-    `copilot ${await checkCopilot()}`,
-    await checkOpencode(),
-  ].join(', ')
+  // At once: each asks its CLI for its version, and Copilot's first start unpacks its package.
+  (
+    await Promise.all([
+      checkClaude().then((v) => `claude ${v}`),
+      checkCodex().then((v) => `codex ${v}`),
+      checkGemini().then((v) => `gemini ${v}`),
+      checkCopilot().then((v) => `copilot ${v}`),
+      checkOpencode(),
+    ])
+  ).join(', ')
 
 const installFor = async (lab: E2e, agent: string): Promise<void> => {
   const r = await trailboss(lab, ['install', '--agent', agent])
