@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type Lab, openLab, REPO, run, waitForScreen } from './harness.js'
+import { type Lab, type LabDirs, openLab, REPO, run, waitForScreen } from './harness.js'
 import { type OpencodeMockApi, startOpencodeMock } from './mock-opencode-api.js'
 
 export const OPENCODE_VERSION = '1.18.33'
@@ -50,22 +50,31 @@ export const checkOpencode = async (): Promise<string> => {
   return `opencode ${v.stdout.trim()}`
 }
 
+/**
+ * Starts the mock (its TOOL calls run `commandOf(n)`) and writes OpenCode's configuration into a
+ * HOME whose `.config/opencode` folder exists, and the project; returns the mock and what OpenCode's
+ * panes need in their environment.
+ */
+export const setupOpencode =
+  (commandOf: (n: number) => string) =>
+  async ({ home, project }: Pick<LabDirs, 'home' | 'project'>): Promise<{ api: OpencodeMockApi; env: NodeJS.ProcessEnv }> => {
+    const api = await startOpencodeMock(commandOf)
+    const configDir = join(home, '.config', 'opencode')
+    await writeFile(join(configDir, 'opencode.json'), config(api.url), { mode: 0o600 })
+    await seedPluginPackage(configDir)
+    await seedPluginPackage(join(project, '.opencode'))
+    return {
+      api,
+      env: { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' },
+    }
+  }
+
 export const startOpencodeLab = async (commandOf: (n: number) => string): Promise<OpencodeLab> => {
   const lab = await openLab({
     prefix: 'tb-oc-',
     homeDirs: ['.config/opencode', '.local/share'],
     runnerEnv: 'forget',
-    setup: async ({ home, project }) => {
-      const api = await startOpencodeMock(commandOf)
-      const configDir = join(home, '.config', 'opencode')
-      await writeFile(join(configDir, 'opencode.json'), config(api.url), { mode: 0o600 })
-      await seedPluginPackage(configDir)
-      await seedPluginPackage(join(project, '.opencode'))
-      return {
-        api,
-        env: { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' },
-      }
-    },
+    setup: setupOpencode(commandOf),
   })
   return { ...lab, db: join(lab.home, '.local', 'share', 'opencode', 'opencode.db') }
 }
