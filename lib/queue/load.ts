@@ -46,7 +46,7 @@ import { appendEntries } from '../history/append.js'
 import { deriveAskText, deriveReadChange } from '../history/changes.js'
 import { MARKS_KEEP_MS } from '../history/files.js'
 import type { HistoryEntry } from '../history/types.js'
-import { capturePanes, listPanes, panesById, type Pane } from '../tmux/panes.js'
+import { capturePanes, listPanes, panesById } from '../tmux/panes.js'
 
 export interface QueueView {
   /**

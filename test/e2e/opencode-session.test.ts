@@ -18,6 +18,9 @@ import { checkOpencode, startOpencode, startOpencodeLab, type OpencodeLab } from
  */
 const EVENT_BOUND_MS = 30_000
 const FIRST_TURN_MS = 90_000
+// The whole file drives one real OpenCode through every state: on a loaded 2-core runner it
+// outlasts tap's 120 s default (it timed out in CI at its last subtest).
+t.setTimeout(300_000)
 
 t.test('OpenCode: install, then every state of one session', async (t) => {
   const started = Date.now()
