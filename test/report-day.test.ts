@@ -10,6 +10,7 @@ import { EMITTER, baseEnv, readCaptures, tempDir, type ChildEnv } from './helper
 import { runCli } from './helpers/cli.js'
 import type { HistoryEntry, Report } from '../lib/history/types.js'
 import { reportOutputSchema } from '../lib/schemas/contract.js'
+import { inspectPage } from './helpers/chromium.js'
 
 t.setTimeout(600_000)
 
@@ -214,4 +215,30 @@ t.test('a recorded day of a mixed fleet: the report agrees with the log', async 
   t.equal(text.code, 0, text.stderr)
   t.match(text.stdout, /Agent time blocked on you, last 1d/)
   t.notMatch(text.stdout, /\u001b\[/, 'no colour when piped')
+
+  // The same day as a page, written by the command and read back in Chromium: one lane per session of the report.
+  const json = JSON.parse((await runCli(['report', '--json'], env)).stdout) as Report
+  const page = join(root, 'out', 'day.html')
+  const missing = await runCli(['report', '--html', page], env)
+  t.equal(missing.code, 1, 'a folder that is not there: an error')
+  t.match(missing.stderr, /cannot write .*day\.html: ENOENT — its folder must exist/)
+  t.notOk(fs.existsSync(page), 'nothing written')
+  fs.mkdirSync(join(root, 'out'))
+  const written = await runCli(['report', '--html', page], env)
+  t.equal(written.code, 0, written.stderr)
+  t.equal(written.stdout, '', 'the page goes to the file only')
+  t.match(written.stderr, /wrote .*day\.html \(readable by you alone: it holds your agents' commands and questions\)/)
+  t.equal(fs.statSync(page).mode & 0o777, 0o600, 'the page is 0600')
+  const seen = await inspectPage(page, {
+    evaluate: `[...document.querySelectorAll('svg.timeline g.lane')].map((g) => g.getAttribute('data-session'))`,
+  })
+  t.same(seen.errors, [], 'the page loads with no error')
+  t.same(
+    [...(seen.value as string[])].sort(),
+    [...new Set(json.spans.map((s) => s.sessionId))].sort(),
+    'one lane per session the report spans',
+  )
+  const both = await runCli(['report', '--json', '--html', page], env)
+  t.equal(both.code, 2, 'a page and JSON at once: a usage error')
+  t.match(both.stderr, /choose one of --json and --html/)
 })

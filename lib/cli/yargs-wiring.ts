@@ -340,10 +340,15 @@ const COMMANDS: CommandSpec<unknown>[] = [
     describe:
       'how long your agents waited on you: blocked time by kind and group, your answer times, waits per hour, each session (from the history)',
     options: REPORT_OPTIONS,
+    checks: [
+      (a) => !(a.json && a.html !== undefined) || 'choose one of --json and --html',
+      (a) => a.html === undefined || a.html.trim() !== '' || '--html takes a file to write, e.g. --html report.html',
+    ],
     examples: [
       ['$0 report', 'the last day, by project'],
       ['$0 report --since 7d --by kind', 'the last week, by kind of wait'],
       ['$0 report --json', 'the same figures for scripts'],
+      ['$0 report --since 7d --html week.html', 'the week as a page with a timeline, to open in a browser'],
     ],
     load: async () => (await import('../commands/report.js')).runReport,
   }),

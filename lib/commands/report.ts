@@ -10,6 +10,9 @@ import type { Report } from '../history/types.js'
 import { type Io, useColour } from '../io.js'
 import { formatJson } from '../render/json-text.js'
 import { formatReportText } from '../render/report-text.js'
+import { renderReportHtml } from '../render/report-html.js'
+import { writeReportHtml } from '../fs/report-html-file.js'
+import { formatVisible } from '../text/visible-text.js'
 
 /** The version of `report --json`'s document. */
 export const REPORT_JSON_VERSION = 1
@@ -30,6 +33,21 @@ export const runReport = async (args: ReportArgs, io: Io): Promise<number> => {
   const sinceMs = parseDuration(args.since)
   if (sinceMs <= 0) throw new TrailbossError(`--since ${args.since} is no span`, 'give a span such as 1d or 7d', EXIT_USAGE)
   const report = loadReport(io, { sinceMs, now: io.now(), by: args.by })
+  if (args.html !== undefined) {
+    const file = args.html
+    try {
+      writeReportHtml(file, renderReportHtml(report, { generatedAt: io.now() }))
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      throw new TrailbossError(
+        `cannot write ${formatVisible(file)}: ${code ?? (err as Error).message}`,
+        code === 'ENOENT' ? 'its folder must exist' : 'nothing was written',
+      )
+    }
+    // The page quotes the agents' commands and questions: said every time, as the file's mode can be lost on a copy.
+    io.stderr.write(`trailboss: wrote ${formatVisible(file)} (readable by you alone: it holds your agents' commands and questions)\n`)
+    return EXIT_OK
+  }
   if (args.json) {
     io.stdout.write(`${formatJson({ version: REPORT_JSON_VERSION, ...report }, 2)}\n`)
     return EXIT_OK

@@ -187,6 +187,10 @@ export const REPORT_OPTIONS = {
   since: { type: 'string', default: '1d', describe: 'how far back the report goes (e.g. 1d, 7d, 12h)' },
   by: { type: 'string', choices: REPORT_GROUPINGS, default: 'project', describe: 'what the blocked time is grouped by' },
   json: { type: 'boolean', default: false, describe: 'the report as JSON (docs/design.md §11.5)' },
+  html: {
+    type: 'string',
+    describe: "write the report as one self-contained HTML page to this file (0600: it holds your agents' commands)",
+  },
 } as const satisfies Record<string, OptionSpec>
 
 export const HOSTS_LS_OPTIONS = {
