@@ -123,6 +123,15 @@ t.test("formatWatchScreen: the selected wait's screen beside the list, on a term
   t.match(formatWatchScreen(screen({ items, width: PEEK_MIN_WIDTH, peek: null })).join('\n'), /│ \(no screen to show/)
   t.notMatch(formatWatchScreen(screen({ items, width: PEEK_MIN_WIDTH - 1, peek })).join('\n'), /│/, 'narrower: the list alone')
   t.notMatch(formatWatchScreen(screen({ width: PEEK_MIN_WIDTH, peek })).join('\n'), /│/, 'nothing waits: no panel')
+  // The news keeps its reason: it takes the whole last line, below the list and the panel.
+  const message = `trailboss: not answering 2 · proj · %2 (done: Created the file.): it does not wait on a permission dialog (done)`
+  const told = formatWatchScreen(screen({ items, width: PEEK_MIN_WIDTH, height: 20, peek, message }))
+  t.equal(told.at(-1), message, 'the news whole, on the last line')
+  t.ok(told.length <= 20, 'within the height')
+  t.ok(
+    told.slice(0, -1).every((l) => l.includes(' │ ')),
+    'the panel on every other line',
+  )
 })
 
 t.test('the details view (s) shows a tool call as show does, not as JSON', async (t) => {

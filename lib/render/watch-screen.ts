@@ -125,17 +125,21 @@ export const formatWatchScreen = (s: WatchScreen): string[] => {
 
 /** Pure: the screen with the list on the left and the selected wait's live screen on the right. */
 const withPeek = (s: WatchScreen, peek: string | null): string[] => {
-  const height = Math.max(3, s.height)
+  // The news (why a key did nothing, where `go` went) takes the whole last line: cut to the
+  // list's width it would lose its reason.
+  const news = s.message ? [truncate(formatVisible(s.message), s.width - 1)].map((l) => (s.colour ? `${DIM}${l}${RESET}` : l)) : []
+  const height = Math.max(3, s.height - news.length)
   const listWidth = Math.floor(s.width * LIST_SHARE)
   const panelWidth = Math.max(10, s.width - listWidth - 4)
-  const left = formatWatchScreen({ ...s, width: listWidth, peek: undefined })
+  const left = formatWatchScreen({ ...s, width: listWidth, height, message: null, peek: undefined })
   // The pane's last lines, where an agent draws its dialog; blank lines at the bottom left out.
   const screen = (peek ?? '(no screen to show: another host, or the pane is gone)').replace(/\s+$/, '').split('\n')
   const right = screen.slice(-height).map((l) => truncate(formatVisible(l, { tabs: 'expand' }), panelWidth))
-  return Array.from({ length: Math.min(height, Math.max(left.length, right.length)) }, (_, i) => {
+  const sides = Array.from({ length: Math.min(height, Math.max(left.length, right.length)) }, (_, i) => {
     const l = left[i] ?? ''
     return `${l}${' '.repeat(Math.max(0, listWidth - 1 - visibleLength(l)))} │ ${right[i] ?? ''}`
   })
+  return [...sides, ...news]
 }
 
 /** What a session shows in the change log; a new signature is a new line. */
