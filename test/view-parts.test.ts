@@ -38,6 +38,11 @@ t.test("panesById: a linked pane keeps the place of the person's session, in fro
   t.equal(panesById([pane('trailboss-view'), pane('api')]).get('%1')?.sessionName, 'api', 'whichever comes first')
   t.equal(panesById([pane('trailboss-view')]).get('%1')?.sessionName, 'trailboss-view', 'held by the view alone')
   t.equal(panesById([pane('trailboss-keep'), pane('trailboss-view')]).get('%1')?.sessionName, 'trailboss-keep')
+  t.equal(
+    panesById([pane('trailboss-view'), pane('trailboss-keep')]).get('%1')?.sessionName,
+    'trailboss-keep',
+    'a rescued window: the keeper, which outlives the view',
+  )
 })
 
 t.test("deriveTarget: into the view only from the view; else the person's own session", async (t) => {
