@@ -386,6 +386,20 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     const size = server.tmux('display-message', '-p', '-t', shared, '#{window_width}x#{window_height}').trim()
     const clients = server.tmux('list-clients', '-F', '#{client_width}x#{client_height}').split('\n').filter(Boolean)
     t.ok(['160x39', '100x29'].includes(size), `the window is one client's size (${size}; clients ${clients.join(', ')})`)
+    // The keeper holds the window too, with no client (its own size would be the 80×24 default):
+    // tmux's other size rules count only sessions a client shows, so it never shrinks the window.
+    const sized = (): string => server.tmux('display-message', '-p', '-t', shared, '#{window_width}x#{window_height}').trim()
+    for (const [rule, want] of [
+      ['smallest', '100x29'],
+      ['largest', '160x39'],
+    ] as const) {
+      server.tmux('set-option', '-g', 'window-size', rule)
+      server.tmux('set-option', '-g', 'aggressive-resize', 'on')
+      await waitFor(() => sized() === want, `window-size ${rule} with aggressive-resize: ${want} (now ${sized()})`)
+      t.pass(`window-size ${rule}, aggressive-resize on: ${want}`)
+    }
+    server.tmux('set-option', '-gu', 'window-size')
+    server.tmux('set-option', '-gu', 'aggressive-resize')
     const off = await run('view', '--off', '--client', client)
     t.equal(off.code, 0, off.stderr)
     t.equal(clientAt(), `home ${homePane}`)
