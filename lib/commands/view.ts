@@ -5,6 +5,7 @@ import type { ViewArgs } from '../options/tables.js'
 import { EXIT_OK, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
+import { loadQueue } from '../queue/load.js'
 import { defaultGoDeps, type GoDeps, pickClient, withTmux } from '../navigate/go-to.js'
 import { writeOrigin } from '../queue/origin.js'
 import { reportSkipped } from '../render/skipped.js'
@@ -51,11 +52,20 @@ const recentSession = async (socket: string, deps: GoDeps): Promise<string | nul
   return sessions[0]?.[1] ?? null
 }
 
+/** The tmux servers this machine's sessions run on (none when the records cannot be read). */
+const waitSockets = async (io: Io, deps: GoDeps): Promise<string[]> => {
+  const view = await loadQueue(io, { exec: deps.exec, screens: false, skipEnded: true }).catch(() => null)
+  return view?.items.flatMap((i) => (i.tmux && !i.remote ? [i.tmux.socket] : [])) ?? []
+}
+
 const runOff = async (args: ViewArgs, io: Io, deps: GoDeps): Promise<number> => {
   const caller = callerSocket(io.env.TMUX)
+  // Outside tmux, the servers the waits run on too: a view view.json no longer names (left by
+  // another version, or killed by hand) is ended there as well, as doctor finds it.
+  const ofWaits = caller !== null ? [] : await waitSockets(io, deps)
   const done = await underViewLock(io.env, async () => {
     const marked = readViewSockets(io.env)
-    const sockets = caller !== null ? [caller] : marked
+    const sockets = caller !== null ? [caller] : [...new Set([...marked, ...ofWaits])]
     const rescued: string[] = []
     for (const socket of sockets) {
       const now = await readNow(socket, deps).catch(() => null)
