@@ -469,6 +469,15 @@ t.test('outside tmux, and the waits on another tmux server in the first window',
     t.equal(clientView(server, person.name), before[0], "the person's client did not move")
     t.ok(sessionsOfClients().includes(`trailboss-view ${api}`), 'the terminal shows the view, on the wait')
   })
+
+  await t.test('no tmux, no terminal, a client attached: that client moves, as go moves it', async (t) => {
+    await waitFor(() => sessionsOfClients().length === 0, 'the clients of the last test gone')
+    const person = await attachSized(t, server, 'home', 120, 30)
+    const r = await run('view')
+    t.equal(r.code, 0, r.stderr)
+    t.equal(r.stdout, '', 'nothing to print: the client is there')
+    t.equal(clientView(server, person.name), `trailboss-view ${api}`)
+  })
 })
 
 /** The README's lines of a kind of fenced block that match `pick`. */
