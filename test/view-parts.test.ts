@@ -37,7 +37,12 @@ t.test("panesById: a linked pane keeps the place of the person's session, in fro
   t.equal(byId.get('%1')?.inFront, true, 'the view shows it')
   t.equal(panesById([pane('trailboss-view'), pane('api')]).get('%1')?.sessionName, 'api', 'whichever comes first')
   t.equal(panesById([pane('trailboss-view')]).get('%1')?.sessionName, 'trailboss-view', 'held by the view alone')
-  t.equal(panesById([pane('trailboss-rescued'), pane('trailboss-view')]).get('%1')?.sessionName, 'trailboss-rescued')
+  t.equal(panesById([pane('trailboss-keep'), pane('trailboss-view')]).get('%1')?.sessionName, 'trailboss-keep')
+  t.equal(
+    panesById([pane('trailboss-view'), pane('trailboss-keep')]).get('%1')?.sessionName,
+    'trailboss-keep',
+    'a rescued window: the keeper, which outlives the view',
+  )
 })
 
 t.test("deriveTarget: into the view only from the view; else the person's own session", async (t) => {
@@ -53,7 +58,7 @@ t.test("deriveTarget: into the view only from the view; else the person's own se
   t.equal(deriveTarget('%1', holders, 'trailboss-view'), '$3:@1.%1')
   t.equal(deriveTarget('%1', holders, 'home'), '$0:@1.%1')
   t.equal(deriveTarget('%1', holders, null), '$0:@1.%1', 'back: never into the view')
-  t.equal(deriveTarget('%1', [{ sessionId: '$5', windowId: '@1', sessionName: 'trailboss-rescued' }], null), '$5:@1.%1')
+  t.equal(deriveTarget('%1', [{ sessionId: '$5', windowId: '@1', sessionName: 'trailboss-keep' }], null), '$5:@1.%1')
   t.equal(deriveTarget('%1', [], null), null)
 })
 
@@ -67,7 +72,7 @@ t.test('checkView: ok, left by another version, out of step, gone, rescued windo
   t.same(checkView({ ...f, version: null, marked: false }), [])
   t.match(checkView({ ...f, rescued: 1 }), [
     { status: 'ok' },
-    { status: 'info', summary: /1 window whose/, fix: /attach -t trailboss-rescued/ },
+    { status: 'info', summary: /1 window whose/, fix: /attach -t trailboss-keep/ },
   ])
 })
 

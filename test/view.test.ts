@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
-import { cleanEnv, newPane, startKeyBindingLab, waitFor, type TestServer } from './helpers/navigate-tmux.js'
+import { cleanEnv, newPane, startKeyBindingLab, startServer, waitFor, type TestServer } from './helpers/navigate-tmux.js'
 import { runCli } from './helpers/cli.js'
 
 t.setTimeout(180_000)
@@ -77,6 +77,47 @@ const clientView = (server: TestServer, name: string): string =>
 
 const windowOf = (server: TestServer, pane: string): string => server.tmux('display-message', '-p', '-t', pane, '#{window_id}').trim()
 
+/** The windows the keeper holds. */
+const keptWindows = (server: TestServer): string[] =>
+  server.tmux('list-windows', '-t', '=trailboss-keep:', '-F', '#{window_id}').split('\n').filter(Boolean).sort()
+
+type Run = { code: number | null; stdout: string; stderr: string; tmux: string[] }
+
+/**
+ * The built CLI with a `tmux` on PATH that logs what it is asked before running the real one:
+ * `run` outside tmux, `runIn` in another environment; each result carries the tmux calls it made.
+ */
+const loggingTmux = (
+  t: { teardown: (fn: () => void) => void },
+  home: string,
+): {
+  env: NodeJS.ProcessEnv
+  run: (...args: string[]) => Promise<Run>
+  runIn: (env: NodeJS.ProcessEnv, ...args: string[]) => Promise<Run>
+} => {
+  const shimDir = mkdtempSync(join(tmpdir(), 'tb-shim-'))
+  t.teardown(() => rmSync(shimDir, { recursive: true, force: true }))
+  const log = join(shimDir, 'log')
+  const realTmux =
+    (process.env.PATH ?? '')
+      .split(':')
+      .map((d) => join(d, 'tmux'))
+      .find((p) => existsSync(p)) ?? 'tmux'
+  writeFileSync(join(shimDir, 'tmux'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realTmux}' "$@"\n`)
+  chmodSync(join(shimDir, 'tmux'), 0o755)
+  const env = cleanEnv({ TRAILBOSS_HOME: home, PATH: `${shimDir}:${process.env.PATH ?? ''}` })
+  const runIn = async (runEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> => {
+    writeFileSync(log, '')
+    const r = await runCli(args, runEnv)
+    return { ...r, tmux: readFileSync(log, 'utf8').split('\n').filter(Boolean) }
+  }
+  return { env, run: async (...args) => runIn(env, ...args), runIn }
+}
+
+const CHANGING =
+  /^(-S \S+ )?(link-window|unlink-window|move-window|select-pane|respawn-pane|set-option|new-session|kill-|switch-client|select-window)/
+const changing = (lines: readonly string[]): string[] => lines.filter((l) => CHANGING.test(l))
+
 t.test('the view in a real tmux: built in order, walked with keys, kept in step by status, ended without a trace', async (t) => {
   const { cli } = await copyBuilt(t)
   const { home, cwd, server } = startKeyBindingLab(t, cli, 'home', ['bash', '--norc', '--noprofile'])
@@ -101,27 +142,7 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
   const client = person.name
   const clientAt = (name = client): string => clientView(server, name)
 
-  // A tmux that logs what it is asked, then runs the real one.
-  const shimDir = mkdtempSync(join(tmpdir(), 'tb-shim-'))
-  t.teardown(() => rmSync(shimDir, { recursive: true, force: true }))
-  const log = join(shimDir, 'log')
-  const realTmux =
-    (process.env.PATH ?? '')
-      .split(':')
-      .map((d) => join(d, 'tmux'))
-      .find((p) => existsSync(p)) ?? 'tmux'
-  writeFileSync(join(shimDir, 'tmux'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realTmux}' "$@"\n`)
-  chmodSync(join(shimDir, 'tmux'), 0o755)
-  const env = cleanEnv({ TRAILBOSS_HOME: home, PATH: `${shimDir}:${process.env.PATH ?? ''}` })
-  const run = async (...args: string[]) => runIn(env, ...args)
-  const runIn = async (runEnv: NodeJS.ProcessEnv, ...args: string[]) => {
-    writeFileSync(log, '')
-    const r = await runCli(args, runEnv)
-    return { ...r, tmux: readFileSync(log, 'utf8').split('\n').filter(Boolean) }
-  }
-  const CHANGING =
-    /^(-S \S+ )?(link-window|unlink-window|move-window|select-pane|respawn-pane|set-option|new-session|kill-|switch-client|select-window)/
-  const changing = (lines: readonly string[]): string[] => lines.filter((l) => CHANGING.test(l))
+  const { env, run, runIn } = loggingTmux(t, home)
   const lsofView = (): string => server.tmux('list-sessions', '-F', '#{session_name}')
 
   // A status run's own calls are its list-panes and, now and then, a screen check's capture-pane.
@@ -141,6 +162,12 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     t.equal(clientAt(), `trailboss-view ${a0b}`, 'the client is in the view, on the first wait')
     t.equal(server.tmux('show-options', '-v', '-t', '=trailboss-view:', '@trailboss-view').trim(), '1', 'the view says its version')
     t.ok(existsSync(join(home, 'view.json')))
+    t.same(keptWindows(server), [...order()].sort(), 'the keeper holds every window the view links')
+    t.equal(
+      server.tmux('display-message', '-p', '-t', a0b, '#{window_width}x#{window_height}').trim(),
+      '160x39',
+      "the window the client shows has the client's size: the keeper, with no client, does not shrink it",
+    )
   })
 
   await t.test("tmux's own next-window walks the waits (prefix n, typed by the person)", async (t) => {
@@ -201,6 +228,7 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     )
     t.match(changing(r.tmux).join('\n'), /unlink-window/)
     t.equal(server.tmux('display-message', '-p', '-t', w1, '#{session_name}:#{window_index}').trim(), 'web:1', 'web:1 is where it was')
+    t.notOk(keptWindows(server).includes(windowOf(server, w1)), 'and the keeper let go of it')
     w2 = newPane(server, ['new-window', '-d', '-t', 'web'])
     await emit({ home, cwd, sessionId: 'f0000000-view-4000-8000-000000000009', server, pane: w2 })
     r = await run('status')
@@ -210,11 +238,18 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     t.same(changing(r.tmux), [], 'and then nothing')
   })
 
-  await t.test('back from the view returns to where the person was before entering it', async (t) => {
+  await t.test('back from the view returns to where the person was before entering it, and brings the view in line', async (t) => {
+    // A new wait no run has seen yet: back, which reads no queue of its own, links it.
+    const a2 = newPane(server, ['new-window', '-d', '-t', 'api'])
+    await emit({ home, cwd, sessionId: 'f0000000-view-4000-8000-000000000010', server, pane: a2 })
     // As a key binding runs it: inside tmux (run-shell), naming the client.
     const r = await runIn({ ...env, TMUX: server.tmuxVar() }, 'back', '--client', client)
     t.equal(r.code, 0, r.stderr)
     t.equal(clientAt(), `home ${homePane}`)
+    t.equal(viewWindows(server).at(-1), windowOf(server, a2), "the new wait's window is linked last")
+    t.match(changing(r.tmux).join('\n'), /link-window -d -s @\d+ -t =trailboss-view:/)
+    // The person closes it: gone from every session, the view's and the keeper's too.
+    server.tmux('kill-window', '-t', a2)
     t.match(lsofView(), 'trailboss-view', 'the view stays')
     const again = await run('view', '--client', client)
     t.equal(again.code, 0, again.stderr)
@@ -239,16 +274,24 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     const docsWindow = windowOf(server, d0)
     const pid = server.tmux('display-message', '-p', '-t', d0, '#{pane_pid}').trim()
     server.tmux('kill-session', '-t', '=docs:')
-    t.equal(server.tmux('display-message', '-p', '-t', d0, '#{window_linked_sessions}').trim(), '1', 'only the view holds it now')
+    t.equal(
+      server.tmux('display-message', '-p', '-t', d0, '#{window_linked_sessions}').trim(),
+      '2',
+      'only the view and the keeper hold it now',
+    )
     const r = await run('view', '--off', '--client', client)
     t.equal(r.code, 0, r.stderr)
-    t.match(r.stderr, '1 window whose session was closed kept in session trailboss-rescued')
+    t.match(
+      r.stderr,
+      `1 window whose session was closed while in the view kept in session trailboss-keep: tmux -S ${server.socket} attach-session -t trailboss-keep`,
+    )
     t.equal(clientAt(), `api ${a1}`, 'back where it was before entering (the go above took it to api)')
     t.notMatch(lsofView(), 'trailboss-view')
     t.equal(
       server.tmux('display-message', '-p', '-t', d0, '#{session_name} #{window_id} #{pane_pid}').trim(),
-      `trailboss-rescued ${docsWindow} ${pid}`,
+      `trailboss-keep ${docsWindow} ${pid}`,
     )
+    t.same(keptWindows(server), [docsWindow], 'the keeper let go of every window that lives elsewhere')
     t.notOk(existsSync(join(home, 'view.json')), 'no view.json')
     t.notOk(existsSync(join(home, 'view.json.lock')), 'no lock')
     t.equal(server.tmux('show-options', '-g').includes('trailboss'), false, 'no global option of ours')
@@ -261,10 +304,11 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     t.equal(kept(people(server)), kept(before), 'windows, layouts and sizes as they were')
     const r2 = await run('status')
     t.same(ofView(r2.tmux), [], 'no view: status asks tmux nothing for it again')
+    server.tmux('kill-session', '-t', '=trailboss-keep:')
   })
 
   await t.test(
-    'killing the view by hand kills no agent; doctor tells of the rescued windows and of a view of another version',
+    'the person closes a session in the view, then kills the view by hand with no run between: no agent dies; doctor and --off say where it is',
     async (t) => {
       type Doctor = { checks: { id: string; status: string; summary: string; fix: string | null }[] }
       const doctor = async (): Promise<Doctor['checks']> =>
@@ -273,28 +317,42 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
       t.equal(r.code, 0, r.stderr)
       t.match(await doctor(), [{ id: `view:${server.socket}`, status: 'ok' }])
       // The windows of web's waits, which the view links (web:1's wait ended: it is web's alone).
-      const webPanes = [w0, w2].map((p) => `${p} ${server.tmux('display-message', '-p', '-t', p, '#{pane_pid}').trim()}`).join('\n')
-      // The person closes web while its windows are in the view; the status line's next run keeps them linked elsewhere.
+      const webPanes = [w0, w2].map((p) => ({
+        pane: p,
+        was: server.tmux('display-message', '-p', '-t', p, '#{pane_pid} #{window_width}x#{window_height}').trim(),
+      }))
+      const webWindows = [w0, w2].map((p) => windowOf(server, p)).sort()
+      // The person closes web while its windows are in the view, and then kills the view: no trailboss run between.
       server.tmux('kill-session', '-t', '=web:')
-      const s = await run('status')
-      t.equal(s.code, 0, s.stderr)
-      t.match(changing(s.tmux).join('\n'), /link-window -d -s @\d+ -t =trailboss-rescued:/)
       // Out of the view first: tmux detaches a client whose session is killed.
       server.tmux('switch-client', '-c', client, '-t', '=home:')
       server.tmux('kill-session', '-t', '=trailboss-view:')
-      for (const line of webPanes.split('\n')) {
-        const [pane = '', pid = ''] = line.split(' ')
+      for (const { pane, was } of webPanes)
         t.equal(
-          server.tmux('display-message', '-p', '-t', pane, '#{session_name} #{pane_pid}').trim(),
-          `trailboss-rescued ${pid}`,
-          `${pane} lives on`,
+          server.tmux('display-message', '-p', '-t', pane, '#{pane_pid} #{window_width}x#{window_height}').trim(),
+          was,
+          `${pane} lives on, its process and size as they were`,
         )
-      }
-      const checks = await doctor()
-      t.match(checks, [
+      t.equal(
+        server.tmux('list-panes', '-a', '-f', `#{==:#{pane_id},${w0}}`, '-F', '#{session_name}').trim(),
+        'trailboss-keep',
+        'held by the keeper alone',
+      )
+      t.match(await doctor(), [
         { id: `view:${server.socket}`, status: 'info' },
-        { id: `view-rescued:${server.socket}`, status: 'info', fix: new RegExp(`attach -t trailboss-rescued`) },
+        {
+          id: `view-rescued:${server.socket}`,
+          status: 'info',
+          summary: /^2 windows whose session was closed/,
+          fix: /attach -t trailboss-keep/,
+        },
       ])
+      const off = await run('view', '--off', '--client', client)
+      t.equal(off.code, 0, off.stderr)
+      t.match(off.stderr, `2 windows whose session was closed while in the view kept in session trailboss-keep: tmux -S ${server.socket}`)
+      t.same(keptWindows(server), webWindows, 'the keeper lets go of the windows the person holds elsewhere')
+      t.notOk(existsSync(join(home, 'view.json')), 'no view.json')
+      server.tmux('kill-session', '-t', '=trailboss-keep:')
       server.tmux('new-session', '-d', '-s', 'trailboss-view', 'sleep', '1000')
       server.tmux('set-option', '-t', '=trailboss-view:', '@trailboss-view', '0')
       t.match(await doctor(), [
@@ -303,10 +361,12 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
       const v = await run('view', '--client', client)
       t.equal(v.code, 1, 'view refuses a view of another version')
       t.match(v.stderr, /another trailboss version/)
-      const off = await run('view', '--off', '--client', client)
-      t.equal(off.code, 0, off.stderr)
+      // Outside tmux, with view.json gone: --off finds it on the server the waits run on, as doctor does.
+      const offOld = await run('view', '--off', '--client', client)
+      t.equal(offOld.code, 0, offOld.stderr)
       t.notMatch(lsofView(), /trailboss-view/, 'and --off ends it')
-      server.tmux('kill-session', '-t', '=trailboss-rescued:')
+      t.match(offOld.stderr, /1 window whose session was closed/, 'its window, held by no session of the person, kept')
+      server.tmux('kill-session', '-t', '=trailboss-keep:')
     },
   )
 
@@ -326,10 +386,97 @@ t.test('the view in a real tmux: built in order, walked with keys, kept in step 
     const size = server.tmux('display-message', '-p', '-t', shared, '#{window_width}x#{window_height}').trim()
     const clients = server.tmux('list-clients', '-F', '#{client_width}x#{client_height}').split('\n').filter(Boolean)
     t.ok(['160x39', '100x29'].includes(size), `the window is one client's size (${size}; clients ${clients.join(', ')})`)
+    // The keeper holds the window too, with no client (its own size would be the 80×24 default):
+    // tmux's other size rules count only sessions a client shows, so it never shrinks the window.
+    const sized = (): string => server.tmux('display-message', '-p', '-t', shared, '#{window_width}x#{window_height}').trim()
+    for (const [rule, want] of [
+      ['smallest', '100x29'],
+      ['largest', '160x39'],
+    ] as const) {
+      server.tmux('set-option', '-g', 'window-size', rule)
+      server.tmux('set-option', '-g', 'aggressive-resize', 'on')
+      await waitFor(() => sized() === want, `window-size ${rule} with aggressive-resize: ${want} (now ${sized()})`)
+      t.pass(`window-size ${rule}, aggressive-resize on: ${want}`)
+    }
+    server.tmux('set-option', '-gu', 'window-size')
+    server.tmux('set-option', '-gu', 'aggressive-resize')
     const off = await run('view', '--off', '--client', client)
     t.equal(off.code, 0, off.stderr)
     t.equal(clientAt(), `home ${homePane}`)
     t.equal(clientAt(other.name).split(' ')[0], 'api', 'the other client never moved')
+    t.notMatch(lsofView(), /trailboss-keep/, 'nothing needed rescue: no keeper left')
+  })
+})
+
+t.test('outside tmux, and the waits on another tmux server in the first window', async (t) => {
+  const { cli } = await copyBuilt(t)
+  const { home, cwd, server } = startKeyBindingLab(t, cli, 'home', ['bash', '--norc', '--noprofile'])
+  const far = startServer(t, 'far')
+  const api = newPane(server, ['new-session', '-d', '-s', 'api', '-x', '120', '-y', '30'])
+  const farId = 'b2000000-view-4000-8000-000000000002'
+  // Oldest first: the view goes on the server of the oldest wait.
+  await emit({ home, cwd, sessionId: 'b1000000-view-4000-8000-000000000001', server, pane: api })
+  await emit({ home, cwd, sessionId: farId, server: far, pane: far.firstPane })
+  const { run } = loggingTmux(t, home)
+  const firstWindow = (): string => server.capture('=trailboss-view:0.0')
+  const sessionsOfClients = (): string[] => server.tmux('list-clients', '-F', '#{session_name} #{pane_id}').split('\n').filter(Boolean)
+
+  await t.test('no tmux, no terminal, no client: the view is made and the way in printed as is', async (t) => {
+    const r = await run('view')
+    t.equal(r.code, 0, r.stderr)
+    t.match(r.stderr, 'no tmux client to show it to')
+    t.equal(r.stdout, `tmux -S ${server.socket} attach-session -t trailboss-view\n`)
+    t.same(viewWindows(server), [windowOf(server, api)])
+  })
+
+  await t.test("the first window lists the other server's wait with its go, and is run again only when that changes", async (t) => {
+    await waitFor(() => firstWindow().includes(far.socket), 'the list')
+    t.match(firstWindow(), /trailboss go \S+/)
+    let r = await run('status')
+    t.same(
+      changing(r.tmux).filter((l) => /respawn-pane/.test(l)),
+      [],
+      'the same text: not run again',
+    )
+    await emit({
+      home,
+      cwd,
+      sessionId: farId,
+      server: far,
+      pane: far.firstPane,
+      event: { hook_event_name: 'UserPromptSubmit', prompt: 'go on' },
+    })
+    r = await run('status')
+    t.match(changing(r.tmux).join('\n'), /respawn-pane -k -t =trailboss-view:0\.0/)
+    await waitFor(() => !firstWindow().includes(far.socket), 'the list without it')
+    t.notMatch(firstWindow(), /cannot show/)
+    r = await run('status')
+    t.same(changing(r.tmux), [], 'and then nothing')
+  })
+
+  await t.test("no tmux, on a terminal: that terminal attaches to the view; the person's client stays", async (t) => {
+    const person = await attachSized(t, server, 'home', 120, 30)
+    const before = sessionsOfClients()
+    const term = spawn('script', ['-qfc', `stty cols 100 rows 30; exec '${join(home, '..', 'bin', 'trailboss')}' view`, '/dev/null'], {
+      env: cleanEnv({ TERM: 'xterm', TRAILBOSS_HOME: home }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    term.stdout.resume()
+    t.teardown(() => {
+      term.kill()
+    })
+    await waitFor(() => sessionsOfClients().length === before.length + 1, 'a second client')
+    t.equal(clientView(server, person.name), before[0], "the person's client did not move")
+    t.ok(sessionsOfClients().includes(`trailboss-view ${api}`), 'the terminal shows the view, on the wait')
+  })
+
+  await t.test('no tmux, no terminal, a client attached: that client moves, as go moves it', async (t) => {
+    await waitFor(() => sessionsOfClients().length === 0, 'the clients of the last test gone')
+    const person = await attachSized(t, server, 'home', 120, 30)
+    const r = await run('view')
+    t.equal(r.code, 0, r.stderr)
+    t.equal(r.stdout, '', 'nothing to print: the client is there')
+    t.equal(clientView(server, person.name), `trailboss-view ${api}`)
   })
 })
 
@@ -362,7 +509,9 @@ t.test("the README's view keys and its fzf peek, as documented, in a real termin
     await waitFor(() => at() === `trailboss-view ${agent}`, 'in the view, on the wait')
     person.type('\u001bx')
     await waitFor(() => at() === `home ${homePane}`, 'back where it was')
-    t.notMatch(server.tmux('list-sessions', '-F', '#{session_name}'), /trailboss-view/)
+    // The client moves first; the view and the keeper end in the same run right after.
+    await waitFor(() => !/trailboss-(view|keep)/.test(server.tmux('list-sessions', '-F', '#{session_name}')), 'no session of ours left')
+    t.pass('the view and the keeper are gone')
   })
 
   await t.test("fzf's preview shows the selected wait's live screen, and shows it again as it changes", async (t) => {

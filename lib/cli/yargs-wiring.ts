@@ -235,7 +235,7 @@ const COMMANDS: CommandSpec<unknown>[] = [
       [`tmux bind-key X run-shell "trailboss view --off --client '#{client_name}' || true"`, 'a key out of it'],
     ],
     epilog:
-      'The view is kept in step by the runs that show the queue (status, watch, ls, go, next), never by a process of its own. A linked window is one window: selecting a pane in the view selects it in your session too.',
+      'The view is kept in step by the runs that show the queue (status, watch, ls, go, next, back), never by a process of its own. A linked window is one window: selecting a pane in the view selects it in your session too. Every window it links is linked in trailboss-keep as well, so killing the view by hand kills no agent. Outside tmux, this terminal attaches to the view (as go does); with neither a terminal nor a client, the view is made and the command that enters it printed.',
     load: async () => (await import('../commands/view.js')).runView,
   }),
   command<AckArgs>({

@@ -47,10 +47,10 @@ import { readHosts } from '../remote/hosts-file.js'
 import { execTmuxIn, type TmuxExec, TmuxUnavailable } from '../tmux/exec.js'
 import { listPanes } from '../tmux/panes.js'
 import { callerSocket } from '../tmux/env.js'
-import { RESCUE_SESSION } from '../tmux/view-session.js'
 import { checkView } from '../doctor/view-check.js'
 import { readViewSockets } from '../view/marker.js'
 import { readViewNow } from '../view/sync.js'
+import { deriveRescued } from '../view/plan.js'
 import { fileURLToPath } from 'node:url'
 import { checkAnswerGuard } from '../doctor/answer-guard-check.js'
 import { inputAllowed } from '../navigate/input-guard.js'
@@ -306,14 +306,13 @@ const viewChecks = async (env: Env, sockets: readonly string[], exec: TmuxExec):
       if (marked.includes(socket)) checks.push(...checkView({ socket, marked: true, version: null, windows: 0, rescued: 0 }))
       continue
     }
-    const rescued = await exec(['list-windows', '-t', `=${RESCUE_SESSION}:`, '-F', '#{window_id}'], { socket })
     checks.push(
       ...checkView({
         socket,
         marked: marked.includes(socket),
         version: now.exists ? now.version : null,
         windows: now.windows.length,
-        rescued: rescued.code === 0 ? rescued.stdout.split('\n').filter(Boolean).length : 0,
+        rescued: deriveRescued(now).length,
       }),
     )
   }

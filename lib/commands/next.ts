@@ -15,6 +15,7 @@ import { describeItem } from '../navigate/describe-item.js'
 import { defaultGoDeps, type GoDeps, markSeen, pickClient, reachable, tellClient, withTmux } from '../navigate/go-to.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
 import { goToItem, onHosts } from '../navigate/go-item.js'
+import { mayHaveView } from '../view/marker.js'
 import { keepViewInStep } from '../view/step.js'
 import { paneTarget } from '../view/target.js'
 
@@ -93,6 +94,11 @@ export const runNext = async (args: NextArgs, io: Io, deps: GoDeps = defaultGoDe
 export const runBack = async (args: BackArgs, io: Io, deps: GoDeps = defaultGoDeps(io.env)): Promise<number> => {
   const goArgs: GoArgs = { target: undefined, client: args.client, print: args.print }
   try {
+    // Only with a view: `back` reads no queue of its own, and it is one of the moves that keep the view in step.
+    if (mayHaveView(io.env)) {
+      const { view } = await loadFleetView(io, {}, { exec: deps.exec })
+      await keepViewInStep(io, view.queue, deps.exec)
+    }
     const { client, socket } = await findHere(args, io, deps)
     if (socket === null)
       throw new TrailbossError('back works inside tmux', 'run it in tmux, or from a key binding (see trailboss back --help)')

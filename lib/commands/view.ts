@@ -5,14 +5,16 @@ import type { ViewArgs } from '../options/tables.js'
 import { EXIT_OK, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
+import { loadQueue } from '../queue/load.js'
 import { defaultGoDeps, type GoDeps, pickClient, withTmux } from '../navigate/go-to.js'
 import { writeOrigin } from '../queue/origin.js'
 import { reportSkipped } from '../render/skipped.js'
 import { type Client, listClients } from '../tmux/clients.js'
 import { callerSocket } from '../tmux/env.js'
-import { RESCUE_SESSION, VIEW_SESSION } from '../tmux/view-session.js'
+import { isOwnSession, KEEP_SESSION, VIEW_SESSION } from '../tmux/view-session.js'
 import { readViewSockets, writeViewSockets } from '../view/marker.js'
 import {
+  deriveRescued,
   deriveWant,
   FROM_OPTION,
   formatFirstWindow,
@@ -45,27 +47,38 @@ const recentSession = async (socket: string, deps: GoDeps): Promise<string | nul
   const sessions = r.stdout
     .split('\n')
     .map((l) => l.split(' '))
-    .filter((f) => f.length >= 3 && f[2] !== VIEW_SESSION && f[2] !== RESCUE_SESSION)
+    .filter((f) => f.length >= 3 && !isOwnSession(f.slice(2).join(' ')))
     .sort((a, b) => Number(b[0]) - Number(a[0]))
   return sessions[0]?.[1] ?? null
 }
 
+/** The tmux servers this machine's sessions run on (none when the records cannot be read). */
+const waitSockets = async (io: Io, deps: GoDeps): Promise<string[]> => {
+  const view = await loadQueue(io, { exec: deps.exec, screens: false, skipEnded: true }).catch(() => null)
+  return view?.items.flatMap((i) => (i.tmux && !i.remote ? [i.tmux.socket] : [])) ?? []
+}
+
 const runOff = async (args: ViewArgs, io: Io, deps: GoDeps): Promise<number> => {
   const caller = callerSocket(io.env.TMUX)
+  // Outside tmux, the servers the waits run on too: a view view.json no longer names (left by
+  // another version, or killed by hand) is ended there as well, as doctor finds it.
+  const ofWaits = caller !== null ? [] : await waitSockets(io, deps)
   const done = await underViewLock(io.env, async () => {
     const marked = readViewSockets(io.env)
-    const sockets = caller !== null ? [caller] : marked
-    let rescued = 0
+    const sockets = caller !== null ? [caller] : [...new Set([...marked, ...ofWaits])]
+    const rescued: string[] = []
     for (const socket of sockets) {
       const now = await readNow(socket, deps).catch(() => null)
-      if (now?.exists) {
+      if (!now) continue
+      if (now.exists) {
         const back = deriveReturn(now, await recentSession(socket, deps))
         const inView = (await withTmux(() => listClients(socket, deps.exec))).filter((c) => c.session === VIEW_SESSION)
         // Clients first: a client whose session is killed would be detached (detach-on-destroy).
         for (const c of inView) if (back) await deps.exec(['switch-client', '-c', c.name, '-t', back], { socket })
-        rescued += now.windows.filter((w) => w.linkedSessions <= 1).length
-        await runSequence(socket, planOff(now), deps.exec)
       }
+      // A view killed by hand leaves the keeper: it too lets go of all but the rescued windows.
+      rescued.push(...deriveRescued(now).map(() => socket))
+      await runSequence(socket, planOff(now), deps.exec)
     }
     writeViewSockets(
       io.env,
@@ -74,9 +87,13 @@ const runOff = async (args: ViewArgs, io: Io, deps: GoDeps): Promise<number> => 
     return rescued
   })
   if (done === null) throw busy()
-  io.stderr.write(
-    `trailboss: the view is closed${done > 0 ? `; ${done} window${done === 1 ? '' : 's'} whose session was closed kept in session ${RESCUE_SESSION}` : ''}\n`,
-  )
+  io.stderr.write('trailboss: the view is closed\n')
+  for (const socket of new Set(done)) {
+    const n = done.filter((s) => s === socket).length
+    io.stderr.write(
+      `trailboss: ${n} window${n === 1 ? '' : 's'} whose session was closed while in the view kept in session ${KEEP_SESSION}: ${formatCommand(['tmux', '-S', socket, 'attach-session', '-t', KEEP_SESSION])}\n`,
+    )
+  }
   return EXIT_OK
 }
 
@@ -93,10 +110,18 @@ export const runView = async (args: ViewArgs, io: Io, deps: GoDeps = defaultGoDe
   reportSkipped(view, io)
   const socket = viewSocket(io, view.queue)
   const clients = await withTmux(() => listClients(socket, deps.exec))
-  const client: Client | null = pickClient(clients, args.client, io.env.TMUX_PANE ?? null)
   const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true
-  if (!client && (callerSocket(io.env.TMUX) !== null || !terminal))
-    throw new TrailbossError('no tmux client to show the view to', 'attach one, or run trailboss view in a terminal')
+  const inTmux = callerSocket(io.env.TMUX) !== null
+  // As `go` does outside tmux: this terminal attaches to the view; without a terminal (a script,
+  // a notification's click) the most recently active client moves.
+  const client: Client | null =
+    !inTmux && args.client === undefined && terminal ? null : pickClient(clients, args.client, io.env.TMUX_PANE ?? null)
+  if (!client && args.client !== undefined)
+    throw new TrailbossError(
+      `no tmux client named ${args.client} on ${socket}`,
+      'list them with `tmux list-clients`, or leave out --client',
+    )
+  if (!client && inTmux) throw new TrailbossError('no tmux client to show the view to', 'attach one, or run trailboss view in a terminal')
   const shown = await underViewLock(io.env, async () => {
     let now = await readNow(socket, deps)
     if (now.exists && now.version !== VIEW_VERSION)
@@ -120,16 +145,25 @@ export const runView = async (args: ViewArgs, io: Io, deps: GoDeps = defaultGoDe
     return { count: want.windows.length, firstIndex: now.firstIndex ?? 0 }
   })
   if (shown === null) throw busy()
+  // The first wait's window, or the first window when nothing can be linked.
+  const target = `${VIEW_TARGET}:${shown.firstIndex + (shown.count > 0 ? 1 : 0)}`
+  const enter = ['tmux', '-S', socket, 'attach-session', '-t', VIEW_SESSION]
+  if (!client && !terminal) {
+    // Nothing to move and nothing to attach: the view is there, and the way in goes to stdout as is.
+    io.stderr.write(
+      `trailboss: the view shows ${shown.count} window${shown.count === 1 ? '' : 's'} with waits; no tmux client to show it to; enter it from a terminal with:\n`,
+    )
+    io.stdout.write(`${formatCommand(enter)}\n`)
+    return EXIT_OK
+  }
   if (!client) {
-    io.stderr.write(`trailboss: ${formatCommand(['tmux', '-S', socket, 'attach-session', '-t', VIEW_SESSION])}\n`)
-    return deps.attach(['-S', socket, 'attach-session', '-t', `${VIEW_TARGET}:${shown.firstIndex + (shown.count > 0 ? 1 : 0)}`], {
-      ...io.env,
-    })
+    io.stderr.write(`trailboss: ${formatCommand(enter)}\n`)
+    // A TMUX left in the environment would make tmux refuse to nest (it is unset here anyway).
+    const { TMUX: _tmux, TMUX_PANE: _pane, ...env } = io.env
+    return deps.attach(['-S', socket, 'attach-session', '-t', target], env)
   }
   if (client.session !== VIEW_SESSION) {
     writeOrigin(io.env, { socket, client: client.name, pane: client.paneId, at: io.now() })
-    // The first wait's window, or the first window when nothing can be linked.
-    const target = `${VIEW_TARGET}:${shown.firstIndex + (shown.count > 0 ? 1 : 0)}`
     const r = await deps.exec(['switch-client', '-c', client.name, '-t', target], { socket })
     if (r.code !== 0)
       throw new TrailbossError(`tmux switch-client failed: ${r.stderr.trim()}`, `the view is there: tmux switch-client -t ${VIEW_SESSION}`)

@@ -1,8 +1,8 @@
 // doctor's verdict on the view (docs/design.md §12): one per tmux server that holds a view, a
-// rescue session, or an entry in view.json. Pure: lib/commands/doctor.ts gathers the facts.
+// keeper, or an entry in view.json. Pure: lib/commands/doctor.ts gathers the facts.
 import type { Check } from './checks.js'
 import { VIEW_VERSION } from '../view/plan.js'
-import { RESCUE_SESSION, VIEW_SESSION } from '../tmux/view-session.js'
+import { KEEP_SESSION, VIEW_SESSION } from '../tmux/view-session.js'
 
 export interface ViewFacts {
   socket: string
@@ -12,7 +12,7 @@ export interface ViewFacts {
   version: string | null
   /** Windows the view links. */
   windows: number
-  /** Windows kept in the rescue session (their own session was closed while in the view). */
+  /** Windows no session of the person's holds, kept by the keeper (their own session was closed while in the view). */
   rescued: number
 }
 
@@ -46,8 +46,8 @@ export const checkView = (f: ViewFacts): Check[] => {
     out.push({
       id: `view-rescued:${f.socket}`,
       status: 'info',
-      summary: `${f.rescued} window${f.rescued === 1 ? '' : 's'} whose session was closed while in the view kept in ${RESCUE_SESSION}`,
-      fix: `see them with: tmux -S ${f.socket} attach -t ${RESCUE_SESSION}; close them there when done`,
+      summary: `${f.rescued} window${f.rescued === 1 ? '' : 's'} whose session was closed while in the view kept in ${KEEP_SESSION}`,
+      fix: `see them with: tmux -S ${f.socket} attach -t ${KEEP_SESSION}; close them there when done`,
     })
   return out
 }

@@ -134,7 +134,12 @@ export const BACK_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>
 
 export const VIEW_OPTIONS = {
-  off: { type: 'boolean', default: false, describe: 'leave the view: unlink every window, return the client, remove the view session' },
+  off: {
+    type: 'boolean',
+    default: false,
+    describe:
+      'leave the view: unlink every window, return the client, remove the view session (and trailboss-keep, unless it keeps a window)',
+  },
   client: GO_OPTIONS.client,
 } as const satisfies Record<string, OptionSpec>
 

@@ -1,7 +1,7 @@
 // tmux's panes: listing and capturing them (adapters over the exec seam) and the pure parsers
 // of tmux's output, exported so they are tested with captured strings.
 import { execTmux, type TmuxExec } from './exec.js'
-import { isOwnSession } from './view-session.js'
+import { isOwnSession, VIEW_SESSION } from './view-session.js'
 
 export interface Pane {
   paneId: string
@@ -75,6 +75,9 @@ export const parsePanes = (text: string): Pane[] =>
       }
     })
 
+/** Which session names a linked pane's place: the person's, else the keeper (where a rescued window stays), else the view. */
+const placeRank = (session: string): number => (!isOwnSession(session) ? 2 : session === VIEW_SESSION ? 0 : 1)
+
 /**
  * Pure: each pane once. A linked window's panes are listed once per session that holds it (the
  * view, §12): the person's own session names its place, and a pane is in front when any of its
@@ -86,7 +89,7 @@ export const panesById = (panes: readonly Pane[]): Map<string, Pane> => {
     const had = byId.get(p.paneId)
     if (!had) byId.set(p.paneId, p)
     else {
-      const keep = isOwnSession(had.sessionName) && !isOwnSession(p.sessionName) ? p : had
+      const keep = placeRank(p.sessionName) > placeRank(had.sessionName) ? p : had
       byId.set(p.paneId, { ...keep, inFront: had.inFront || p.inFront })
     }
   }

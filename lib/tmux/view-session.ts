@@ -4,8 +4,12 @@
 /** The view: links of the windows that hold waits. No person names a session this. */
 export const VIEW_SESSION = 'trailboss-view'
 
-/** Where a window whose only link was in the view is kept, so it is never killed with the view. */
-export const RESCUE_SESSION = 'trailboss-rescued'
+/**
+ * The keeper: every window the view links is linked here too, so no window is ever held by the
+ * view alone, and killing the view by hand never kills one. A window whose only other link is
+ * here (its own session was closed) is a rescued one; the keeper keeps it after the view ends.
+ */
+export const KEEP_SESSION = 'trailboss-keep'
 
 /** Sessions of ours: a pane's place is never one of them when the person's session holds it too. */
-export const isOwnSession = (name: string): boolean => name === VIEW_SESSION || name === RESCUE_SESSION
+export const isOwnSession = (name: string): boolean => name === VIEW_SESSION || name === KEEP_SESSION

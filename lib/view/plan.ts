@@ -3,7 +3,7 @@
 // one to the other. No command when the view is already right: every status line runs this.
 import type { QueueItem } from '../queue/derive.js'
 import { FIELD_SEP } from '../tmux/panes.js'
-import { RESCUE_SESSION, VIEW_SESSION } from '../tmux/view-session.js'
+import { KEEP_SESSION, VIEW_SESSION } from '../tmux/view-session.js'
 
 /** Stored in the view session's `@trailboss-view`: a view of another version is not ours to change. */
 export const VIEW_VERSION = '1'
@@ -21,7 +21,7 @@ export const FROM_OPTION = '@trailboss-view-from'
  * Always with a colon: tmux 3.3's set-option refuses `=name` alone as a session.
  */
 export const VIEW_TARGET = `=${VIEW_SESSION}`
-const RESCUE_TARGET = `=${RESCUE_SESSION}`
+const KEEP_TARGET = `=${KEEP_SESSION}`
 
 /** One line per pane of `list-panes -a`; the session name, free text, last. */
 export const VIEW_PANE_FORMAT = [
@@ -87,6 +87,13 @@ export interface ViewWindow {
   linkedSessions: number
 }
 
+/** A window of the keeper session. */
+export interface KeptWindow {
+  windowId: string
+  /** How many sessions hold it, the keeper included. */
+  linkedSessions: number
+}
+
 export interface ViewNow {
   /** The view session exists. */
   exists: boolean
@@ -97,7 +104,9 @@ export interface ViewNow {
   firstIndex: number | null
   /** The view's other windows, by index. */
   windows: ViewWindow[]
-  rescueExists: boolean
+  keepExists: boolean
+  /** The keeper's windows (lib/tmux/view-session.ts). */
+  kept: KeptWindow[]
   /** Which window each pane is in. */
   paneWindow: ReadonlyMap<string, string>
 }
@@ -123,7 +132,14 @@ export const deriveViewNow = (panes: readonly ViewPane[]): ViewNow => {
     from: inView[0]?.from ?? '',
     firstIndex,
     windows: [...windows.values()].sort((a, b) => a.index - b.index),
-    rescueExists: panes.some((p) => p.sessionName === RESCUE_SESSION),
+    keepExists: panes.some((p) => p.sessionName === KEEP_SESSION),
+    kept: [
+      ...new Map(
+        panes
+          .filter((p) => p.sessionName === KEEP_SESSION)
+          .map((p) => [p.windowId, { windowId: p.windowId, linkedSessions: p.linkedSessions }]),
+      ).values(),
+    ],
     paneWindow: new Map(panes.map((p) => [p.paneId, p.windowId])),
   }
 }
@@ -221,31 +237,55 @@ export const planCreate = (text: string): string[][] => [
 ]
 
 /**
- * Pure: the windows only the view holds (their own session was closed, or the person made one in
- * the view) linked into the rescue session, made for them when it is not there.
+ * Pure: how many sessions other than the view and the keeper hold each window of either: 0 for a
+ * window whose own session was closed (or that the person made in the view).
  */
-export const planRescue = (now: ViewNow): string[][] => {
-  const orphans = now.windows.filter((w) => w.linkedSessions <= 1)
-  if (orphans.length === 0) return []
-  const fresh = !now.rescueExists
+export const deriveOthers = (now: ViewNow): Map<string, number> => {
+  const inView = new Set(now.windows.map((w) => w.windowId))
+  const inKeep = new Set(now.kept.map((w) => w.windowId))
+  const others = new Map<string, number>()
+  for (const w of [...now.windows, ...now.kept])
+    others.set(w.windowId, w.linkedSessions - (inView.has(w.windowId) ? 1 : 0) - (inKeep.has(w.windowId) ? 1 : 0))
+  return others
+}
+
+/** Pure: the windows no session of the person's holds, kept (or to be kept) by the keeper: the rescued ones. */
+export const deriveRescued = (now: ViewNow): string[] => [...deriveOthers(now)].filter(([, n]) => n <= 0).map(([id]) => id)
+
+/** Pure: the commands that link `ids` into the keeper, made for them when it is not there. */
+const planKeep = (now: ViewNow, ids: readonly string[]): string[][] => {
+  if (ids.length === 0) return []
+  const fresh = !now.keepExists
   const cmds: string[][] = []
-  // The new session's placeholder window is its first; the rescued windows come after it.
-  if (fresh) cmds.push(['new-session', '-d', '-s', RESCUE_SESSION, '-n', 'trailboss-placeholder', 'cat'])
-  for (const w of orphans) cmds.push(['link-window', '-d', '-s', w.windowId, '-t', `${RESCUE_TARGET}:`])
-  if (fresh) cmds.push(['kill-window', '-t', `${RESCUE_TARGET}:^`])
+  // The new session's placeholder window is its first; the kept windows come after it.
+  if (fresh) cmds.push(['new-session', '-d', '-s', KEEP_SESSION, '-n', 'trailboss-placeholder', 'cat'])
+  for (const id of ids) cmds.push(['link-window', '-d', '-s', id, '-t', `${KEEP_TARGET}:`])
+  if (fresh) cmds.push(['kill-window', '-t', `${KEEP_TARGET}:^`])
   return cmds
+}
+
+/**
+ * Pure: the keeper's links of windows a session of the person's holds and the view does not
+ * (`shown`), undone. Named by window id: a `renumber-windows` of the person's cannot shift them.
+ * Its last window unlinked, the keeper session ends with it: no trace when nothing needs rescue.
+ */
+const planLetGo = (now: ViewNow, shown: ReadonlySet<string>): string[][] => {
+  const others = deriveOthers(now)
+  return now.kept
+    .filter((w) => !shown.has(w.windowId) && (others.get(w.windowId) ?? 0) > 0)
+    .map((w) => ['unlink-window', '-t', `${KEEP_TARGET}:${w.windowId}`])
 }
 
 /** Far above any index a view reaches: where a window waits while the others take their places. */
 const PARKING = 10_000
 
 /**
- * Pure: the commands that take the view from `now` to `want` (none when it is right). A window
- * only the view holds (its session was closed) is first linked into the rescue session, so that
- * unlinking it, or killing the view by hand, never kills it; a wait's window is never moved out
- * of a person's session, only linked and unlinked here. `selectAll`: select the waiting pane of
- * every window (entering the view), else only of the windows linked now (a person who picked
- * another pane in the view keeps it).
+ * Pure: the commands that take the view from `now` to `want` (none when it is right). Every
+ * window the view shows is linked into the keeper first, and so is a window only the view holds,
+ * so that unlinking it, or killing the view by hand, never kills it; a wait's window is never
+ * moved out of a person's session, only linked and unlinked here. `selectAll`: select the waiting
+ * pane of every window (entering the view), else only of the windows linked now (a person who
+ * picked another pane in the view keeps it).
  */
 export const planView = (now: ViewNow, want: ViewWant, selectAll = false): string[][] => {
   if (!now.exists || now.version !== VIEW_VERSION) return []
@@ -256,8 +296,18 @@ export const planView = (now: ViewNow, want: ViewWant, selectAll = false): strin
     cmds.push(['respawn-pane', '-k', '-t', `${at(now.firstIndex)}.0`, ...firstWindowCommand(text)])
     cmds.push(['set-option', '-t', `${VIEW_TARGET}:`, LIST_OPTION, textDigest(text)])
   }
-  // Rescue first: a window held by the view alone.
-  cmds.push(...planRescue(now))
+  const others = deriveOthers(now)
+  const inKeep = new Set(now.kept.map((w) => w.windowId))
+  const toKeep = [
+    ...want.windows.map((w) => w.windowId),
+    ...now.windows.filter((w) => (others.get(w.windowId) ?? 0) <= 0).map((w) => w.windowId),
+  ]
+  cmds.push(
+    ...planKeep(
+      now,
+      [...new Set(toKeep)].filter((id) => !inKeep.has(id)),
+    ),
+  )
   const wanted = new Map(want.windows.map((w, i) => [w.windowId, i]))
   const base = (now.firstIndex ?? 0) + 1
   const kept = new Map<string, number>()
@@ -283,19 +333,29 @@ export const planView = (now: ViewNow, want: ViewWant, selectAll = false): strin
     const linkedNow = !kept.has(w.windowId)
     if ((linkedNow || selectAll) && shown.get(w.windowId) !== w.pane) cmds.push(['select-pane', '-t', w.pane])
   }
+  cmds.push(...planLetGo(now, new Set(wanted.keys())))
   return cmds
 }
 
 /**
- * Pure: the commands that end the view: every window only the view holds goes to the rescue
- * session first, then the view session goes (killing a session only unlinks windows held elsewhere).
+ * Pure: the commands that end the view: every window only the view holds goes to the keeper
+ * first, then the view session goes (killing a session only unlinks windows held elsewhere), then
+ * the keeper lets go of every window a session of the person's holds. With no view (killed by
+ * hand), only the last.
  */
 export const planOff = (now: ViewNow): string[][] => {
-  if (!now.exists) return []
-  // Each unlink fails (and so ends the sequence, before the kill) for a window held nowhere else.
-  const cmds = planRescue(now)
-  for (const w of now.windows) cmds.push(['unlink-window', '-t', `${VIEW_TARGET}:${w.index}`])
-  // Without a first window of ours (a view of another version), the last unlink ended the session.
-  if (now.firstIndex !== null) cmds.push(['kill-session', '-t', `${VIEW_TARGET}:`])
+  const others = deriveOthers(now)
+  const inKeep = new Set(now.kept.map((w) => w.windowId))
+  const cmds = planKeep(
+    now,
+    now.windows.filter((w) => (others.get(w.windowId) ?? 0) <= 0 && !inKeep.has(w.windowId)).map((w) => w.windowId),
+  )
+  if (now.exists) {
+    // Each unlink fails (and so ends the sequence, before the kill) for a window held nowhere else.
+    for (const w of now.windows) cmds.push(['unlink-window', '-t', `${VIEW_TARGET}:${w.index}`])
+    // Without a first window of ours (a view of another version), the last unlink ended the session.
+    if (now.firstIndex !== null) cmds.push(['kill-session', '-t', `${VIEW_TARGET}:`])
+  }
+  cmds.push(...planLetGo(now, new Set()))
   return cmds
 }

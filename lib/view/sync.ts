@@ -6,7 +6,7 @@ import type { Env } from '../paths.js'
 import { lockNow, shortLockOptions } from '../fs/lock-now.js'
 import { type TmuxExec } from '../tmux/exec.js'
 import { isNoServer } from '../tmux/panes.js'
-import { deriveViewNow, deriveWant, parseViewPanes, planView, VIEW_PANE_FORMAT, type ViewNow } from './plan.js'
+import { deriveViewNow, deriveWant, parseViewPanes, planOff, planView, VIEW_PANE_FORMAT, type ViewNow } from './plan.js'
 import { readViewSockets, viewFile, writeViewSockets } from './marker.js'
 
 /** A status line never waits long on another run's sync: the next one does it. */
@@ -50,8 +50,9 @@ export const underViewLock = async <T>(env: Env, fn: () => Promise<T>): Promise<
 /**
  * Brings every view in line with the default queue: what `status`, `ls`, `watch`, `go`, `next`
  * and `back` call after reading it (never `--json` or `--plain`). A server whose view is gone
- * (killed by hand, or the server ended) is struck from view.json. Never throws: a view that
- * cannot be brought in line now is brought in line by the next run.
+ * (killed by hand, or the server ended) is struck from view.json, its keeper left holding only
+ * the rescued windows. Never throws: a view that cannot be brought in line now is brought in line
+ * by the next run.
  */
 export const syncViews = async (env: Env, queue: readonly QueueItem[], exec: TmuxExec, everyHost = true): Promise<void> => {
   await underViewLock(env, async () => {
@@ -60,7 +61,12 @@ export const syncViews = async (env: Env, queue: readonly QueueItem[], exec: Tmu
     for (const socket of sockets) {
       try {
         const now = await readViewNow(socket, exec)
-        if (now === 'no-server' || !now.exists) continue
+        if (now === 'no-server') continue
+        if (!now.exists) {
+          // Killed by hand: the keeper lets go of the windows the person's sessions hold.
+          await runSequence(socket, planOff(now), exec).catch(() => {})
+          continue
+        }
         kept.push(socket)
         await runSequence(socket, planView(now, deriveWant(queue, socket, now.paneWindow, everyHost)), exec)
       } catch {
