@@ -152,7 +152,9 @@ t.test('go, next and back reach a wait on another host', async (t) => {
     const printed = await go('go', devKey, '--print')
     t.match(
       printed.stdout,
-      new RegExp(`-- devbox trailboss go ${theirs} --move-clients\ntmux -S \\S+ switch-client -c \\S+ -t \\${sshPane}\n$`),
+      new RegExp(
+        `-- devbox trailboss go ${theirs} --move-clients --client-port \\d+\ntmux -S \\S+ switch-client -c \\S+ -t \\${sshPane}\n$`,
+      ),
     )
     t.same(
       devbox.clientViews().map((v) => v.split(' ')[0]),
@@ -167,6 +169,56 @@ t.test('go, next and back reach a wait on another host', async (t) => {
     const back = await go('back')
     t.equal(back.code, 0, back.stderr)
     t.same(local.clientViews(), [`main ${local.firstPane}`])
+    local.tmux('kill-window', '-t', sshPane)
+    await waitFor(() => devbox.clientViews().length === 0, 'the ssh client there gone with its window', 10_000)
+  })
+
+  await t.test("with two panes here in ssh to the host's tmux, the client of the pane gone to moves, not the latest", async (t) => {
+    // Each its own ssh, no ControlMaster: its own TCP connection, its own SSH_CONNECTION there.
+    const clientsThere = (): Map<string, { activity: number; view: string }> =>
+      new Map(
+        devbox
+          .tmux('list-clients', '-F', '#{client_name} #{client_activity} #{session_name} #{pane_id}')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split(' '))
+          .map(([name = '', activity = '', session = '', pane = '']) => [name, { activity: Number(activity), view: `${session} ${pane}` }]),
+      )
+    const attach = async (): Promise<{ pane: string; client: string }> => {
+      const before = clientsThere()
+      const pane = local.newPane(
+        ['new-window', '-d', '-t', 'main'],
+        ['ssh', '-F', config, '-t', 'devbox', 'tmux', 'attach', '-t', 'scratch'],
+      )
+      let client = ''
+      await waitFor(
+        () => {
+          client = [...clientsThere().keys()].find((c) => !before.has(c)) ?? ''
+          return client !== ''
+        },
+        'a client there from the new pane',
+        20_000,
+      )
+      return { pane, client }
+    }
+    const b = await attach()
+    // A attaches in a later second: it is the latest client there, which the rule without a port moves.
+    const bAt = clientsThere().get(b.client)?.activity ?? 0
+    await waitFor(() => Date.now() / 1000 >= bAt + 1, 'the next second', 3_000, 50)
+    const a = await attach()
+    t.ok((clientsThere().get(a.client)?.activity ?? 0) > bAt, "A's client is the more recently active")
+    const localClient = local.tmux('list-clients', '-F', '#{client_name}').trim()
+    local.tmux('switch-client', '-c', localClient, '-t', b.pane)
+
+    const printed = await go('go', devKey, '--print')
+    t.match(printed.stdout, new RegExp(`-- devbox trailboss go ${theirs} --move-clients --client-port \\d+\n`))
+    const r = await go('go', devKey)
+    t.equal(r.code, 0, r.stderr)
+    const there = clientsThere()
+    t.equal(there.get(b.client)?.view, `work ${waitPane}`, "pane B's client there shows the wait")
+    t.equal(there.get(a.client)?.view.split(' ')[0], 'scratch', "pane A's client there stays")
+    t.same(local.clientViews(), [`main ${b.pane}`], 'the local client shows pane B')
+    for (const p of [a.pane, b.pane]) local.tmux('kill-window', '-t', p)
   })
 
   await t.test('a host that does not answer: its wait is not reachable, go says so and tries no ssh', async (t) => {
@@ -204,7 +256,8 @@ t.test('a stale wait or a bad key never reaches ssh', async (t) => {
       calls.push(`${file} ${argv.join(' ')}`)
       return 0
     },
-    sshPanes: async () => [{ paneId: '%1', windowId: '@1', argv: ['ssh', 'devbox'] }],
+    sshPanes: async () => [{ paneId: '%1', windowId: '@1', pid: 1, argv: ['ssh', 'devbox'] }],
+    connectionPort: () => null,
   }
   const io = captureIo({ TMUX: '/tmp/s,1,0', TMUX_PANE: '%0', TRAILBOSS_HOME: t.testdir() })
   const remoteItem = (key: string, stale = false) =>
