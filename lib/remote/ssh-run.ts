@@ -186,12 +186,13 @@ export const runSsh = async (
   env: Env,
   destination: string,
   remote: readonly string[],
-  opts: { timeoutMs?: number; maxBytes?: number; input?: string } = {},
+  /** `master`: ensureControlDir's verdict, when the caller already has it (one check for many hosts). */
+  opts: { timeoutMs?: number; maxBytes?: number; input?: string; master?: boolean } = {},
 ): Promise<SshResult> => {
   assertSafeDestination(destination)
   remote.forEach(assertSafeRemoteWord)
   const limits = { timeoutMs: opts.timeoutMs ?? SSH_READ_TIMEOUT_MS, maxBytes: opts.maxBytes ?? SSH_MAX_ANSWER_BYTES }
-  const args = sshArgs(env, destination, remote, { master: ensureControlDir(env) })
+  const args = sshArgs(env, destination, remote, { master: opts.master ?? ensureControlDir(env) })
   return deriveSshResult(await spawnSsh(env, args, { ...limits, input: opts.input }), limits)
 }
 
