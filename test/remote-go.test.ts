@@ -16,6 +16,7 @@ import { goToRemote, type RemoteGoDeps } from '../lib/navigate/go-remote.js'
 import { onHosts } from '../lib/navigate/go-item.js'
 import type { GoDeps } from '../lib/navigate/go-to.js'
 import type { TmuxExec } from '../lib/tmux/exec.js'
+import { CLIENT_FORMAT } from '../lib/tmux/clients.js'
 
 t.setTimeout(180_000)
 
@@ -268,6 +269,63 @@ t.test('a stale wait or a bad key never reaches ssh', async (t) => {
   for (const bad of ['ab;touch x', '-oProxyCommand=x', '$(id)', 'a b'])
     await t.rejects(goToRemote(remoteItem(bad), { queue: [] }, { print: false }, io, deps, remote), /refused to send the key/, bad)
   t.same(calls, [], 'no ssh, no tmux')
+})
+
+// The port of the pane's ssh goes to the host; a host from before --client-port refuses the
+// option (a usage error, exit 2), and go says to update it there and opens a window instead.
+t.test('go sends the port of the ssh pane; an older host is told apart and a window opens', async (t) => {
+  const calls: string[] = []
+  // One client, as tmux prints it in CLIENT_FORMAT.
+  const fields: Record<string, string> = {
+    client_name: '/dev/pts/1',
+    client_tty: '/dev/pts/1',
+    client_pid: '10',
+    client_activity: '100',
+    client_control_mode: '0',
+    pane_id: '%0',
+    client_session: 'main',
+  }
+  const client = CLIENT_FORMAT.replace(/#\{(\w+)\}/g, (_, f: string) => fields[f] ?? '')
+  const exec: TmuxExec = async (args) => {
+    calls.push(`tmux ${args.join(' ')}`)
+    if (args[0] === 'list-clients') return { code: 0, stdout: `${client}\n`, stderr: '' }
+    if (args[0] === 'display-message') return { code: 0, stdout: '@0\n', stderr: '' }
+    return { code: 0, stdout: '', stderr: '' }
+  }
+  const deps: GoDeps = { exec, attach: async () => 0, host: 'here' }
+  const remote: RemoteGoDeps = {
+    runSsh: async (_env, dest, words) => {
+      calls.push(`ssh ${dest} ${words.join(' ')}`)
+      return {
+        ok: false,
+        reason: 'exit',
+        message: 'the remote command exited with 2',
+        code: 2,
+        stderr: 'Unknown argument: client-port\n',
+        ms: 1,
+      }
+    },
+    inTerminal: async () => 0,
+    sshPanes: async () => [{ paneId: '%1', windowId: '@1', pid: 4242, argv: ['ssh', '-t', 'devbox', 'tmux', 'attach'] }],
+    connectionPort: (pid) => (pid === 4242 ? 50312 : null),
+  }
+  const io = captureIo({ TMUX: '/tmp/s,1,0', TMUX_PANE: '%0', TRAILBOSS_HOME: t.testdir() })
+  const item = queueItem({
+    key: 'devbox:ab12',
+    sessionId: 'devbox:ab12',
+    remote: { destination: 'devbox', key: 'ab12', sessionId: 'ab12', stale: false },
+  })
+  t.equal(await goToRemote(item, { queue: [] }, { print: false }, io, deps, remote), 0)
+  t.ok(calls.includes('ssh devbox trailboss go ab12 --move-clients --client-port 50312'), 'the port of the pane’s ssh is sent')
+  t.match(io.err(), 'devbox moved no client there (its trailboss does not know --client-port: update it there); opening a window')
+  t.ok(
+    calls.some((c) => c.startsWith('tmux new-window -a -t @0 -n devbox -- ssh ')),
+    'a window opens',
+  )
+  t.notOk(
+    calls.some((c) => c.startsWith('tmux switch-client')),
+    'no switch to the ssh pane',
+  )
 })
 
 t.test("--host narrows the waits go and next choose from; 'local' is this machine", async (t) => {
