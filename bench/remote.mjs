@@ -1,9 +1,11 @@
 // `ls` and `status` over remote hosts (issue 28, docs/design.md §7 and §10): real OpenSSH servers
 // on loopback (ssh-hosts.mjs), each with its own home, its own tmux and three waits written by
 // this checkout's built emitter, and this checkout's built CLI on its PATH.
-//  1. Warm connections: `ls` over three hosts against the slowest host's own `ls --json --local`
-//     run over ssh alone, plus one round trip (`ssh host true`), over warm masters, in the same
-//     interleaved rounds. Target: at most that (the hosts are read in parallel).
+//  1. Warm connections: `ls` over three hosts against the three hosts' own `ls --json --local`
+//     run over ssh at once by hand (one job: the slowest host's ls plus a round trip, under the
+//     same contention), over warm masters, in the same interleaved rounds. Target: at most that
+//     (the hosts are read in parallel). Also printed: against the slowest host's ls run alone,
+//     plus one round trip (`ssh host true`).
 //  2. A host that does not answer (its sshd and sessions paused with SIGSTOP; a port with nothing
 //     listening): `ls` with it against `ls` without it. Target: it adds at most its bound, 3 s.
 //  3. `status` with those hosts listed against `status` with no hosts.json. Target: adds nothing.
@@ -147,6 +149,14 @@ export const run = async (flags) => {
     // The first call becomes the master and leaves for the background: nothing of ours to hold open.
     for (const name of LIVE) ssh(name, ['true'], 'ignore')
 
+    // The three reads at once, by hand, over the same warm masters, timed as one job: the
+    // slowest host's ls plus a round trip under the contention `ls` itself meets (the hosts
+    // share this machine's cores). The shell only starts them and waits; the config, the socket
+    // path and the hosts are its arguments, the remote words the fixed REMOTE_LS.
+    const atOnceScript = `c=$1; p=$2; shift 2; for h; do ssh -F "$c" -o ControlMaster=auto -o "ControlPath=$p" -o ControlPersist=60 -o BatchMode=yes -T -- "$h" ${REMOTE_LS.join(' ')} & done; wait`
+    const readsAtOnce = () =>
+      timeSpawn('sh', ['-c', atOnceScript, 'sh', config, join(cm, '%C'), ...LIVE], { env: fleet, stdio: STDIO, timeout: RUN_TIMEOUT_MS })
+
     const lsOver = (names) => () => timeSpawn(process.execPath, [CLI, 'ls', '--json', ...hostArgs(names)], { env: fleet, stdio: STDIO })
 
     // 1. Warm hosts, in parallel, against the slowest host's own ls plus one round trip.
@@ -157,6 +167,9 @@ export const run = async (flags) => {
         local: () => timeSpawn(process.execPath, [CLI, 'ls', '--json', '--local'], { env: fleet, stdio: STDIO }),
         ...Object.fromEntries(LIVE.map((h) => [h, () => ssh(h, REMOTE_LS)])),
         rtt: () => ssh(LIVE[0], ['true']),
+        atOnce: readsAtOnce,
+        // A bare Node start: what any Node CLI pays before it can start ssh at all.
+        node: () => timeSpawn(process.execPath, ['-e', ''], { env: fleet, stdio: STDIO }),
       },
       { rounds: Math.max(5, Math.round(flags.rounds / 2)), warmup: flags.warmup },
     )
@@ -166,10 +179,40 @@ export const run = async (flags) => {
     const oneBase = w[LIVE[0]].map((s, i) => s + w.rtt[i])
     // The same with this machine's own `ls` added: what reading the hosts in parallel can reach.
     const withLocal = threeBase.map((b, i) => b + w.local[i])
+    const atOnceBase = w.atOnce.map((a, i) => a + w.rtt[i])
+    const q3p = ratio(w.ls3, w.atOnce)
+    const atOnceNode = w.atOnce.map((a, i) => a + w.node[i])
+    const q3n = ratio(w.ls3, atOnceNode)
+    const added = w.ls3.map((x, i) => x - w.atOnce[i])
+    const q3pr = ratio(w.ls3, atOnceBase)
     const q3 = ratio(w.ls3, threeBase)
     const q3l = ratio(w.ls3, withLocal)
     const q1 = ratio(w.ls1, oneBase)
     const warmRows = [
+      [
+        'ls --json over 3 warm hosts, against the three reads run at once by hand',
+        ...stats(w.ls3),
+        fmt(median(w.atOnce)),
+        ratioCell(q3p),
+        '≤ 1× (the slowest host’s ls + one round trip, under the same contention)',
+        yes(q3p.paired <= 1),
+      ],
+      [
+        'ls --json over 3 warm hosts, against the three at once + a bare Node start (`node -e ""`)',
+        ...stats(w.ls3),
+        fmt(median(atOnceNode)),
+        `${ratioCell(q3n)}; ls adds ${signed(median(added))} to the three at once`,
+        'printed (the floor of a Node CLI: it cannot start ssh before Node has started)',
+        yes(q3n.paired <= 1),
+      ],
+      [
+        'ls --json over 3 warm hosts, against the three at once + one more round trip',
+        ...stats(w.ls3),
+        fmt(median(atOnceBase)),
+        ratioCell(q3pr),
+        'printed (≤ 1×: what ls adds to the reads costs at most a round trip)',
+        yes(q3pr.paired <= 1),
+      ],
       [
         'ls --json over 3 warm hosts',
         ...stats(w.ls3),
@@ -190,6 +233,8 @@ export const run = async (flags) => {
       ...LIVE.map((h) => [`${h}: \`ssh ${h} ${REMOTE_LS.join(' ')}\` alone`, ...stats(w[h]), '', '', 'part of the baseline', '-']),
       ['this machine alone: `trailboss ls --json --local`', ...stats(w.local), '', '', 'second baseline', '-'],
       ['slowest of the three, per round', ...stats(slowest), '', '', 'part of the baseline', '-'],
+      ['the three reads at once (one job: `ssh … &` ×3, `wait`)', ...stats(w.atOnce), '', '', 'the fair baseline', '-'],
+      ['a bare Node start: `node -e ""`', ...stats(w.node), '', '', 'part of the floor', '-'],
       [`round trip: \`ssh ${LIVE[0]} true\``, ...stats(w.rtt), '', '', 'part of the baseline', '-'],
     ]
 
@@ -244,7 +289,8 @@ export const run = async (flags) => {
         rows: warmRows,
         notes: [
           `Baseline per round: the slowest of the three hosts' own \`${REMOTE_LS.join(' ')}\`, each run alone over ssh on a warm master of the bench's, plus \`ssh ${LIVE[0]} true\` over it; the same rounds run \`trailboss ls --json --host …\` (its own warm masters) in a rotating order.`,
-          'The first baseline leaves out what `ls` does on this machine (a Node start, its own records); the second row adds this machine’s `ls --json --local` from the same round.',
+          'The fair baseline on one machine: the same three `ssh host trailboss ls --json --local` over the bench’s warm masters, started together by `sh` and timed until the last ends, in the same rounds. Run alone, a host’s ls has the cores to itself; run at once, the three compete as they do under `ls`.',
+          'The next baseline leaves out what `ls` does on this machine (a Node start, its own records); the second row adds this machine’s `ls --json --local` from the same round.',
           `Each host: its own sshd, HOME and tmux, ${WAITS_PER_HOST} waits (stand-in panes showing a permission dialog, recorded by dist/hooks/emit.cjs). The hosts share this machine's cores: the three remote \`ls\` run at once compete for them, which real hosts would not.`,
         ],
       },

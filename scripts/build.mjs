@@ -42,8 +42,10 @@ const fullCliExternal = {
     b.onResolve({ filter: /(^|\/)numbers-write\.js$/ }, () => ({ path: './full/numbers-write.cjs', external: true }))
     // zod checks another host's answer only when the compiled check refused it (lib/remote/answer.ts).
     b.onResolve({ filter: /\/schemas\/contract\.js$/ }, () => ({ path: './full/contract.js', external: true }))
-    // Each host's cache with the refresh lock (status, statusline): proper-lockfile stays out of the entry.
-    b.onResolve({ filter: /\/remote\/cached-fleet\.js$/ }, () => ({ path: './full/remote-cached.js', external: true }))
+    // Each host's cache (status, statusline) is in the entry; its refresh lock, proper-lockfile, is not.
+    b.onResolve({ filter: /\/fs\/lock-now\.js$/ }, (args) =>
+      args.importer.endsWith('remote/cached-fleet.ts') ? { path: './full/remote-lock.cjs', external: true } : undefined,
+    )
     // The view's sync (proper-lockfile, the planner) loads only when view.json exists (lib/view/step.ts).
     b.onResolve({ filter: /^\.\/sync\.js$/ }, (args) =>
       args.importer.endsWith('view/step.ts') ? { path: './full/view-sync.cjs', external: true } : undefined,
@@ -199,6 +201,15 @@ await Promise.all([
     format: 'cjs',
     alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' },
   }),
+  // The lock of a host's cache refresh (status, statusline, every 10 s per host at most): CommonJS
+  // with proper-lockfile on plain node:fs, as the numbers book's writer.
+  build({
+    ...common,
+    entryPoints: ['lib/fs/lock-now.ts'],
+    outfile: 'dist/bin.next/full/remote-lock.cjs',
+    format: 'cjs',
+    alias: { 'graceful-fs': 'node:fs', assert: './hooks/assert-equal.ts' },
+  }),
   // The view's sync, loaded by `status`, `ls` and the rest when view.json exists: CommonJS with
   // proper-lockfile on plain node:fs, as the numbers book's writer above.
   build({
@@ -216,7 +227,6 @@ await Promise.all([
       'record-schema': 'lib/record/schema.ts',
       'find-recent': 'lib/fs/find-recent.ts',
       contract: 'lib/schemas/contract.ts',
-      'remote-cached': 'lib/remote/cached-fleet.ts',
       chokidar: 'chokidar',
     },
     outdir: 'dist/bin.next/full',

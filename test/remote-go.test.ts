@@ -16,6 +16,7 @@ import { goToRemote, type RemoteGoDeps } from '../lib/navigate/go-remote.js'
 import { onHosts } from '../lib/navigate/go-item.js'
 import type { GoDeps } from '../lib/navigate/go-to.js'
 import type { TmuxExec } from '../lib/tmux/exec.js'
+import { CLIENT_FORMAT } from '../lib/tmux/clients.js'
 
 t.setTimeout(180_000)
 
@@ -152,7 +153,9 @@ t.test('go, next and back reach a wait on another host', async (t) => {
     const printed = await go('go', devKey, '--print')
     t.match(
       printed.stdout,
-      new RegExp(`-- devbox trailboss go ${theirs} --move-clients\ntmux -S \\S+ switch-client -c \\S+ -t \\${sshPane}\n$`),
+      new RegExp(
+        `-- devbox trailboss go ${theirs} --move-clients --client-port \\d+\ntmux -S \\S+ switch-client -c \\S+ -t \\${sshPane}\n$`,
+      ),
     )
     t.same(
       devbox.clientViews().map((v) => v.split(' ')[0]),
@@ -167,6 +170,56 @@ t.test('go, next and back reach a wait on another host', async (t) => {
     const back = await go('back')
     t.equal(back.code, 0, back.stderr)
     t.same(local.clientViews(), [`main ${local.firstPane}`])
+    local.tmux('kill-window', '-t', sshPane)
+    await waitFor(() => devbox.clientViews().length === 0, 'the ssh client there gone with its window', 10_000)
+  })
+
+  await t.test("with two panes here in ssh to the host's tmux, the client of the pane gone to moves, not the latest", async (t) => {
+    // Each its own ssh, no ControlMaster: its own TCP connection, its own SSH_CONNECTION there.
+    const clientsThere = (): Map<string, { activity: number; view: string }> =>
+      new Map(
+        devbox
+          .tmux('list-clients', '-F', '#{client_name} #{client_activity} #{session_name} #{pane_id}')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split(' '))
+          .map(([name = '', activity = '', session = '', pane = '']) => [name, { activity: Number(activity), view: `${session} ${pane}` }]),
+      )
+    const attach = async (): Promise<{ pane: string; client: string }> => {
+      const before = clientsThere()
+      const pane = local.newPane(
+        ['new-window', '-d', '-t', 'main'],
+        ['ssh', '-F', config, '-t', 'devbox', 'tmux', 'attach', '-t', 'scratch'],
+      )
+      let client = ''
+      await waitFor(
+        () => {
+          client = [...clientsThere().keys()].find((c) => !before.has(c)) ?? ''
+          return client !== ''
+        },
+        'a client there from the new pane',
+        20_000,
+      )
+      return { pane, client }
+    }
+    const b = await attach()
+    // A attaches in a later second: it is the latest client there, which the rule without a port moves.
+    const bAt = clientsThere().get(b.client)?.activity ?? 0
+    await waitFor(() => Date.now() / 1000 >= bAt + 1, 'the next second', 3_000, 50)
+    const a = await attach()
+    t.ok((clientsThere().get(a.client)?.activity ?? 0) > bAt, "A's client is the more recently active")
+    const localClient = local.tmux('list-clients', '-F', '#{client_name}').trim()
+    local.tmux('switch-client', '-c', localClient, '-t', b.pane)
+
+    const printed = await go('go', devKey, '--print')
+    t.match(printed.stdout, new RegExp(`-- devbox trailboss go ${theirs} --move-clients --client-port \\d+\n`))
+    const r = await go('go', devKey)
+    t.equal(r.code, 0, r.stderr)
+    const there = clientsThere()
+    t.equal(there.get(b.client)?.view, `work ${waitPane}`, "pane B's client there shows the wait")
+    t.equal(there.get(a.client)?.view.split(' ')[0], 'scratch', "pane A's client there stays")
+    t.same(local.clientViews(), [`main ${b.pane}`], 'the local client shows pane B')
+    for (const p of [a.pane, b.pane]) local.tmux('kill-window', '-t', p)
   })
 
   await t.test('a host that does not answer: its wait is not reachable, go says so and tries no ssh', async (t) => {
@@ -204,7 +257,8 @@ t.test('a stale wait or a bad key never reaches ssh', async (t) => {
       calls.push(`${file} ${argv.join(' ')}`)
       return 0
     },
-    sshPanes: async () => [{ paneId: '%1', windowId: '@1', argv: ['ssh', 'devbox'] }],
+    sshPanes: async () => [{ paneId: '%1', windowId: '@1', pid: 1, argv: ['ssh', 'devbox'] }],
+    connectionPort: () => null,
   }
   const io = captureIo({ TMUX: '/tmp/s,1,0', TMUX_PANE: '%0', TRAILBOSS_HOME: t.testdir() })
   const remoteItem = (key: string, stale = false) =>
@@ -215,6 +269,63 @@ t.test('a stale wait or a bad key never reaches ssh', async (t) => {
   for (const bad of ['ab;touch x', '-oProxyCommand=x', '$(id)', 'a b'])
     await t.rejects(goToRemote(remoteItem(bad), { queue: [] }, { print: false }, io, deps, remote), /refused to send the key/, bad)
   t.same(calls, [], 'no ssh, no tmux')
+})
+
+// The port of the pane's ssh goes to the host; a host from before --client-port refuses the
+// option (a usage error, exit 2), and go says to update it there and opens a window instead.
+t.test('go sends the port of the ssh pane; an older host is told apart and a window opens', async (t) => {
+  const calls: string[] = []
+  // One client, as tmux prints it in CLIENT_FORMAT.
+  const fields: Record<string, string> = {
+    client_name: '/dev/pts/1',
+    client_tty: '/dev/pts/1',
+    client_pid: '10',
+    client_activity: '100',
+    client_control_mode: '0',
+    pane_id: '%0',
+    client_session: 'main',
+  }
+  const client = CLIENT_FORMAT.replace(/#\{(\w+)\}/g, (_, f: string) => fields[f] ?? '')
+  const exec: TmuxExec = async (args) => {
+    calls.push(`tmux ${args.join(' ')}`)
+    if (args[0] === 'list-clients') return { code: 0, stdout: `${client}\n`, stderr: '' }
+    if (args[0] === 'display-message') return { code: 0, stdout: '@0\n', stderr: '' }
+    return { code: 0, stdout: '', stderr: '' }
+  }
+  const deps: GoDeps = { exec, attach: async () => 0, host: 'here' }
+  const remote: RemoteGoDeps = {
+    runSsh: async (_env, dest, words) => {
+      calls.push(`ssh ${dest} ${words.join(' ')}`)
+      return {
+        ok: false,
+        reason: 'exit',
+        message: 'the remote command exited with 2',
+        code: 2,
+        stderr: 'Unknown argument: client-port\n',
+        ms: 1,
+      }
+    },
+    inTerminal: async () => 0,
+    sshPanes: async () => [{ paneId: '%1', windowId: '@1', pid: 4242, argv: ['ssh', '-t', 'devbox', 'tmux', 'attach'] }],
+    connectionPort: (pid) => (pid === 4242 ? 50312 : null),
+  }
+  const io = captureIo({ TMUX: '/tmp/s,1,0', TMUX_PANE: '%0', TRAILBOSS_HOME: t.testdir() })
+  const item = queueItem({
+    key: 'devbox:ab12',
+    sessionId: 'devbox:ab12',
+    remote: { destination: 'devbox', key: 'ab12', sessionId: 'ab12', stale: false },
+  })
+  t.equal(await goToRemote(item, { queue: [] }, { print: false }, io, deps, remote), 0)
+  t.ok(calls.includes('ssh devbox trailboss go ab12 --move-clients --client-port 50312'), 'the port of the pane’s ssh is sent')
+  t.match(io.err(), 'devbox moved no client there (its trailboss does not know --client-port: update it there); opening a window')
+  t.ok(
+    calls.some((c) => c.startsWith('tmux new-window -a -t @0 -n devbox -- ssh ')),
+    'a window opens',
+  )
+  t.notOk(
+    calls.some((c) => c.startsWith('tmux switch-client')),
+    'no switch to the ssh pane',
+  )
 })
 
 t.test("--host narrows the waits go and next choose from; 'local' is this machine", async (t) => {

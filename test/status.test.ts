@@ -117,8 +117,8 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
   // commands, the zod schema, for a record the compiled validator refuses, fast-glob, for
   // a hook-less session's transcript, the file watcher, for `ls --json --until-change`, the
   // numbers book's locked writer, for a run whose waits changed, the zod schema of `ls --json`,
-  // for another host's answer the compiled check refused, and the other hosts' cached read
-  // (with its lock), for status and statusline when a hosts list exists, and the view's sync
+  // for another host's answer the compiled check refused, the lock of a host's cache refresh,
+  // for status and statusline when a host is due to be read again, and the view's sync
   // (with its lock), only when view.json exists.
   t.same([...new Set([...entry.matchAll(/__tbImport\("([^"]+)"\)/g)].map((m) => m[1]))].sort(), [
     './full/chokidar.js',
@@ -127,7 +127,7 @@ t.test('the built entry, which runs ls and status, holds nothing of yargs, zod, 
     './full/find-recent.js',
     './full/numbers-write.cjs',
     './full/record-schema.js',
-    './full/remote-cached.js',
+    './full/remote-lock.cjs',
     './full/view-sync.cjs',
   ])
   t.notMatch(entry, /\bimport\(/, 'no dynamic import of its own (V8 drops their callback for cached code)')

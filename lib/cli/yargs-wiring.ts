@@ -198,6 +198,10 @@ const COMMANDS: CommandSpec<unknown>[] = [
         (a.target !== undefined && a.client === undefined && !a.print && !a.host?.length) ||
         '--attach and --move-clients take a key and go with none of --client, --print, --host',
       (a) => !(a.local && a.host?.length) || 'choose one of --local and --host',
+      (a) =>
+        a.clientPort === undefined ||
+        (a.moveClients === true && Number.isInteger(a.clientPort) && a.clientPort >= 1 && a.clientPort <= 65535) ||
+        '--client-port takes a port (1-65535) and goes with --move-clients',
     ],
     examples: [
       ['$0 go 2', 'to wait 2, on this machine or another host'],

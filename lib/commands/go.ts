@@ -31,7 +31,7 @@ export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(i
     reportSkipped(view, io)
     if (!forHost) await keepViewInStep(io, loaded.queue, deps.exec, !hosts.local && !hosts.host?.length)
     const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault({ queue: onHosts(view.queue, args.host) })
-    if (args.moveClients) return await moveClientsTo(item, view, io, deps)
+    if (args.moveClients) return await moveClientsTo(item, view, io, deps, args.clientPort)
     return await goToItem(item, view, args, io, deps)
   } catch (err) {
     await tellClient(args, io, callerSocket(io.env.TMUX), formatError(err), deps.exec)

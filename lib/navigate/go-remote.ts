@@ -22,6 +22,7 @@ import { formatVisible } from '../text/visible-text.js'
 import { describeItem } from './describe-item.js'
 import { type GoDeps, type GoWay, goneError, noTmuxError, pickClient, tellClient, withTmux } from './go-to.js'
 import { listSshPanes, pickSshPane, type SshPane } from './ssh-panes.js'
+import { readConnectionPort } from '../proc/tcp-port.js'
 
 /** What the host is asked to do: attach the terminal ssh gives it, or move its client. */
 export type RemoteMode = 'attach' | 'move-clients'
@@ -32,26 +33,33 @@ export interface RemoteGoDeps {
   /** A program with this terminal (inherited stdio); its exit code. */
   inTerminal: (file: string, argv: string[], env: NodeJS.ProcessEnv) => Promise<number>
   sshPanes: (socket: string, destination: string, deps: GoDeps) => Promise<SshPane[]>
+  /** The local port of a process's TCP connection (null: none, as over a ControlMaster or a proxy). */
+  connectionPort: (pid: number) => number | null
 }
 
 export const defaultRemoteGoDeps: RemoteGoDeps = {
   runSsh: (env, destination, words) => runSsh(env, destination, words),
   inTerminal: runInTerminal,
   sshPanes: (socket, destination, deps) => listSshPanes(socket, destination, deps.exec),
+  connectionPort: readConnectionPort,
 }
 
 /**
- * Pure: the words the host runs, a fixed list whose only variable is the session's key there,
+ * Pure: the words the host runs, a fixed list whose only variables are the session's key there,
  * refused unless it fits the key pattern (the host's answer was checked, this checks again) and
- * does not start with `-` (the host's own `trailboss` would read it as an option).
+ * does not start with `-` (the host's own `trailboss` would read it as an option), and, to move
+ * a client, the local port of the pane's ssh connection (an integer 1–65535).
  */
-export const remoteGoWords = (key: string, mode: RemoteMode): string[] => {
+export const remoteGoWords = (key: string, mode: RemoteMode, clientPort: number | null = null): string[] => {
   if (!SESSION_ID_PATTERN.test(key) || key.startsWith('-'))
     throw new TrailbossError(
       `refused to send the key ${JSON.stringify(formatVisible(key))} to another host`,
       'a key is letters, digits, _ and -, not first',
     )
-  return ['trailboss', 'go', key, `--${mode}`]
+  if (clientPort === null) return ['trailboss', 'go', key, `--${mode}`]
+  if (mode !== 'move-clients' || !Number.isInteger(clientPort) || clientPort < 1 || clientPort > 65535)
+    throw new TrailbossError(`refused to send the port ${String(clientPort)} to another host`, 'a port is 1-65535, with --move-clients')
+  return ['trailboss', 'go', key, `--${mode}`, '--client-port', String(clientPort)]
 }
 
 /** The argv of the interactive ssh that attaches to the wait's pane, `ssh` first. */
@@ -95,7 +103,7 @@ export const goToRemote = async (
   if (item.state === 'gone' || item.tmux.alive === false) throw goneError(item, view, item.reason ?? 'no longer in tmux')
   const key = origin.key
   // Both checked before anything runs: a bad key or destination never reaches ssh.
-  const words = remoteGoWords(key, 'move-clients')
+  remoteGoWords(key, 'move-clients')
   const attach = attachArgv(io.env, dest, key)
 
   const caller = callerSocket(io.env.TMUX)
@@ -137,6 +145,9 @@ export const goToRemote = async (
   // A pane here that runs ssh to the host.
   const pane = pickSshPane(await remote.sshPanes(caller, dest, deps).catch(() => []), client.paneId)
   if (pane) {
+    // The port the pane's ssh left from names its client there (SSH_CONNECTION); without one
+    // (it multiplexes over a ControlMaster, or runs through a proxy) the host moves its latest.
+    const words = remoteGoWords(key, 'move-clients', remote.connectionPort(pane.pid))
     const switchStep: Step = { socket: caller, mode: 'tmux', args: ['switch-client', '-c', client.name, '-t', pane.paneId] }
     if (way.print) {
       io.stdout.write(`${formatCommand(['ssh', ...sshArgs(io.env, dest, words, { master: ensureControlDir(io.env) })])}\n`)
@@ -151,9 +162,12 @@ export const goToRemote = async (
       await tellClient(way, io, caller, `trailboss: went to ${describeItem(item)}`, deps.exec)
       return EXIT_OK
     }
-    io.stderr.write(
-      `trailboss: ${pane.paneId} runs ssh to ${shown} but ${shown} moved no client there (${describeFailure(moved)}); opening a window\n`,
-    )
+    // A usage error (exit 2): a trailboss there from before --client-port.
+    const why =
+      !moved.ok && moved.reason === 'exit' && moved.code === 2
+        ? `its trailboss does not know --client-port: update it there`
+        : describeFailure(moved)
+    io.stderr.write(`trailboss: ${pane.paneId} runs ssh to ${shown} but ${shown} moved no client there (${why}); opening a window\n`)
   }
 
   const window = await withTmux(() => deps.exec(['display-message', '-p', '-t', client.paneId, '#{window_id}'], { socket: caller }))

@@ -187,34 +187,62 @@ export const goTo = async (item: QueueItem, view: Pick<QueueView, 'queue'>, way:
   return code
 }
 
-/** Whether a tmux client came in over ssh: its environment has SSH_CONNECTION (null: unreadable, as without /proc). */
-export type OverSsh = (pid: number) => boolean | null
+/** Pure: the client port in `/proc/<pid>/environ`'s SSH_CONNECTION (`<client ip> <client port> <server ip> <server port>`); null without one. */
+export const parseSshClientPort = (environ: string): number | null => {
+  const value = environ
+    .split('\0')
+    .find((v) => v.startsWith('SSH_CONNECTION='))
+    ?.slice('SSH_CONNECTION='.length)
+  const port = Number(value?.split(' ')[1])
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? port : null
+}
 
 /** Pure: `/proc/<pid>/environ` holds SSH_CONNECTION. */
 export const hasSshConnection = (environ: string): boolean => environ.split('\0').some((v) => v.startsWith('SSH_CONNECTION='))
 
-export const readOverSsh: OverSsh = (pid) => {
-  const environ = readEnviron(pid)
-  return environ === null ? null : hasSshConnection(environ)
-}
+/**
+ * Pure: the client `go --move-clients` moves (control-mode clients never). With the port the
+ * other host's ssh left from (`--client-port`), the client whose SSH_CONNECTION names that port:
+ * the one in the other host's pane, and none when no client does. Without it, any client that
+ * came over ssh (or whose environment cannot be read). Either way the most recently active of
+ * those (several share a port when that ssh is a ControlMaster others multiplex over).
+ */
+export const pickSshClient = (
+  clients: readonly Client[],
+  environOf: (pid: number) => string | null,
+  port: number | undefined,
+): Client | undefined =>
+  clients
+    .filter((c) => {
+      if (c.controlMode) return false
+      const environ = environOf(c.pid)
+      if (port !== undefined) return environ !== null && parseSshClientPort(environ) === port
+      return environ === null || hasSshConnection(environ)
+    })
+    .sort(byActivity)[0]
 
 /**
  * `go --move-clients`, what another host runs here over ssh when one of its panes already shows
- * this host's tmux: the most recently active client of the wait's server that came in over ssh
- * moves to the pane (its session, window and pane). Prints nothing; fails (exit 1) when no such
- * client is attached, so the other host opens a window of its own instead.
+ * this host's tmux: a client of the wait's server that came in over ssh, the one from `port`
+ * when given (`pickSshClient`), moves to the pane (its session, window and pane). Prints
+ * nothing; fails (exit 1) when no such client is attached, so the other host opens a window of
+ * its own instead.
  */
 export const moveClientsTo = async (
   item: QueueItem,
   view: Pick<QueueView, 'queue'>,
   io: Io,
   deps: GoDeps,
-  overSsh: OverSsh = readOverSsh,
+  port?: number,
+  environOf: (pid: number) => string | null = readEnviron,
 ): Promise<number> => {
   const target = await checkPane(item, view, deps, deps.host)
-  const clients = (await withTmux(() => listClients(target.socket, deps.exec))).filter((c) => !c.controlMode && overSsh(c.pid) !== false)
-  const client = [...clients].sort(byActivity)[0]
-  if (!client) throw new TrailbossError(`no client attached over ssh to the tmux server of ${describeItem(item)}`, 'nothing moved')
+  const client = pickSshClient(await withTmux(() => listClients(target.socket, deps.exec)), environOf, port)
+  if (!client)
+    throw new TrailbossError(
+      `no client attached over ssh${port === undefined ? '' : ` from port ${port}`} to the tmux server of ${describeItem(item)}`,
+      'nothing moved',
+    )
   const r = await deps.exec(['switch-client', '-c', client.name, '-t', target.pane], { socket: target.socket })
   if (r.code !== 0) throw new TrailbossError(`tmux switch-client failed: ${r.stderr.trim()}`, 'nothing moved')
   markSeen(item, io)

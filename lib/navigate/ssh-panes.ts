@@ -11,6 +11,8 @@ import type { TmuxExec } from '../tmux/exec.js'
 export interface SshPane {
   paneId: string
   windowId: string
+  /** The ssh process. */
+  pid: number
   argv: string[]
 }
 
@@ -30,7 +32,7 @@ export const deriveSshPanes = (
       if (p.comm !== 'ssh') continue
       const argv = argvOf(p.pid)
       const cmd = parseSshCommand(argv)
-      if (cmd && reachesDestination(cmd, destination)) return [{ paneId: pane.paneId, windowId: pane.windowId, argv }]
+      if (cmd && reachesDestination(cmd, destination)) return [{ paneId: pane.paneId, windowId: pane.windowId, pid: p.pid, argv }]
     }
     return []
   })

@@ -117,6 +117,11 @@ export const GO_OPTIONS = {
     describe:
       "this machine only: move the latest client that came over ssh to the wait's tmux server to its pane, print nothing, exit 1 when none is attached; what another host runs here over ssh",
   },
+  'client-port': {
+    type: 'number',
+    describe:
+      "with --move-clients: move the client whose ssh connection came from this port (its SSH_CONNECTION), or none; the other host's pane names it",
+  },
 } as const satisfies Record<string, OptionSpec>
 
 /** `next`: no target, so none of go's modes for another host's use. */

@@ -8,7 +8,6 @@
 import type { Env } from '../paths.js'
 import type { Io } from '../io.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
-import { lockNow } from '../fs/lock-now.js'
 import { checkRemoteAnswer } from './answer.js'
 import { chooseHosts, describeFailure, remoteLsWords, type FleetChoice, type FleetRead, type HostRead } from './fleet.js'
 import { toRemoteItems } from './items.js'
@@ -62,6 +61,8 @@ export const readHostCached = async (env: Env, destination: string, all: boolean
   let release: () => Promise<void>
   try {
     ensurePrivateDir(remoteDir(env))
+    // Loaded only for a refresh (proper-lockfile): the calls between refreshes read files alone.
+    const { lockNow } = await import('../fs/lock-now.js')
     // No retries: a lock held means another process is reading the host right now.
     release = await lockNow(lastAnswerFile(env, destination), {
       realpath: false,

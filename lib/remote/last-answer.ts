@@ -6,7 +6,6 @@
 // An answer like the one kept is not written again: the file's mtime is moved to the new answer's
 // time instead, and is when the kept queue was last confirmed (every `ls` would rewrite up to
 // 4 MB per host otherwise).
-import { createHash } from 'node:crypto'
 import { futimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Env, trailbossHome } from '../paths.js'
@@ -52,8 +51,10 @@ interface KeptFile {
   failed?: unknown
 }
 
+// node:crypto is loaded when the first answer comes, not before ssh starts (it costs a few ms).
 /** Pure: a short sum of a listing as written, to tell the same answer again without comparing it whole. */
-export const deriveListingSum = (listingText: string): string => createHash('sha256').update(listingText).digest('hex').slice(0, 16)
+export const deriveListingSum = (listingText: string): string =>
+  process.getBuiltinModule('node:crypto').createHash('sha256').update(listingText).digest('hex').slice(0, 16)
 
 /**
  * Pure: when the kept answer was last given. Without a failure noted, the file is untouched since

@@ -1,7 +1,6 @@
 // What ssh is run with to read a remote host (docs/design.md §10.1): the argument list after
 // `ssh`, built from the environment alone. OpenSSH does the rest with the person's own
 // configuration; nothing here weakens its host-key checking.
-import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { TrailbossError } from '../errors.js'
 import { trailbossHome, type Env } from '../paths.js'
@@ -46,7 +45,8 @@ export const controlDir = (env: Env, uid: number = process.getuid?.() ?? 0): str
   const home = trailbossHome(env)
   const dir = join(home, 'cm')
   if (Buffer.byteLength(dir) <= CONTROL_DIR_MAX_BYTES && PLAIN_PATH.test(dir)) return dir
-  const tag = createHash('sha256').update(home).digest('hex').slice(0, 8)
+  // node:crypto only here: the usual short home needs no hash, and ssh starts sooner without it.
+  const tag = process.getBuiltinModule('node:crypto').createHash('sha256').update(home).digest('hex').slice(0, 8)
   return `/tmp/tb-cm-${uid}-${tag}`
 }
 

@@ -1,7 +1,6 @@
 // The ssh adapter: runs OpenSSH's `ssh` with an argument array (./ssh-args.ts), bounded in time
 // and in the size of its answer, and says in one word why a call failed. A host that refuses,
 // goes silent or floods us costs at most its bound and never throws.
-import { spawn } from 'node:child_process'
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs'
 import { deriveHomeProblem } from '../fs/home-check.js'
 import { ensurePrivateDir, PRIVATE_DIR_MODE } from '../fs/private-dir.js'
@@ -127,6 +126,9 @@ const spawnSsh = (env: Env, args: readonly string[], limits: { timeoutMs: number
     let errBytes = 0
     let done = false
     let timer: NodeJS.Timeout | undefined
+    // Loaded here, not with the module: `status` reads the hosts' caches through this module and
+    // runs ssh only for a refresh (child_process and the stream modules it pulls cost ~8 ms).
+    const { spawn } = process.getBuiltinModule('node:child_process')
     const child = spawn('ssh', args, {
       env: childEnv(env),
       stdio: [limits.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -186,12 +188,13 @@ export const runSsh = async (
   env: Env,
   destination: string,
   remote: readonly string[],
-  opts: { timeoutMs?: number; maxBytes?: number; input?: string } = {},
+  /** `master`: ensureControlDir's verdict, when the caller already has it (one check for many hosts). */
+  opts: { timeoutMs?: number; maxBytes?: number; input?: string; master?: boolean } = {},
 ): Promise<SshResult> => {
   assertSafeDestination(destination)
   remote.forEach(assertSafeRemoteWord)
   const limits = { timeoutMs: opts.timeoutMs ?? SSH_READ_TIMEOUT_MS, maxBytes: opts.maxBytes ?? SSH_MAX_ANSWER_BYTES }
-  const args = sshArgs(env, destination, remote, { master: ensureControlDir(env) })
+  const args = sshArgs(env, destination, remote, { master: opts.master ?? ensureControlDir(env) })
   return deriveSshResult(await spawnSsh(env, args, { ...limits, input: opts.input }), limits)
 }
 
