@@ -69,6 +69,7 @@ export const runNotify = async (
   deps: NotifyDeps = { exec: execTmuxIn(io.env), platform: process.platform },
 ): Promise<number> => {
   const channels = deriveChannels(args)
+  if (args.digest) return (await import('./notify-digest.js')).runNotifyDigest(args, channels, io, opts, deps)
   const olderThanMs = args.olderThan === undefined ? 0 : parseDuration(args.olderThan)
   const profile = olderThanMs > 0 ? String(olderThanMs) : ''
   return withNotifyState(io.env, async (state) => {
