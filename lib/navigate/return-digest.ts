@@ -12,9 +12,11 @@ import { callerSocket } from '../tmux/env.js'
 /** How long the digest stays on a tmux client's message line: longer than a move's word. */
 export const DIGEST_MESSAGE_MS = 15_000
 
-/** Pure: the waits of a queue that block on the person, as the digest tells them. */
+/** Pure: the waits of a queue that block on the person, as the digest tells them (by number, as `go` takes them). */
 export const deriveOpenWaits = (queue: readonly QueueItem[]): OpenWait[] =>
-  queue.filter((i) => i.needsYou).map((i) => ({ key: i.key, agent: i.agent, project: i.project, kind: i.kind, since: i.since }))
+  queue
+    .filter((i) => i.needsYou)
+    .map((i) => ({ key: i.n === null ? i.key : String(i.n), agent: i.agent, project: i.project, kind: i.kind, since: i.since }))
 
 /** The digest of what arrived in a span, with the queue's open waits; null when nothing arrived. */
 export const readDigest = (io: Pick<Io, 'env'>, queue: readonly QueueItem[], span: { since: number; until: number }): Digest | null => {
