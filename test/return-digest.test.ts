@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { copyBuilt, emit } from './helpers/navigate-records.js'
+import { captureIo } from './helpers/io.js'
+import { main } from '../lib/cli/main.js'
 import { attachTerminalClient, cleanEnv, newPane, startKeyBindingLab, waitFor } from './helpers/navigate-tmux.js'
 
 const CLOCK = fileURLToPath(new URL('./helpers/clock-ahead.cjs', import.meta.url))
@@ -73,6 +75,22 @@ t.test('after a quiet stretch the first interactive command shows the digest, on
     await ranAgo(['go', '--print', '1'], 40 * MIN)
     const both = await Promise.all([run(cli, ['show', '1'], env), run(cli, ['show', '1'], env)])
     t.equal(both.filter((r) => DIGEST.test(r.stderr)).length, 1)
+  })
+
+  await t.test('ls in a terminal: above the table; --plain and --json never', async (t) => {
+    const ls = async (args: string[]): Promise<string> => {
+      const io = captureIo(env)
+      io.stdout.isTTY = true
+      io.stdout.columns = 160
+      t.equal(await main(['ls', ...args], io), 0)
+      return io.out() + io.err()
+    }
+    await ranAgo(['go', '--print', '1'], 40 * MIN)
+    t.notMatch(await ls(['--plain']), /While you were away/)
+    t.notMatch(await ls(['--json']), /While you were away/)
+    const table = await ls([])
+    t.match(table, /^While you were away \(40m\):\n {2}1 wait \(1 question\)\n[^]*\n\n.*AGE.*KIND/)
+    t.notMatch(await ls([]), /While you were away/, 'once')
   })
 
   await t.test('a key binding: the digest on the client', async (t) => {
