@@ -24,6 +24,7 @@ import {
   takeReturn,
 } from '../lib/history/activity.js'
 import { HISTORY_VERSION, type HistoryEntry, type HistoryState } from '../lib/history/types.js'
+import { formatDigestNotice } from '../lib/commands/notify.js'
 import { LIVE_STATES, WAIT_KINDS, type WaitKind } from '../lib/record/types.js'
 
 const MIN = 60_000
@@ -192,4 +193,16 @@ t.test('the files: 0600, a return shown once, races included', async (t) => {
   t.equal(claimReturn(env, span!, T0 + 91 * MIN), true)
   t.equal(claimReturn(env, span!, T0 + 91 * MIN), false)
   t.equal(statSync(join(home, 'digest-shown')).mode & 0o777, 0o700)
+})
+
+t.test("notify --digest's notice: a title, a line per figure, and the one-line form for tmux", async (t) => {
+  const d = deriveDigest([line(T0 + MIN, 'permission', 'permission'), line(T0 + 2 * MIN, 'waiting', 'done')], [open('2', T0 + MIN)], {
+    since: T0,
+    until: T0 + 90 * MIN,
+  })
+  t.same(formatDigestNotice(d), {
+    title: 'Trail Boss: Since the last digest (1h 30m)',
+    body: '1 wait (1 permission)\n1 turn finished\n0 errors\noldest open: 2 api (claude-code, permission), 1h 29m',
+    line: 'Since the last digest (1h 30m): 1 wait (1 permission), 1 turn finished, 0 errors; oldest open: 2 api (claude-code, permission), 1h 29m',
+  })
 })
