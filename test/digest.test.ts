@@ -1,6 +1,6 @@
 // The digest of a return (lib/history/digest.ts) and the rule that tells a return
 // (lib/history/activity.ts): pure cases, a property, and the state files in a temp home.
-import { readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import t from 'tap'
@@ -205,4 +205,11 @@ t.test("notify --digest's notice: a title, a line per figure, and the one-line f
     body: '1 wait (1 permission)\n1 turn finished\n0 errors\noldest open: 2 api (claude-code, permission), 1h 29m',
     line: 'Since the last digest (1h 30m): 1 wait (1 permission), 1 turn finished, 0 errors; oldest open: 2 api (claude-code, permission), 1h 29m',
   })
+})
+
+t.test('a link in place of the marks folder: no mark made through it, no digest', async (t) => {
+  const home = t.testdir({ elsewhere: {} })
+  symlinkSync(join(home, 'elsewhere'), join(home, 'digest-shown'))
+  t.equal(claimReturn({ TRAILBOSS_HOME: home }, { since: T0, back: T0 + 40 * MIN }, T0 + 40 * MIN), false)
+  t.same(readdirSync(join(home, 'elsewhere')), [])
 })

@@ -10,6 +10,7 @@ import { checkActivity } from '../cache/check.generated.js'
 import { type CacheFile, readCache, writeCache } from '../fs/cache-file.js'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs/private-dir.js'
 import { readDirIfExists } from '../fs/read-optional.js'
+import { isRealDir } from '../fs/own-files.js'
 import { type Env, trailbossHome } from '../paths.js'
 
 export const ACTIVITY_VERSION = 1
@@ -101,6 +102,8 @@ export const claimReturn = (env: Env, span: AwaySpan, now: number): boolean => {
   const dir = shownDir(env)
   const mine = String(Math.round(span.since))
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  // Never a mark through a link planted in its place.
+  if (!isRealDir(dir)) return false
   try {
     closeSync(openSync(join(dir, mine), 'wx', PRIVATE_FILE_MODE))
   } catch (err) {
