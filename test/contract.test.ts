@@ -221,7 +221,8 @@ const cacheSamples = (): Record<keyof typeof CACHE_SCHEMAS, unknown> => {
         { n: 2, sessionId: 'b', since: 6, freedAt: 9 },
       ],
     },
-    checkNotify: { v: 1, told: { '': ['a@5'] }, said: ['no desktop session here'] },
+    checkNotify: { v: 1, told: { '': ['a@5'] }, said: ['no desktop session here'], digestAt: 9 },
+    checkActivity: { v: 1, at: 8, away: { since: 2, back: 8 } },
     checkSeen: { v: 1, since: 5, seenAt: null, activeAt: 6 },
     checkOrigin: { v: 1, socket: '/s', client: '/dev/pts/3', pane: '%4', at: 7 },
     checkHosts: {

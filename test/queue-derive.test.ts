@@ -45,6 +45,8 @@ const pane = (id: string, currentCommand = 'claude', extra: Partial<Pane> = {}):
   height: 24,
   serverPid: 100,
   inFront: false,
+  sessionAttached: false,
+  sessionActivity: 0,
   ...extra,
 })
 

@@ -70,6 +70,8 @@ const pane = (paneId: string, panePid: number, dead = false): Pane => ({
   height: 24,
   serverPid: 1,
   inFront: true,
+  sessionAttached: true,
+  sessionActivity: 0,
 })
 
 t.test("the panes whose process tree runs ssh to the host, the pane's own process or a child of its shell", async (t) => {

@@ -1,6 +1,6 @@
 // The tmux adapter against a real server on a private socket, and its pure parsers.
 import t from 'tap'
-import { capturePanes, listPanes, PANE_FORMAT, parseCaptures, parsePanes } from '../lib/tmux/panes.js'
+import { capturePanes, deriveClientActivity, listPanes, PANE_FORMAT, parseCaptures, parsePanes } from '../lib/tmux/panes.js'
 import { startTmuxServer } from './helpers/tmux-server.js'
 import { waitFor } from './helpers/wait-for.js'
 
@@ -32,7 +32,9 @@ t.test('capturePanes reads several panes in one tmux run', async (t) => {
 
 t.test('parsers', async (t) => {
   t.same(parseCaptures('one\nMARK', 1), [null], 'no mark: not a capture')
-  const line = ['%3', '$1', 'work', '@2', '1', '0', '42', 'claude', '0', '1', '80', '24', '900', '1', '2', 'odd|~|name'].join('|~|')
+  const line = ['%3', '$1', 'work', '@2', '1', '0', '42', 'claude', '0', '1', '80', '24', '900', '1', '2', '1700000000', 'odd|~|name'].join(
+    '|~|',
+  )
   t.same(parsePanes(`${line}\n`), [
     {
       paneId: '%3',
@@ -49,12 +51,16 @@ t.test('parsers', async (t) => {
       height: 24,
       serverPid: 900,
       inFront: true,
+      sessionAttached: true,
+      sessionActivity: 1_700_000_000,
       windowName: 'odd|~|name',
     },
   ])
   // In front only when the pane, its window and a client on its session all say so.
   const inFront = (active: string, windowActive: string, attached: string): boolean | undefined => {
-    const f = ['%3', '$1', 'work', '@2', '1', '0', '42', 'claude', '0', active, '80', '24', '900', windowActive, attached, 'w'].join('|~|')
+    const f = ['%3', '$1', 'work', '@2', '1', '0', '42', 'claude', '0', active, '80', '24', '900', windowActive, attached, '5', 'w'].join(
+      '|~|',
+    )
     const [p] = parsePanes(`${f}\n`)
     return p?.inFront
   }
@@ -63,4 +69,13 @@ t.test('parsers', async (t) => {
   t.equal(inFront('1', '0', '1'), false, 'not the active window')
   t.equal(inFront('1', '1', '0'), false, 'no client on the session')
   t.ok(PANE_FORMAT.endsWith('#{window_name}'), 'the free-text field comes last')
+  // The person's activity: the latest of the sessions a client shows, in ms.
+  const pane = (attached: string, activity: string) =>
+    parsePanes(`${['%3', '$1', 'w', '@2', '1', '0', '42', 'sh', '0', '1', '80', '24', '900', '1', attached, activity, 'w'].join('|~|')}\n`)
+  t.equal(
+    deriveClientActivity([...pane('1', '100'), ...pane('2', '300'), ...pane('0', '900')]),
+    300_000,
+    'a detached session is not the person',
+  )
+  t.equal(deriveClientActivity(pane('0', '900')), null, 'no client attached')
 })

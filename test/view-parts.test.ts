@@ -23,6 +23,8 @@ const pane = (sessionName: string, over: Partial<Pane> = {}): Pane => ({
   height: 24,
   serverPid: 1,
   inFront: false,
+  sessionAttached: false,
+  sessionActivity: 0,
   ...over,
 })
 

@@ -17,5 +17,7 @@ export declare const checkSeen: (data: unknown) => boolean
 export declare const checkOrigin: (data: unknown) => boolean
 /** True only for a value that satisfies hosts's schema (no unknown fields). */
 export declare const checkHosts: (data: unknown) => boolean
+/** True only for a value that satisfies activity's schema (no unknown fields). */
+export declare const checkActivity: (data: unknown) => boolean
 /** True only for a value that satisfies listing's schema (no unknown fields). */
 export declare const checkListing: (data: unknown) => boolean

@@ -12,6 +12,7 @@ import type { QueueItem } from '../queue/derive.js'
 import { reportSkipped } from '../render/skipped.js'
 import { callerSocket } from '../tmux/env.js'
 import { keepViewInStep } from '../view/step.js'
+import { sayReturnDigest, takeReturnDigest } from '../navigate/return-digest.js'
 import { defaultGoDeps, type GoDeps, moveClientsTo, reachable, tellClient } from '../navigate/go-to.js'
 
 /** No target: the oldest wait that has a pane to go to (a wait outside tmux cannot block the key). */
@@ -22,6 +23,7 @@ export const pickDefault = (view: Pick<QueueView, 'queue'>): QueueItem => {
 }
 
 export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(io.env)): Promise<number> => {
+  let sayDigest = async (): Promise<void> => {}
   try {
     // --attach and --move-clients are what another host runs here: this machine's waits only.
     const forHost = args.attach === true || args.moveClients === true
@@ -30,11 +32,15 @@ export const runGo = async (args: GoArgs, io: Io, deps: GoDeps = defaultGoDeps(i
     const view = filterAgents(loaded, args.agent)
     reportSkipped(view, io)
     if (!forHost) await keepViewInStep(io, loaded.queue, deps.exec, !hosts.local && !hosts.host?.length)
+    // The person's own move (not another host's): after a quiet stretch, what arrived meanwhile.
+    if (!forHost) sayDigest = sayReturnDigest(takeReturnDigest(io, loaded.queue), args, io, deps.exec)
     const item = args.target !== undefined ? resolveTarget(view, args.target, io) : pickDefault({ queue: onHosts(view.queue, args.host) })
     if (args.moveClients) return await moveClientsTo(item, view, io, deps, args.clientPort)
     return await goToItem(item, view, args, io, deps)
   } catch (err) {
     await tellClient(args, io, callerSocket(io.env.TMUX), formatError(err), deps.exec)
     throw err
+  } finally {
+    await sayDigest()
   }
 }

@@ -14,6 +14,8 @@ import { reportSkipped } from '../render/skipped.js'
 import { formatJson } from '../render/json-text.js'
 import { keepViewInStep } from '../view/step.js'
 import { execTmuxIn } from '../tmux/exec.js'
+import { takeReturnDigest } from '../navigate/return-digest.js'
+import { formatDigestText } from '../history/digest.js'
 
 export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const olderThanMs = args.olderThan === undefined ? undefined : parseDuration(args.olderThan)
@@ -31,6 +33,9 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
   } else {
     // Only the table, a person's read, keeps the view in step: --json and --plain change nothing.
     await keepViewInStep(io, fleet.view.queue, opts.exec ?? execTmuxIn(io.env), !args.local && !args.host?.length)
+    // A person at a terminal: after a quiet stretch, what arrived meanwhile, once, above the table.
+    const digest = io.stdout.isTTY ? takeReturnDigest(io, fleet.view.queue) : null
+    if (digest) io.stdout.write(`${formatDigestText(digest)}\n`)
     if (shown.length > 0) {
       const withHosts = hosts.length > 0 && needsHostColumn(shown)
       io.stdout.write(formatTable(shown, { now: view.now, colour: useColour(io), width: io.stdout.columns ?? 120, hosts: withHosts }))

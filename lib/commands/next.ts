@@ -14,6 +14,7 @@ import { callerSocket } from '../tmux/env.js'
 import { describeItem } from '../navigate/describe-item.js'
 import { defaultGoDeps, type GoDeps, markSeen, pickClient, reachable, tellClient, withTmux } from '../navigate/go-to.js'
 import { loadFleetView } from '../navigate/fleet-view.js'
+import { sayReturnDigest, takeReturnDigest } from '../navigate/return-digest.js'
 import { goToItem, onHosts } from '../navigate/go-item.js'
 import { mayHaveView } from '../view/marker.js'
 import { keepViewInStep } from '../view/step.js'
@@ -73,10 +74,12 @@ const findHere = async (
 }
 
 export const runNext = async (args: NextArgs, io: Io, deps: GoDeps = defaultGoDeps(io.env)): Promise<number> => {
+  let sayDigest = async (): Promise<void> => {}
   try {
     const { view } = await loadFleetView(io, args, { exec: deps.exec })
     reportSkipped(view, io)
     await keepViewInStep(io, view.queue, deps.exec, !args.local && !args.host?.length)
+    sayDigest = sayReturnDigest(takeReturnDigest(io, view.queue), args, io, deps.exec)
     const { here } = await findHere(args, io, deps, view.items)
     const item = pickNext(onHosts(view.items, args.host), here)
     if (!item)
@@ -88,6 +91,8 @@ export const runNext = async (args: NextArgs, io: Io, deps: GoDeps = defaultGoDe
   } catch (err) {
     await tellClient(args, io, callerSocket(io.env.TMUX), formatError(err), deps.exec)
     throw err
+  } finally {
+    await sayDigest()
   }
 }
 

@@ -21,6 +21,8 @@ import { capturePane } from '../tmux/panes.js'
 import { formatCommand } from '../text/command-line.js'
 import { formatVisible } from '../text/visible-text.js'
 import { formatJson } from '../render/json-text.js'
+import { takeReturnDigest } from '../navigate/return-digest.js'
+import { formatDigestText } from '../history/digest.js'
 
 /**
  * Pure: the human-readable page for one item. Every line of it, whatever wrote its text (the
@@ -123,6 +125,11 @@ export const runShow = async (args: ShowArgs, io: Io, opts: LoadOptions = {}): P
   const view = filterAgents(fleet.view, args.agent)
   reportSkipped(view, io)
   const item = resolveTarget(view, args.target, io)
+  // A person reading a wait (not a script: --json): after a quiet stretch, what arrived meanwhile.
+  if (!args.json) {
+    const digest = takeReturnDigest(io, fleet.view.queue)
+    if (digest) io.stderr.write(`${formatDigestText(digest)}\n`)
+  }
   if (item.remote) {
     // Its host holds its transcript and pane: that host's own `show` says it.
     const { readRemoteShow, readRemoteShowJson } = await import('../remote/remote-show.js')

@@ -14,11 +14,15 @@ import { deriveSummary, formatSegment } from '../render/status-segment.js'
 import { keepViewInStep } from '../view/step.js'
 import { execTmuxIn } from '../tmux/exec.js'
 import { readBlockedToday } from '../history/today.js'
+import { noteClientActivity } from '../history/activity.js'
 
 export const runStatus = async (args: StatusArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
   const fleet = await loadFleetView(io, { cached: true }, { skipEnded: true, ...opts })
   // The view follows the default queue, whatever --agent shows (docs/design.md §12).
   await keepViewInStep(io, fleet.view.queue, opts.exec ?? execTmuxIn(io.env))
+  // The person's keys in tmux, as seen from here: what tells a return after a quiet stretch
+  // (docs/design.md §11.8). Read from the list-panes the queue ran anyway; status is not activity.
+  if (fleet.view.clientActivityAt) noteClientActivity(io.env, fleet.view.clientActivityAt)
   const view = filterAgents(fleet.view, args.agent)
   // Skipped files are `ls`'s and `doctor`'s to report: a status line has no room for them.
   const summary = deriveSummary(view.items, view.now, { all: args.all, hosts: fleet.hosts })

@@ -27,6 +27,8 @@ import {
 } from '../view/plan.js'
 import { readViewNow, runSequence, underViewLock } from '../view/sync.js'
 import { formatCommand } from '../text/command-line.js'
+import { sayReturnDigest, takeReturnDigest } from '../navigate/return-digest.js'
+import type { QueueView } from '../queue/load.js'
 
 const busy = (): TrailbossError => new TrailbossError('another trailboss run is changing the view', 'try again in a moment')
 
@@ -108,6 +110,15 @@ export const runView = async (args: ViewArgs, io: Io, deps: GoDeps = defaultGoDe
   if (args.off) return runOff(args, io, deps)
   const { view } = await loadFleetView(io, {}, { exec: deps.exec })
   reportSkipped(view, io)
+  const sayDigest = sayReturnDigest(takeReturnDigest(io, view.queue), args, io, deps.exec)
+  try {
+    return await enterView(args, io, deps, view)
+  } finally {
+    await sayDigest()
+  }
+}
+
+const enterView = async (args: ViewArgs, io: Io, deps: GoDeps, view: QueueView): Promise<number> => {
   const socket = viewSocket(io, view.queue)
   const clients = await withTmux(() => listClients(socket, deps.exec))
   const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true

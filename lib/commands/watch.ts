@@ -23,6 +23,8 @@ import { capturePane } from '../tmux/panes.js'
 import { keepViewInStep } from '../view/step.js'
 import { formatVisible } from '../text/visible-text.js'
 import { initialWatchState, screenOf, shownItems, splitKeys, stepWatch, type WatchEffect, type WatchInput } from '../render/watch-state.js'
+import { takeReturnDigest } from '../navigate/return-digest.js'
+import { formatDigestLine } from '../history/digest.js'
 
 const ENTER_SCREEN = '\u001b[?1049h\u001b[?25l\u001b[?7l'
 const LEAVE_SCREEN = '\u001b[?7h\u001b[?25h\u001b[?1049l'
@@ -238,6 +240,7 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
   // The selected wait's live screen, beside the list on a wide terminal (render/watch-screen.ts).
   let peek: { sessionId: string; text: string | null } | null = null
   let peeking = false
+  let digestTaken = false
   const selected = (): QueueItem | undefined => {
     const items = shownItems(state)
     return items[deriveSelectedIndex(items, state.selected)]
@@ -327,6 +330,12 @@ const runScreen = async (args: WatchArgs, io: Io, deps: WatchDeps): Promise<numb
       deps.exec,
       (v) => {
         dispatch({ type: 'queue', queue: filterAgents(v, args.agent) })
+        // The first queue of a person's screen: after a quiet stretch, what arrived meanwhile.
+        if (!digestTaken) {
+          digestTaken = true
+          const digest = takeReturnDigest(io, v.queue)
+          if (digest) dispatch({ type: 'note', message: formatDigestLine(digest) })
+        }
         // A person reads this screen: the view follows the default queue (docs/design.md §12).
         void keepViewInStep(io, v.queue, deps.exec)
       },

@@ -187,9 +187,27 @@ export interface ExecStreams {
 
 /** Runs the person's command once for one item, its JSON (the `ls --json` item) on stdin. */
 export const runExec = (command: string, item: QueueItem, env: Env, streams: ExecStreams, timeoutMs = EXEC_TIMEOUT_MS): Promise<Outcome> =>
+  runExecWith(
+    command,
+    `${formatJson(toJsonItem(item))}\n`,
+    { ...env, TRAILBOSS_KEY: item.key },
+    streams,
+    `--exec for ${item.key}`,
+    timeoutMs,
+  )
+
+/** Runs the person's command once with `input` on stdin; `what` names the run in the outcome. */
+export const runExecWith = (
+  command: string,
+  input: string,
+  env: Env,
+  streams: ExecStreams,
+  what: string,
+  timeoutMs = EXEC_TIMEOUT_MS,
+): Promise<Outcome> =>
   new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], {
-      env: { ...env, TRAILBOSS_KEY: item.key } as NodeJS.ProcessEnv,
+      env: env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     child.stdout.on('data', (c: Buffer) => streams.stdout.write(c.toString('utf8')))
@@ -205,9 +223,9 @@ export const runExec = (command: string, item: QueueItem, env: Env, streams: Exe
       clearTimeout(timer)
       resolve(
         code === 0
-          ? { channel: 'exec', ok: true, detail: `--exec for ${item.key}` }
-          : { channel: 'exec', ok: false, detail: `--exec for ${item.key} ${signal ? `was killed (${signal})` : `exited ${code}`}` },
+          ? { channel: 'exec', ok: true, detail: what }
+          : { channel: 'exec', ok: false, detail: `${what} ${signal ? `was killed (${signal})` : `exited ${code}`}` },
       )
     })
-    child.stdin.end(`${formatJson(toJsonItem(item))}\n`)
+    child.stdin.end(input)
   })

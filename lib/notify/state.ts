@@ -42,6 +42,8 @@ export interface NotifyState {
    * time: said once, not on every run (each stderr line from cron is a mail).
    */
   said?: string[]
+  /** Until when `notify --digest` told what arrived (ms): the next digest starts there. */
+  digestAt?: number
 }
 
 export const notifyStateFile = (env: Env): string => join(trailbossHome(env), 'notify.json')
@@ -49,7 +51,12 @@ export const notifyStateFile = (env: Env): string => join(trailbossHome(env), 'n
 const toState = (file: NotifyState | null): NotifyState => {
   if (!file) return { v: NOTIFY_STATE_VERSION, told: {} }
   const said = file.said ?? []
-  return { v: NOTIFY_STATE_VERSION, told: file.told, ...(said.length > 0 ? { said } : {}) }
+  return {
+    v: NOTIFY_STATE_VERSION,
+    told: file.told,
+    ...(said.length > 0 ? { said } : {}),
+    ...(file.digestAt === undefined ? {} : { digestAt: file.digestAt }),
+  }
 }
 
 /** Pure: the state a file's text holds; a damaged one (or none) is a fresh state. */

@@ -161,6 +161,12 @@ export const NOTIFY_OPTIONS = {
   'dry-run': { type: 'boolean', default: false, describe: 'say what would be notified; remember nothing' },
   agent: AGENT_FILTER,
   all: { type: 'boolean', alias: 'a', default: false, describe: 'also tell of finished turns (done)' },
+  digest: {
+    type: 'boolean',
+    default: false,
+    describe:
+      'instead, one digest of what arrived since the last notify --digest (waits by kind, finished turns, errors, the oldest open wait); nothing when nothing arrived; --exec gets it as JSON',
+  },
 } as const satisfies Record<string, OptionSpec>
 
 /** `agent`'s choices are the registered agents (lib/agents/index.ts); the wiring adds them. */

@@ -18,7 +18,15 @@ export const MIN_KEY_LENGTH = 8
 export const SHELL_COMMANDS = new Set(['bash', 'zsh', 'fish', 'sh', 'dash', 'ksh', 'mksh', 'tcsh', 'csh', 'nu', 'xonsh', 'elvish', 'pwsh'])
 
 export type ServerPanes =
-  { status: 'ok'; serverPid: number | null; panes: ReadonlyMap<string, Pane> } | { status: 'no-server' } | { status: 'unknown' }
+  | {
+      status: 'ok'
+      serverPid: number | null
+      panes: ReadonlyMap<string, Pane>
+      /** The latest client activity in its attached sessions (ms), null when none is attached. */
+      clientActivityAt?: number | null
+    }
+  | { status: 'no-server' }
+  | { status: 'unknown' }
 
 export interface QueueFacts {
   transcripts: ReadonlyMap<string, TranscriptVerdict>

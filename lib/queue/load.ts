@@ -46,7 +46,7 @@ import { appendEntries } from '../history/append.js'
 import { deriveAskText, deriveReadChange } from '../history/changes.js'
 import { MARKS_KEEP_MS } from '../history/files.js'
 import type { HistoryEntry } from '../history/types.js'
-import { capturePanes, listPanes, panesById } from '../tmux/panes.js'
+import { capturePanes, deriveClientActivity, listPanes, panesById } from '../tmux/panes.js'
 
 export interface QueueView {
   /**
@@ -59,6 +59,8 @@ export interface QueueView {
   skipped: SkippedFile[]
   /** False when tmux could not be run at all (cron's PATH): panes are unknown. */
   tmuxAvailable: boolean
+  /** The latest client activity (ms) of the tmux servers read, as tmux said it; null when no client is attached. */
+  clientActivityAt?: number | null
   /** The sessions found without a record (no hooks ran in them), for doctor. */
   hookless: readonly Hookless[]
   now: number
@@ -157,7 +159,7 @@ const askServer = async (socket: string, exec: TmuxExec): Promise<ServerPanes | 
   try {
     const panes = await listPanes(socket, exec)
     if (panes === 'no-server') return { status: 'no-server' }
-    return { status: 'ok', serverPid: panes[0]?.serverPid ?? null, panes: panesById(panes) }
+    return { status: 'ok', serverPid: panes[0]?.serverPid ?? null, panes: panesById(panes), clientActivityAt: deriveClientActivity(panes) }
   } catch (err) {
     return err instanceof TmuxUnavailable ? 'unavailable' : { status: 'unknown' }
   }
@@ -402,5 +404,15 @@ export const loadQueue = async (io: Pick<Io, 'env' | 'now'>, opts: LoadOptions =
   logReadChanges(io.env, items, new Set(found.map((s) => s.sessionId)), now)
   if (opts.remote) items = orderItems([...items, ...(await opts.remote)])
   await numberWaits(io.env, items, now, opts.screens !== false && opts.discover !== false, opts.remoteHosts ?? [])
-  return { queue: items.filter(inDefaultQueue), items, skipped: store.skipped, tmuxAvailable: available, now, hookless: found }
+  const activity = [...servers.values()].map((v) => (v.status === 'ok' ? (v.clientActivityAt ?? 0) : 0))
+  const clientActivityAt = Math.max(0, ...activity) || null
+  return {
+    queue: items.filter(inDefaultQueue),
+    items,
+    skipped: store.skipped,
+    tmuxAvailable: available,
+    now,
+    hookless: found,
+    clientActivityAt,
+  }
 }

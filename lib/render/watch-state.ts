@@ -43,6 +43,8 @@ export type WatchInput =
   | { type: 'resize' }
   | { type: 'digit-timeout' }
   | { type: 'error'; message: string }
+  /** Something to tell on the message line (the digest of a return, docs/design.md §11.8). */
+  | { type: 'note'; message: string }
   /** What `go` said (stdout and stderr), and its exit code. */
   | { type: 'went'; code: number; said: string }
   /** What `ok`/`no` said. */
@@ -179,6 +181,7 @@ export const stepWatch = (s: WatchState, input: WatchInput): WatchStep => {
     case 'digit-timeout':
       return goNumber(s)
     case 'error':
+    case 'note':
       return { state: { ...s, message: input.message }, effects: [DRAW] }
     case 'went': {
       const next = { ...s, busy: false }

@@ -13,6 +13,7 @@ import { ORIGIN_VERSION, type Origin } from '../queue/origin.js'
 import { TRANSCRIPT_MEMO_VERSION, type TranscriptMemoEntry } from '../queue/transcript-memo.js'
 import { SNAPSHOT_VERSION } from '../record/snapshot.js'
 import { NOTIFY_STATE_VERSION, type NotifyState } from '../notify/state.js'
+import { ACTIVITY_VERSION, type ActivityFile } from '../history/activity.js'
 
 const time = z.number()
 const screenVerdict = z.enum(['working', 'permission', 'interrupted', 'idle', 'unknown'])
@@ -90,6 +91,13 @@ export const notifySchema = z.object({
   v: z.literal(NOTIFY_STATE_VERSION),
   told: z.record(z.string(), z.array(z.string())),
   said: z.optional(z.array(z.string())),
+  digestAt: z.optional(time),
+})
+
+export const activitySchema = z.object({
+  v: z.literal(ACTIVITY_VERSION),
+  at: time,
+  away: z.optional(z.object({ since: time, back: time })),
 })
 
 export const seenSchema = z.object({ v: z.literal(SEEN_VERSION), since: time, seenAt: z.nullable(time), activeAt: z.nullable(time) })
@@ -122,6 +130,7 @@ export const CACHE_SCHEMAS = {
   checkSeen: seenSchema,
   checkOrigin: originSchema,
   checkHosts: hostsSchema,
+  checkActivity: activitySchema,
   // Not a cache: another host's `ls --json` (lib/remote/answer.ts), checked on the path of `ls`
   // without zod; zod has the last word on what this stricter check refuses (a newer host's fields).
   checkListing: lsOutputSchema,
@@ -137,5 +146,6 @@ const _same: [
   Same<Omit<z.infer<typeof seenSchema>, 'v'>, SeenMark>,
   Same<Omit<z.infer<typeof originSchema>, 'v'>, Origin>,
   Same<Omit<z.infer<typeof notifySchema>, 'v'>, Omit<NotifyState, 'v'>>,
-] = [true, true, true, true, true, true, true, true]
+  Same<Omit<z.infer<typeof activitySchema>, 'v'>, Omit<ActivityFile, 'v'>>,
+] = [true, true, true, true, true, true, true, true, true]
 void _same

@@ -21,6 +21,13 @@ export interface Pane {
   serverPid: number
   /** The active pane of its window, its window the active one of a session a client shows. */
   inFront: boolean
+  /** A client shows the pane's session. */
+  sessionAttached: boolean
+  /**
+   * The session's last activity, in whole seconds since the epoch: a client's key or attach
+   * (tmux sets it from the client's own activity), so in an attached session the person's.
+   */
+  sessionActivity: number
 }
 
 /**
@@ -47,6 +54,7 @@ export const PANE_FORMAT = [
   '#{pid}',
   '#{window_active}',
   '#{session_attached}',
+  '#{session_activity}',
   '#{window_name}',
 ].join(SEP)
 
@@ -71,7 +79,9 @@ export const parsePanes = (text: string): Pane[] =>
         height: Number(f[11]),
         serverPid: Number(f[12]),
         inFront: f[9] === '1' && f[13] === '1' && Number(f[14]) > 0,
-        windowName: f.slice(15).join(SEP),
+        sessionAttached: Number(f[14]) > 0,
+        sessionActivity: Number(f[15]) || 0,
+        windowName: f.slice(16).join(SEP),
       }
     })
 
@@ -94,6 +104,12 @@ export const panesById = (panes: readonly Pane[]): Map<string, Pane> => {
     }
   }
   return byId
+}
+
+/** Pure: the latest client activity in the attached sessions, in ms since the epoch; null when none is attached. */
+export const deriveClientActivity = (panes: readonly Pane[]): number | null => {
+  const latest = Math.max(0, ...panes.filter((p) => p.sessionAttached).map((p) => p.sessionActivity))
+  return latest > 0 ? latest * 1000 : null
 }
 
 /** tmux's answer when nothing listens on the socket (the server exited, or the file is stale). */
