@@ -116,6 +116,37 @@ const tellDigest = async (
   return outcomes
 }
 
+/**
+ * Says on stderr what the channels did, and returns the state with its notes and the exit code.
+ * When nothing reached the person the reason is said once, not on every cron run (each line is
+ * a mail). Else what failed is said, and which asked-for or desktop channel could not be used
+ * here (cron has no desktop session), with what was used instead; a default tmux or bell without
+ * a client is no news. A channel that cannot work here is said once, until that changes.
+ */
+const sayOutcomes = (
+  state: NotifyState,
+  outcomes: readonly Outcome[],
+  args: NotifyArgs,
+  io: Io,
+): { delivered: boolean; next: NotifyState; result: number } => {
+  const failed = outcomes.filter((o) => !o.ok)
+  const delivered = outcomes.filter((o) => o.ok)
+  if (delivered.length === 0) {
+    const why = `could not notify (${failed.map((o) => o.detail).join('; ')})`
+    const notes = deriveNotes(state, [why])
+    if (notes.say.length > 0) io.stderr.write(`trailboss: ${why} — use --exec <command>, or run notify where a desktop or tmux client is\n`)
+    return { delivered: false, next: notes.next, result: EXIT_FAILURE }
+  }
+  const worth = failed.filter((o) => !o.unavailable || args.via !== undefined || o.channel === 'desktop')
+  const notes = deriveNotes(
+    state,
+    worth.filter((o) => o.unavailable).map((o) => o.detail),
+  )
+  const say = [...notes.say, ...worth.filter((o) => !o.unavailable).map((o) => o.detail)]
+  if (say.length > 0) io.stderr.write(`trailboss: ${say.join('; ')}; notified by ${delivered.map((o) => o.detail).join(', ')}\n`)
+  return { delivered: true, next: notes.next, result: failed.some((o) => o.channel === 'exec') ? EXIT_FAILURE : EXIT_OK }
+}
+
 export const runNotifyDigest = async (
   args: NotifyArgs,
   channels: Channel[],
@@ -145,24 +176,9 @@ export const runNotifyDigest = async (
       ...[callerSocket(io.env.TMUX)].filter((s): s is string => s !== null),
     ]
     const outcomes = await tellDigest(digest, channels, sockets, args, io, deps)
-    const failed = outcomes.filter((o) => !o.ok)
-    const delivered = outcomes.filter((o) => o.ok)
-    if (delivered.length === 0) {
-      // Nothing reached the person: the stretch stays untold, for the next call.
-      const why = `could not notify (${failed.map((o) => o.detail).join('; ')})`
-      const notes = deriveNotes(state, [why])
-      if (notes.say.length > 0)
-        io.stderr.write(`trailboss: ${why} — use --exec <command>, or run notify where a desktop or tmux client is\n`)
-      return { next: notes.next, result: EXIT_FAILURE }
-    }
-    const worth = failed.filter((o) => !o.unavailable || args.via !== undefined || o.channel === 'desktop')
-    const notes = deriveNotes(
-      state,
-      worth.filter((o) => o.unavailable).map((o) => o.detail),
-    )
-    const say = [...notes.say, ...worth.filter((o) => !o.unavailable).map((o) => o.detail)]
-    if (say.length > 0) io.stderr.write(`trailboss: ${say.join('; ')}; notified by ${delivered.map((o) => o.detail).join(', ')}\n`)
-    return { next: told(notes.next), result: failed.some((o) => o.channel === 'exec') ? EXIT_FAILURE : EXIT_OK }
+    // Nothing delivered: the stretch stays untold, for the next call.
+    const said = sayOutcomes(state, outcomes, args, io)
+    return said.delivered ? { next: told(said.next), result: said.result } : { next: said.next, result: said.result }
   })
 
 export const runNotify = async (
@@ -194,31 +210,13 @@ export const runNotify = async (
     }
     if (items.length === 0) return { next: deriveNew(state, profile, [...byId.keys()], [], held).next, result: EXIT_OK }
     const outcomes = await tell(items, channels, args, io, deps)
-    const failed = outcomes.filter((o) => !o.ok)
-    const delivered = outcomes.filter((o) => o.ok)
-    if (delivered.length === 0) {
-      // Nothing reached the person: remember no wait, so the next call (from a desktop, say)
-      // tells them; the reason is said once, not on every cron run (each line is a mail).
-      const why = `could not notify (${failed.map((o) => o.detail).join('; ')})`
-      const notes = deriveNotes(state, [why])
-      if (notes.say.length > 0)
-        io.stderr.write(`trailboss: ${why} — use --exec <command>, or run notify where a desktop or tmux client is\n`)
-      return { next: notes.next, result: EXIT_FAILURE }
-    }
-    // Say what failed, and which asked-for or desktop channel could not be used here (cron has
-    // no desktop session), with what was used instead; a default tmux or bell without a client is
-    // no news. A channel that cannot work here is said once, until that changes.
-    const worth = failed.filter((o) => !o.unavailable || args.via !== undefined || o.channel === 'desktop')
-    const notes = deriveNotes(
-      state,
-      worth.filter((o) => o.unavailable).map((o) => o.detail),
-    )
-    const say = [...notes.say, ...worth.filter((o) => !o.unavailable).map((o) => o.detail)]
-    if (say.length > 0) io.stderr.write(`trailboss: ${say.join('; ')}; notified by ${delivered.map((o) => o.detail).join(', ')}\n`)
+    // Nothing delivered: remember no wait, so the next call (from a desktop, say) tells them.
+    const said = sayOutcomes(state, outcomes, args, io)
+    if (!said.delivered) return { next: said.next, result: said.result }
     const toldIds = items.map(waitId)
     return {
-      next: deriveNew(notes.next, profile, [...byId.keys()], toldIds, held).next,
-      result: failed.some((o) => o.channel === 'exec') ? EXIT_FAILURE : EXIT_OK,
+      next: deriveNew(said.next, profile, [...byId.keys()], toldIds, held).next,
+      result: said.result,
     }
   })
 }
