@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import t from 'tap'
 import { parseFast } from '../lib/cli/fast-args.js'
 import { LS_OPTIONS } from '../lib/options/tables.js'
-import { runLsFollow } from '../lib/commands/ls-follow.js'
+import { READ_AT_SLACK_MS, runLsFollow } from '../lib/commands/ls-follow.js'
 import { listingDigest } from '../lib/navigate/listing.js'
 import type { Env } from '../lib/paths.js'
 import { captureIo } from './helpers/io.js'
@@ -208,6 +208,9 @@ t.test('ls --json --until-change --read-at: nothing written since that moment, n
   const env = baseEnv(tempDir(t))
   await runEmitter(JSON.stringify(payload('s-one', 'Stop', { last_assistant_message: 'Done?' })), env)
   const before = await lsJson(env)
+  // A write within the slack before --read-at counts as after it (the kernel's coarse clock):
+  // the moment given lies past it, as a caller's read some time after the last event would.
+  await new Promise((r) => setTimeout(r, READ_AT_SLACK_MS + 20))
   const io = captureIo(env as Env)
   // The digest given is not the queue's: a run that read the queue would answer with it at once.
   const args = parseFast(['--json', '--until-change', '0000000000000000', '--read-at', String(Date.now())], LS_OPTIONS)
