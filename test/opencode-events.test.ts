@@ -233,6 +233,21 @@ t.test('state rules', async (t) => {
   t.equal(stateChangeFor(rec, ev('session.busy')), null, 'busy while a dialog is open leaves the dialog')
   rec = applyEvent(rec, ev('permission.replied', { reason: 'once', stamp: 2 }), hooksFor)
   t.same(stateChangeFor(rec, ev('session.busy')), { state: 'working', kind: null })
+
+  const asked = applyEvent(null, ev('permission.asked', { tool: { name: 'bash', input: { command: 'ls' }, useId: 'c1' } }), hooksFor)
+  const abort = (stamp: number): HookEvent => ev('session.error', { isInterrupt: true, stamp })
+  const refused = applyEvent(asked, ev('permission.replied', { reason: 'reject', stamp: 2 }), hooksFor)
+  t.equal(refused?.tool?.name, 'bash', 'a refusal says which tool')
+  const abortedAfter = applyEvent(refused, abort(3), hooksFor)
+  t.same(
+    [abortedAfter?.kind, abortedAfter?.tool?.name, abortedAfter?.since],
+    ['interrupted', 'bash', 2],
+    'an abort after the refusal: the same wait, its tool kept',
+  )
+  const abortedFirst = applyEvent(asked, abort(2), hooksFor)
+  t.same([abortedFirst?.kind, abortedFirst?.tool?.name], ['interrupted', 'bash'], 'an abort of the dialog says its tool')
+  const fromWork = applyEvent(applyEvent(null, ev('session.busy'), hooksFor), abort(2), hooksFor)
+  t.same([fromWork?.kind, fromWork?.tool], ['interrupted', null], 'an Esc while working: no dialog, no tool')
 })
 
 function spooledBase(): HookEvent {

@@ -43,7 +43,12 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
     case 'question.rejected':
       return { state: 'waiting', kind: 'interrupted', tool: rec?.state === 'permission' ? rec.tool : null }
     case 'session.error':
-      if (ev.isInterrupt) return { state: 'waiting', kind: 'interrupted' }
+      if (ev.isInterrupt) {
+        // The Esc that refuses a dialog can also abort the turn: the refusal already stopped it,
+        // and the wait keeps saying which tool was refused.
+        if (rec?.state === 'waiting' && rec.kind === 'interrupted' && TURN_ENDERS.has(rec.event)) return null
+        return { state: 'waiting', kind: 'interrupted', tool: rec?.state === 'permission' ? rec.tool : null }
+      }
       return { state: 'waiting', kind: 'error', message: ev.message }
     case 'session.idle':
       if (rec?.state === 'waiting' && TURN_ENDERS.has(rec.event)) return null
