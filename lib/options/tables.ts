@@ -65,7 +65,7 @@ export const LS_OPTIONS = {
     type: 'boolean',
     default: false,
     describe:
-      "with --json: this read is the person's own (an editor's mod on their prompt): it counts as an interactive command, and the first after a quiet stretch adds returnDigest, what arrived meanwhile",
+      "with --json: this read is yours (Claude Code's mod passes it on your prompt): it counts as an interactive command, and the one that ends a quiet stretch adds returnDigest, what arrived meanwhile (docs/design.md §11.8)",
   },
 } as const satisfies Record<string, OptionSpec>
 
