@@ -40,6 +40,7 @@ const token = fc.constantFrom(
   'kind',
   'pane',
   '--exit-status',
+  '--return-digest',
   '--format',
   '{count}',
   '--tmux',
@@ -85,5 +86,6 @@ t.test('what the fast path leaves to yargs', async (t) => {
     exitStatus: false,
     local: false,
     follow: false,
+    returnDigest: false,
   })
 })

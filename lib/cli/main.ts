@@ -24,6 +24,7 @@ const runFast = async (argv: string[], io: Io): Promise<number | null> => {
       (args.plain && args.json) ||
       args.follow ||
       (args.readAt !== undefined && args.untilChange === undefined) ||
+      (args.returnDigest && (!args.json || args.untilChange !== undefined)) ||
       !(await knownAgents(args.agent))
     )
       return null

@@ -160,6 +160,10 @@ const COMMANDS: CommandSpec<unknown>[] = [
         a.readAt === undefined ||
         (a.untilChange !== undefined && /^\d{1,16}$/.test(String(a.readAt))) ||
         '--read-at goes with --until-change and takes ms since the epoch',
+      (a) =>
+        !a.returnDigest ||
+        (a.json && !a.follow && a.untilChange === undefined) ||
+        '--return-digest goes with --json (and not --follow or --until-change)',
     ],
     examples: [
       ['$0 ls', 'the queue as a table'],
@@ -167,6 +171,7 @@ const COMMANDS: CommandSpec<unknown>[] = [
       ['$0 ls --json --exit-status', 'for scripts and cron'],
       ['$0 ls --json --follow', 'the queue, then again on each change (one JSON document a line)'],
       ['$0 ls --json --until-change 3f9c0a1b2c3d4e5f', 'wait until the queue differs from the one with that digest, print it, exit'],
+      ['$0 ls --json --return-digest', "the person's read: after a quiet stretch, with what arrived meanwhile"],
     ],
     epilog: `The table:\n${TABLE_LEGEND}`,
     load: async () => {

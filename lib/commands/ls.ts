@@ -14,7 +14,7 @@ import { reportSkipped } from '../render/skipped.js'
 import { formatJson } from '../render/json-text.js'
 import { keepViewInStep } from '../view/step.js'
 import { execTmuxIn } from '../tmux/exec.js'
-import { takeReturnDigest } from '../navigate/return-digest.js'
+import { takeReturnDigest, toJsonReturnDigest } from '../navigate/return-digest.js'
 import { formatDigestText } from '../history/digest.js'
 
 export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promise<number> => {
@@ -26,7 +26,12 @@ export const runLs = async (args: LsArgs, io: Io, opts: LoadOptions = {}): Promi
   const shown = deriveShown(view, args, olderThanMs)
   const hostLines = hosts.length > 0 ? formatHostLines(hosts, view.now) : ''
   if (args.json) {
-    io.stdout.write(`${formatJson(deriveListing(view, { ...args, olderThanMs }, hosts), 2)}\n`)
+    const listing = deriveListing(view, { ...args, olderThanMs }, hosts)
+    // Asked for by the person's own read (Claude Code's mod, on their prompt): it is an
+    // interactive command, and the digest of the return it ends rides in the document.
+    const digest = args.returnDigest ? takeReturnDigest(io, fleet.view.queue) : null
+    if (digest) listing.returnDigest = toJsonReturnDigest(digest)
+    io.stdout.write(`${formatJson(listing, 2)}\n`)
   } else if (args.plain) {
     io.stdout.write(formatPlain(shown, view.now))
     io.stderr.write(hostLines)

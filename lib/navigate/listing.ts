@@ -6,6 +6,7 @@ import type { QueueView } from '../queue/load.js'
 import { JSON_VERSION, toJsonItem } from '../render/queue-table.js'
 import type { HostRead } from '../remote/fleet.js'
 import { LOCAL_HOST } from '../remote/host-name.js'
+import type { JsonReturnDigest } from './return-digest.js'
 
 /** `--sort`'s orders (lib/options/tables.ts SORTS). */
 export type SortKey = 'age' | 'kind' | 'project' | 'pane'
@@ -108,6 +109,8 @@ export interface Listing {
   skipped: QueueView['skipped']
   digest: string
   hosts: JsonHost[]
+  /** `--return-digest`, and this read ended a quiet stretch: what arrived meanwhile. Outside the digest. */
+  returnDigest?: JsonReturnDigest
 }
 
 /** Pure: a host as `ls --json` lists it. */

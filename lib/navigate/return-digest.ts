@@ -9,6 +9,29 @@ import type { QueueItem } from '../queue/derive.js'
 import type { TmuxExec } from '../tmux/exec.js'
 import { callerSocket } from '../tmux/env.js'
 
+/** A digest as `ls --json --return-digest` gives it (docs/ls.schema.json): moments as ISO dates, as the rest of the document. */
+export interface JsonReturnDigest {
+  since: string
+  until: string
+  /** The digest on one line, visible text: what a toast or a message line shows. */
+  line: string
+  waits: Digest['waits']
+  done: number
+  errors: number
+  oldest: (Omit<OpenWait, 'since'> & { since: string; ageMs: number }) | null
+}
+
+/** Pure: a return's digest as `ls --json` carries it. */
+export const toJsonReturnDigest = (d: Digest): JsonReturnDigest => ({
+  since: new Date(d.since).toISOString(),
+  until: new Date(d.until).toISOString(),
+  line: formatDigestLine(d),
+  waits: d.waits,
+  done: d.done,
+  errors: d.errors,
+  oldest: d.oldest ? { ...d.oldest, since: new Date(d.oldest.since).toISOString() } : null,
+})
+
 /** How long the digest stays on a tmux client's message line: longer than a move's word. */
 export const DIGEST_MESSAGE_MS = 15_000
 

@@ -61,6 +61,12 @@ export const LS_OPTIONS = {
     describe:
       'with --until-change: when that digest was read (ms since the epoch); the queue is not read again until the sessions folder is written after it, and a wait in which nothing was written ends printing nothing',
   },
+  'return-digest': {
+    type: 'boolean',
+    default: false,
+    describe:
+      "with --json: this read is yours (Claude Code's mod passes it on your prompt): it counts as an interactive command, and the one that ends a quiet stretch adds returnDigest, what arrived meanwhile (docs/design.md §11.8)",
+  },
 } as const satisfies Record<string, OptionSpec>
 
 export const STATUS_OPTIONS = {

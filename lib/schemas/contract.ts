@@ -58,6 +58,34 @@ export const lsHostSchema = z.object({
   queueAge: z.nullable(z.number().check(z.gte(0))),
 })
 
+const count = z.number().check(z.int(), z.gte(0))
+
+/** What arrived while the person was away (docs/design.md §11.8), as `ls --json --return-digest` carries it. */
+export const lsReturnDigestSchema = z.object({
+  /** The quiet stretch: from the last sign of the person to this read. */
+  since: z.iso.datetime(),
+  until: z.iso.datetime(),
+  /** The digest on one line, visible text (a toast, a message line). */
+  line: z.string(),
+  /** Waits that began in the stretch and ask the person something, by kind. */
+  waits: z.object({ count, byKind: z.object({ permission: count, question: count, interrupted: count }) }),
+  /** Turns that finished in the stretch. */
+  done: count,
+  /** Turns that stopped on an error in the stretch. */
+  errors: count,
+  /** The oldest wait still open; `key` is its number as `go` takes it. */
+  oldest: z.nullable(
+    z.object({
+      key: z.string(),
+      agent: z.string(),
+      project: z.nullable(z.string()),
+      kind,
+      since: z.iso.datetime(),
+      ageMs: z.number().check(z.gte(0)),
+    }),
+  ),
+})
+
 export const lsOutputSchema = z.object({
   version: z.literal(2),
   queue: z.array(lsItemSchema),
@@ -67,6 +95,8 @@ export const lsOutputSchema = z.object({
   digest: z.string().check(z.regex(/^[0-9a-f]{16}$/)),
   /** Every other host read (trailboss hosts), in the list's order; empty without any. Outside the digest. Added in 2 (absent before). */
   hosts: z.optional(z.array(lsHostSchema)),
+  /** Only with `--return-digest`, on the read that ends a quiet stretch (once per stretch); absent otherwise. Outside the digest. */
+  returnDigest: z.optional(lsReturnDigestSchema),
 })
 
 const ms = z.number().check(z.gte(0))

@@ -93,6 +93,8 @@ export interface Listing {
   skipped: number
   /** The document's `digest` (what `ls --json --until-change` waits on); null from a CLI older than it. */
   digest: string | null
+  /** The toast for what arrived while the person was away (`returnDigest`); null when the read ended no quiet stretch. */
+  returnDigest: string | null
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -178,7 +180,17 @@ export const parseListing = (text: string): Listing => {
     const drawn = { kind: visibleText(kind), project: visibleText(str(item.project) ?? '?'), ask: askLine(item.ask) }
     waits.push({ n: item.n, key, sessionId, since, ...drawn, pane: tmux ? str(tmux.pane) : null, seen: item.seen === true })
   }
-  return { waits, skipped, digest: str(doc.digest) }
+  return { waits, skipped, digest: str(doc.digest), returnDigest: formatReturnToast(doc.returnDigest) }
+}
+
+/**
+ * The toast for `returnDigest`, which `ls --json --return-digest` adds on the read that ends the
+ * person's quiet stretch: its one line, as visible text; null when it is absent or not the
+ * contract's shape (the counts are not worded again here: the CLI's line is the digest's wording).
+ */
+export const formatReturnToast = (field: unknown): string | null => {
+  const line = isObject(field) ? str(field.line) : null
+  return line ? visibleText(line) : null
 }
 
 /** The waits of every session but this one. */
@@ -224,3 +236,10 @@ export const newWaits = (before: ReadonlySet<string>, now: readonly Wait[]): Wai
 
 /** The toast for a wait that just began: `api waits: Bash: npm run migrate`. */
 export const formatToast = (w: Wait): string => (w.ask ? `${w.project} waits: ${w.ask}` : `${w.project} waits (${w.kind})`)
+
+/**
+ * Whether a prompt or command came from the person's own keys (the composer), not from a
+ * scheduled trigger, a background task's notice, another plugin or a peer: only such a read says
+ * the person is back (docs/design.md §11.8).
+ */
+export const isTypedByPerson = (origin: { kind: string } | undefined): boolean => origin?.kind === 'composer'

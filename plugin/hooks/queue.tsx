@@ -10,12 +10,15 @@
 // (what only a check on read sees, such as an answered dialog). The pending run is told when the
 // queue it compares with was read (`--read-at`): until the sessions folder is written after that,
 // it reads nothing and loads nothing, and a wait in which nothing was written ends empty, so each
-// renewal at rest costs one small start.
+// renewal at rest costs one small start. A read the person's own act causes (a prompt, `/trailboss`)
+// passes `--return-digest`: it counts as an interactive command, and after a quiet stretch the
+// queue comes with what arrived meanwhile, shown once as a toast (docs/design.md §11.8).
 import type { EngineInterface, Register, RenderInputOf, Timer } from 'claude-code'
 import {
   formatAge,
   formatStatus,
   formatToast,
+  isTypedByPerson,
   newWaits,
   nextChangeAt,
   othersOf,
@@ -43,6 +46,8 @@ export const RETRY_MS = 60_000
 const GO_TIMEOUT_MS = 15_000
 const PANE_ID = 'trailboss-queue'
 const COMMAND = 'trailboss'
+/** A return's digest says more than a wait's toast, and is shown once: it stays longer. */
+const DIGEST_TOAST_MS = 15_000
 /** Toasts for this many new waits at once; beyond, one toast counts the rest. */
 const MAX_TOASTS = 3
 /**
@@ -74,6 +79,12 @@ interface State {
   usedAt: number | null
   /** A use not yet stamped: the next read stamps it. */
   used: boolean
+  /**
+   * The person acted (a prompt, `/trailboss`) and no read has said so yet: the next one passes
+   * `--return-digest`. Not a turn's end (the agent's, which may come while the person is away),
+   * nor the pending run or a timer, which run by themselves.
+   */
+  person: boolean
   /** The next step of the entry's age, the retry after a failure, the open pane's ticks. */
   ageTimer: Timer | null
   retryTimer: Timer | null
@@ -95,6 +106,7 @@ const state: State = {
   quietWaits: 0,
   usedAt: null,
   used: false,
+  person: false,
   ageTimer: null,
   retryTimer: null,
   paneTimer: null,
@@ -112,10 +124,14 @@ const readQueue = async ($: EngineInterface, argv: readonly string[], timeoutMs:
     const r = await $.process.run(argv, { timeoutMs })
     if (r.exitCode !== 0 && /read-at/.test(r.stderr))
       throw new Error('`trailboss` is older than this plugin (no --read-at): npm install -g trailboss')
+    if (r.exitCode !== 0 && /return-digest/.test(r.stderr))
+      throw new Error('`trailboss` is older than this plugin (no --return-digest): npm install -g trailboss')
     if (r.exitCode !== 0) throw new Error(r.stderr.trim().split('\n')[0] || `\`trailboss ls --json\` exited ${r.exitCode}`)
     if (argv.includes('--read-at') && r.stdout.trim() === '') return 'quiet'
     const listing = parseListing(r.stdout)
     if (listing.digest === null) throw new Error('`trailboss` is older than this plugin (no digest): npm install -g trailboss')
+    // Outside the queue's digest: it shows even when the queue did not change.
+    if (listing.returnDigest !== null) $.ui.toast(listing.returnDigest, { timeoutMs: DIGEST_TOAST_MS })
     if (listing.digest === state.digest && state.error === null) return false
     const others = othersOf(listing.waits, state.own)
     if (state.seen) {
@@ -141,9 +157,13 @@ const readQueue = async ($: EngineInterface, argv: readonly string[], timeoutMs:
   return true
 }
 
-/** Reads the queue now (at start, on this session's turns, after `go`), then draws it. Never rejects. */
-const refresh = async ($: EngineInterface, used = false): Promise<void> => {
+/**
+ * Reads the queue now (at start, on this session's turns, after `go`), then draws it; `person`:
+ * the person's own act asked for it. Never rejects.
+ */
+const refresh = async ($: EngineInterface, used = false, person = false): Promise<void> => {
   if (used) state.used = true
+  if (person) state.person = true
   if (state.running) {
     // One `ls` at a time; a request meanwhile runs once after it.
     state.again = true
@@ -157,8 +177,11 @@ const refresh = async ($: EngineInterface, used = false): Promise<void> => {
         state.used = false
         state.usedAt = startedAt
       }
+      const person = state.person
+      state.person = false
+      const argv = [COMMAND, 'ls', '--json', ...(person ? ['--return-digest'] : [])]
       // A use restarts the age even when the queue is the same.
-      if ((await readQueue($, [COMMAND, 'ls', '--json'], LS_TIMEOUT_MS)) || used) await draw($)
+      if ((await readQueue($, argv, LS_TIMEOUT_MS)) || used) await draw($)
       if (state.digest !== null) {
         state.readAt = startedAt
         state.quietWaits = 0
@@ -279,6 +302,7 @@ const start = async ($: EngineInterface): Promise<void> => {
   state.quietWaits = 0
   state.usedAt = null
   state.used = false
+  state.person = false
   await $.command.register({ name: COMMAND, description: 'The other sessions waiting on you; a button takes you there' })
   await refresh($)
 }
@@ -292,7 +316,7 @@ const go = async ($: EngineInterface, key: string): Promise<void> => {
   await refresh($, true)
 }
 
-const openPane = async ($: EngineInterface): Promise<void> => {
+const openPane = async ($: EngineInterface, person: boolean): Promise<void> => {
   state.paneOpen = true
   await $.ui.open({ id: PANE_ID, title: 'Waits', focus: true, closeOnEscape: true })
   // Ages in the pane move by the second while it is open.
@@ -300,7 +324,7 @@ const openPane = async ($: EngineInterface): Promise<void> => {
   state.paneTimer = $.clock.every(PANE_TICK_MS, () => {
     if (state.waits.length > 0) $.ui.invalidate('ui.render')
   })
-  await refresh($, true)
+  await refresh($, true, person)
 }
 
 const drawPane = async (
@@ -337,7 +361,7 @@ export const register: Register = (on) => {
     return result
   })
   on('prompt.submit', async ($, e, next) => {
-    void refresh($, true)
+    void refresh($, true, isTypedByPerson(e.origin))
     return next(e)
   })
   on('turn.complete', async ($, e, next) => {
@@ -345,8 +369,8 @@ export const register: Register = (on) => {
     if (e.agentId === undefined) void refresh($, true)
     return next(e)
   })
-  on('command.run', { command: COMMAND }, async ($) => {
-    await openPane($)
+  on('command.run', { command: COMMAND }, async ($, e) => {
+    await openPane($, isTypedByPerson(e.origin))
     return {}
   })
   on('ui.close', { id: PANE_ID }, async ($, e, next) => {

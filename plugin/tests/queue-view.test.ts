@@ -3,8 +3,10 @@ import { expect, test } from 'claude-code/testing'
 import {
   askLine,
   formatAge,
+  formatReturnToast,
   formatStatus,
   formatToast,
+  isTypedByPerson,
   newWaits,
   nextChangeAt,
   othersOf,
@@ -166,4 +168,28 @@ test('what the mod draws is visible text, as the CLI shows it', () => {
   const [w] = parseListing(JSON.stringify({ version: 2, queue: [good], digest: 'd' })).waits
   expect([w?.project, w?.kind, w?.ask, w?.key]).toEqual(['api^[]0;x^G', 'question^G', 'Shall I?\\u009b2J', 'aaaa1111'])
   expect(formatToast(w!)).toBe('api^[]0;x^G waits: Shall I?\\u009b2J')
+})
+
+test("the return's toast: the CLI's one line of returnDigest, visible; nothing when absent or not its shape", () => {
+  const line =
+    'While you were away (40m): 1 wait (1 permission), 0 turns finished, 0 errors; oldest open: 1 api (claude-code, permission), 39m'
+  const field = { since: '2026-12-01T09:20:00.000Z', until: '2026-12-01T10:00:00.000Z', line, done: 0, errors: 0, oldest: null }
+  expect(formatReturnToast(field)).toBe(line)
+  expect(formatReturnToast({ ...field, line: 'While you were away (1h): 1 error; oldest open: 2 api\u001b]0;x\u0007\n' })).toBe(
+    'While you were away (1h): 1 error; oldest open: 2 api^[]0;x^G\\n',
+  )
+  expect(formatReturnToast(undefined)).toBeNull()
+  expect(formatReturnToast({ ...field, line: 3 })).toBeNull()
+  expect(formatReturnToast({ ...field, line: '' })).toBeNull()
+  expect(formatReturnToast(line)).toBeNull()
+  const doc = { version: 2, queue: [], digest: '3f9c0a1b2c3d4e5f' }
+  expect(parseListing(JSON.stringify({ ...doc, returnDigest: field })).returnDigest).toBe(line)
+  expect(parseListing(JSON.stringify(doc)).returnDigest).toBeNull()
+})
+
+test("only the composer's prompts and commands are the person's own keys", () => {
+  expect(isTypedByPerson({ kind: 'composer' })).toBe(true)
+  for (const kind of ['scheduled-trigger', 'task-notification', 'auto-continuation', 'plugin', 'peer', 'sdk'])
+    expect(isTypedByPerson({ kind })).toBe(false)
+  expect(isTypedByPerson(undefined)).toBe(false)
 })

@@ -86,11 +86,16 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => Out | undefined
     toasts: [] as string[],
     runs: [] as string[][],
     opened: [] as string[],
-    /** The document `ls --json` prints now. */
-    doc() {
+    /** The person was away: the one line of the return's digest the next `--return-digest` read takes. */
+    away: null as string | null,
+    /** The document `ls --json` prints now; with `--return-digest`, the return's digest once, outside the hash. */
+    doc(argv: readonly string[] = []) {
       const content = { version: 2, queue: w.waits.map((x, i) => item(x, i + 1)), tmux: 'ok', skipped: [], rev: w.rev }
       const { rev: _rev, ...shown } = content
-      return JSON.stringify({ ...shown, digest: hash(JSON.stringify(content)) })
+      const line = argv.includes('--return-digest') ? w.away : null
+      if (line !== null) w.away = null
+      const back = line === null ? {} : { returnDigest: { since: '2026-12-01T09:20:00.000Z', until: '2026-12-01T10:00:00.000Z', line } }
+      return JSON.stringify({ ...shown, digest: hash(JSON.stringify(content)), ...back })
     },
     digest: () => (JSON.parse(w.doc()) as { digest: string }).digest,
     /** The sessions folder changed: each pending run whose digest is not the queue's answers. */
@@ -133,7 +138,7 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => Out | undefined
     const reply = (out: Out) => ({ value: { ...out, isStdoutTruncated: false, isStderrTruncated: false } })
     const given = opts.ls?.(e.argv)
     if (given) return reply(given)
-    const now = (): Out => ({ exitCode: 0, stdout: e.argv[1] === 'ls' ? w.doc() : '', stderr: '' })
+    const now = (): Out => ({ exitCode: 0, stdout: e.argv[1] === 'ls' ? w.doc(e.argv) : '', stderr: '' })
     const i = e.argv.indexOf('--until-change')
     const digest = e.argv[i + 1]
     if (i < 0 || digest === undefined || digest !== w.digest()) return reply(now())
@@ -147,6 +152,11 @@ const world = (on: On, opts: { ls?: (argv: readonly string[]) => Out | undefined
 
 const startSession = async ($: Engine) => {
   await $.session.start({ cwd: '/work/here', surface: 'terminal', isInteractive: true })
+}
+
+/** A prompt: the person's, typed in the composer, unless another origin is named. */
+const typePrompt = async ($: Engine, text: string, kind: 'composer' | 'scheduled-trigger' | 'task-notification' = 'composer') => {
+  await $.prompt.submit({ text, wait: false, origin: { kind } })
 }
 
 /** `/trailboss`, and its pane as the terminal draws it. */
@@ -408,4 +418,60 @@ test("text with terminal controls is drawn visible: in the toast, the pane's row
   expect(w.toasts.filter((x) => raw.test(x))).toEqual([])
   expect(w.toasts).toContain('trailboss go: trailboss: gone^[]0;pwned^G\\u009b2J')
   await ui.unmount()
+})
+
+const AWAY =
+  'While you were away (40m): 1 wait (1 permission), 0 turns finished, 0 errors; oldest open: 1 api (claude-code, permission), 4m'
+
+test("the person's prompt reads with --return-digest and toasts the return once; the pending run and a turn's end never ask", async ($, on) => {
+  const w = world(on)
+  on('prompt.submit', (_$, e) => ({ text: e.text }))
+  on('turn.complete', (_$, e) => ({ text: e.answer }))
+  w.setWaits([API])
+  await startSession($)
+  await w.clock.settle()
+  w.away = AWAY
+  // A turn's end is the agent's: it may come while the person is away.
+  await $.turn.complete({ reason: 'answer', answer: 'ok', durationMs: 10, isAborted: false, turnId: 't1' })
+  await w.clock.settle()
+  await w.clock.advance(40 * 60_000)
+  w.timeUp()
+  await settleChange(w)
+  // Nor is a prompt the person did not type: a scheduled trigger's, a background task's notice.
+  await typePrompt($, 'nightly check', 'scheduled-trigger')
+  await typePrompt($, 'task finished', 'task-notification')
+  await w.clock.settle()
+  expect(w.toasts).toEqual([])
+  expect(w.runs.filter((r) => r.includes('--return-digest'))).toEqual([])
+  // The person types: that read is theirs, and the queue it reads is the same one.
+  await typePrompt($, 'next')
+  await w.clock.settle()
+  expect(w.runs.filter((r) => r.includes('--return-digest'))).toEqual([['trailboss', 'ls', '--json', '--return-digest']])
+  expect(w.toasts).toEqual([AWAY])
+  await typePrompt($, 'and then')
+  await w.clock.settle()
+  expect(w.runs.filter((r) => r.includes('--return-digest')).length).toBe(2)
+  expect(w.toasts).toEqual([AWAY])
+  expect(w.runs.filter((r) => r.includes('--until-change')).every((r) => !r.includes('--return-digest'))).toBe(true)
+})
+
+test('/trailboss is the person too: its read brings the return, drawn visible', async ($, on) => {
+  const w = world(on)
+  await startSession($)
+  w.away = 'While you were away (1h): 1 error; oldest open: 2 api\u001b]0;pwned\u0007'
+  const ui = await openQueuePane($)
+  expect(w.toasts).toEqual(['While you were away (1h): 1 error; oldest open: 2 api^[]0;pwned^G'])
+  await ui.unmount()
+})
+
+test('a CLI older than --return-digest is named', async ($, on) => {
+  const w = world(on, {
+    ls: (argv) =>
+      (argv.includes('--return-digest') ? { exitCode: 2, stdout: '', stderr: 'Unknown argument: return-digest' } : undefined) as never,
+  })
+  on('prompt.submit', (_$, e) => ({ text: e.text }))
+  await startSession($)
+  await typePrompt($, 'hi')
+  await w.clock.settle()
+  expect(w.status()).toMatch(/^trailboss: `trailboss` is older than this plugin \(no --return-digest\)/)
 })

@@ -1,6 +1,7 @@
 // The plugin's mod in real Claude Code sessions (2.1.332): a second session's wait shows in the
-// first session's status entry and as one toast, `/trailboss` lists it in a pane, and the pane's
-// button moves a real tmux client there. And the same plugin on the oldest build (2.1.197),
+// first session's status entry and as one toast, `/trailboss` lists it in a pane, the pane's
+// button moves a real tmux client there, and after a quiet stretch the person's next prompt
+// brings the digest of the return as a toast. And the same plugin on the oldest build (2.1.197),
 // which has no mods: its command hooks still record the session.
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -128,6 +129,25 @@ t.test("Claude Code 2.1.332: another session's wait in the status entry, one toa
   sampling = false
   await sampler
   t.equal(toasts, 1, 'the toast showed once')
+
+  // Back after a break: the last sign of the person (the go button above) moved 40 minutes back,
+  // and the other session's wait logged since. The watcher's next prompt is the person's own, so
+  // its read ends the stretch, and its toast says what arrived meanwhile.
+  writeFileSync(join(e2e.tbHome, 'activity.json'), JSON.stringify({ v: 1, at: Date.now() - 40 * 60_000 }), { mode: 0o600 })
+  await press(e2e, watcher.pane, 'Escape')
+  await waitFor('the pane to close', async () => (/\[ go 1 \]/.test(await capture(e2e, watcher.pane)) ? undefined : true), STEP_MS)
+  const back = await submit(e2e, watcher.pane, 'hello again')
+  // The toast wraps its line in a box: its first words, then the counts it goes on with.
+  const { ms: digestMs } = await waitFor(
+    "the return's digest as a toast",
+    async () => {
+      const screen = await capture(e2e, watcher.pane)
+      return /While you were away \(40m\): 1 wait/.test(screen) && /permission\), 0 turns finished/.test(screen) ? true : undefined
+    },
+    STEP_MS,
+    back,
+  )
+  t.pass(`the return's digest showed ${digestMs} ms after the prompt's Enter`)
 })
 
 t.test("Claude Code 2.1.197 loads the same plugin's command hooks (it has no mods)", async (t) => {
