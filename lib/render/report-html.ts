@@ -5,6 +5,7 @@
 import type { HistoryState, KindTimes, Report, ReportSpan } from '../history/types.js'
 import { WAIT_KINDS } from '../record/types.js'
 import { formatVisible } from '../text/visible-text.js'
+import { formatWallStamp, formatWallTime, wallClockIn, type WallTime } from './wall-clock.js'
 
 export interface ReportHtmlOptions {
   /** When the page was made (ms since the epoch), shown on it; a parameter so the page is a function of its inputs. */
@@ -83,45 +84,24 @@ interface Clock {
 
 /** Wall-clock times in the report's zone; an unknown zone (never from Intl itself) falls back to UTC, and the page says which. */
 const makeClock = (timeZone: string): Clock => {
-  let format: Intl.DateTimeFormat
+  let read: (at: number) => WallTime
   try {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
+    read = wallClockIn(timeZone)
   } catch {
     return makeClock('UTC')
   }
-  const parts = (at: number): Record<string, number> => {
-    const out: Record<string, number> = {}
-    for (const p of format.formatToParts(at)) if (p.type !== 'literal') out[p.type] = Number(p.value)
-    return out
-  }
-  const two = (n: number | undefined): string => String(n ?? 0).padStart(2, '0')
   return {
     // As the report names it: ICU resolves some names to older ones (Asia/Kolkata to Asia/Calcutta).
     zone: timeZone,
-    stamp: (at) => {
-      const p = parts(at)
-      return `${p.year}-${two(p.month)}-${two(p.day)} ${two(p.hour)}:${two(p.minute)}`
-    },
-    time: (at) => {
-      const p = parts(at)
-      return `${two(p.hour)}:${two(p.minute)}`
-    },
+    stamp: (at) => formatWallStamp(read(at)),
+    time: (at) => formatWallTime(read(at)),
     day: (at) => {
-      const p = parts(at)
-      return `${MONTHS[(p.month ?? 1) - 1]} ${p.day}`
+      const p = read(at)
+      return `${MONTHS[p.month - 1]} ${p.day}`
     },
     offset: (at) => {
-      const p = parts(at)
-      const wall = Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0)
+      const p = read(at)
+      const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second)
       return wall - (at - (((at % 1000) + 1000) % 1000))
     },
   }

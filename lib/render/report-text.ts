@@ -7,6 +7,7 @@ import { formatVisible } from '../text/visible-text.js'
 import { truncate } from './queue-table.js'
 import { deriveKeys } from '../queue/derive.js'
 import { formatSpan } from '../duration.js'
+import { formatWallStamp, wallClockIn } from './wall-clock.js'
 
 export interface ReportTextOptions {
   /** The terminal's width; 80 when unknown. */
@@ -35,19 +36,7 @@ const RESET = '\u001b[0m'
 export const MAX_SESSION_ROWS = 20
 
 /** A moment in the report's zone: `2026-12-02 14:05`. */
-export const formatLocal = (at: number, timeZone: string): string => {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at)
-  const p = (t: string): string => parts.find((x) => x.type === t)?.value ?? '??'
-  return `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}`
-}
+export const formatLocal = (at: number, timeZone: string): string => formatWallStamp(wallClockIn(timeZone)(at))
 
 const SPARKS = '▁▂▃▄▅▆▇█'
 

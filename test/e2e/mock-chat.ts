@@ -4,11 +4,8 @@
 // with `stream: true` for each model turn. Replies are scripted by upper-case keywords in the
 // person's last prompt.
 import type { ServerResponse } from 'node:http'
+import { type ChatKeyword, type ChatMessage, chatKeywordOf, lastChatTurn } from './chat-turn.js'
 import { delay, type LoggedRequest, type MockHttp, sendJson, startMockHttp } from './mock-http.js'
-
-/** Keywords a prompt can carry; the first one found (in this order) decides the reply. */
-export const CHAT_KEYWORDS = ['FAIL', 'SLOW', 'ASK', 'TOOL', 'PLAIN'] as const
-export type ChatKeyword = (typeof CHAT_KEYWORDS)[number]
 
 export const CHAT_TEXT_DONE = 'Finished the task.'
 export const CHAT_TEXT_PLAIN = 'plain answer'
@@ -34,34 +31,10 @@ export interface ChatMockRequest extends LoggedRequest {
 
 export type ChatMockApi = MockHttp<ChatMockRequest>
 
-interface Message {
-  role?: string
-  content?: unknown
-}
-
 interface Tool {
   name?: string
   function?: { name?: string; parameters?: { properties?: Record<string, unknown> } }
 }
-
-const textOf = (c: unknown): string =>
-  typeof c === 'string'
-    ? c
-    : Array.isArray(c)
-      ? c.map((p: { text?: unknown }) => (typeof p.text === 'string' ? p.text : '')).join('\n')
-      : ''
-
-/** The person's last prompt and whether a tool's result came after it. */
-export const lastChatTurn = (messages: Message[]): { prompt: string; afterTool: boolean } => {
-  const last = messages.findLastIndex((m) => m.role === 'user')
-  return {
-    prompt: last < 0 ? '' : textOf(messages[last]!.content),
-    afterTool: messages.slice(last + 1).some((m) => m.role === 'tool'),
-  }
-}
-
-export const chatKeywordOf = (prompt: string): ChatKeyword | null =>
-  CHAT_KEYWORDS.find((k) => new RegExp(`\\b${k}\\b`).test(prompt)) ?? null
 
 const toolNamed = (tools: Tool[], name: string): Tool | undefined => tools.find((t) => (t.function?.name ?? t.name) === name)
 
@@ -98,7 +71,7 @@ export const startChatMock = (opts: { replyDelayMs?: number } = {}): Promise<Cha
     }
     if (req.method !== 'POST' || !/\/chat\/completions$/.test(url))
       return sendJson(res, 404, { error: { message: 'mock: not found', type: 'not_found' } })
-    let json: { model?: unknown; messages?: Message[]; tools?: Tool[] } = {}
+    let json: { model?: unknown; messages?: ChatMessage[]; tools?: Tool[] } = {}
     try {
       json = JSON.parse(body) as typeof json
     } catch {

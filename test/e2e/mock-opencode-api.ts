@@ -4,11 +4,8 @@
 // session's first call is a title request without tools. Replies are scripted by upper-case
 // keywords in the person's last prompt.
 import type { ServerResponse } from 'node:http'
+import { type ChatKeyword, type ChatMessage, chatKeywordOf, lastChatTurn } from './chat-turn.js'
 import { delay, type LoggedRequest, type MockHttp, sendJson, startMockHttp } from './mock-http.js'
-
-/** Keywords a prompt can carry; the first one found (in this order) decides the reply. */
-export const OPENCODE_KEYWORDS = ['FAIL', 'SLOW', 'ASK', 'TOOL', 'PLAIN'] as const
-export type OpencodeKeyword = (typeof OPENCODE_KEYWORDS)[number]
 
 export const OC_TEXT_DONE = 'All done here.'
 export const OC_TEXT_AFTER_TOOL = 'Ran the command.'
@@ -21,26 +18,11 @@ export const OC_RETRY_AFTER_MS = 100
 const REPLY_DELAY_MS = 150
 
 export interface OpencodeMockRequest extends LoggedRequest {
-  keyword: OpencodeKeyword | null
+  keyword: ChatKeyword | null
   afterTool: boolean
 }
 
 export type OpencodeMockApi = MockHttp<OpencodeMockRequest>
-
-interface ChatMessage {
-  role?: string
-  content?: unknown
-}
-
-const textOf = (c: unknown): string =>
-  typeof c === 'string'
-    ? c
-    : Array.isArray(c)
-      ? c.map((p: { text?: unknown }) => (typeof p.text === 'string' ? p.text : '')).join('\n')
-      : ''
-
-export const keywordOf = (prompt: string): OpencodeKeyword | null =>
-  OPENCODE_KEYWORDS.find((k) => new RegExp(`\\b${k}\\b`).test(prompt)) ?? null
 
 let seq = 0
 
@@ -82,10 +64,8 @@ export const startOpencodeMock = (commandOf: (n: number) => string): Promise<Ope
       // An empty or broken body is answered like a prompt without keywords.
     }
     const messages = Array.isArray(json.messages) ? json.messages : []
-    const last = messages.findLastIndex((m) => m.role === 'user')
-    const prompt = last < 0 ? '' : textOf(messages[last]!.content)
-    const afterTool = messages.slice(last + 1).some((m) => m.role === 'tool')
-    const keyword = keywordOf(prompt)
+    const { prompt, afterTool } = lastChatTurn(messages)
+    const keyword = chatKeywordOf(prompt)
     const hasTools = Array.isArray(json.tools) && json.tools.length > 0
     log({ keyword: hasTools ? keyword : null, afterTool })
     const id = `chatcmpl-${++seq}`
