@@ -194,9 +194,10 @@ t.test('load: ~100 sessions, thousands of events, nothing lost, every state the 
     const sinceOk = !!got && !!w && got.since >= w.start - 1 && got.since <= w.end + 1
     if (!same || !sinceOk) {
       mismatches++
+      const runOf = got ? windows[s]!.findIndex((r) => got.since >= r.start - 1 && got.since <= r.end + 1) : -1
       const off =
         got && w
-          ? `since ${(got.since - w.start).toFixed(1)} ms after the run began, ${(w.end - got.since).toFixed(1)} before it ended`
+          ? `since ${(got.since - w.start).toFixed(1)} ms after run ${sinceEvent} began, ${(w.end - got.since).toFixed(1)} before it ended; within run ${runOf}`
           : 'no run'
       if (mismatches <= 3) t.same(shape(got), shape(expected), `${sid} (since ok: ${sinceOk}; ${off})`)
     }
