@@ -178,7 +178,7 @@ export const runNotifyDigest = async (
     const outcomes = await tellDigest(digest, channels, sockets, args, io, deps)
     // Nothing delivered: the stretch stays untold, for the next call.
     const said = sayOutcomes(state, outcomes, args, io)
-    return said.delivered ? { next: told(said.next), result: said.result } : { next: said.next, result: said.result }
+    return { next: said.delivered ? told(said.next) : said.next, result: said.result }
   })
 
 export const runNotify = async (

@@ -18,7 +18,7 @@ export interface JsonReturnDigest {
   waits: Digest['waits']
   done: number
   errors: number
-  oldest: (Omit<OpenWait, 'since'> & { since: string; ageMs: number }) | null
+  oldest: (Omit<NonNullable<Digest['oldest']>, 'since'> & { since: string }) | null
 }
 
 /** Pure: a return's digest as `ls --json` carries it. */
