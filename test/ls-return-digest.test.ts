@@ -6,30 +6,25 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { lsOutputSchema } from '../lib/schemas/contract.js'
+import type * as z from 'zod/mini'
+import { lsOutputSchema, lsReturnDigestSchema } from '../lib/schemas/contract.js'
+import type { Same } from '../lib/record/schema.js'
+import type { JsonReturnDigest } from '../lib/navigate/return-digest.js'
 import { runCli, type CliResult } from './helpers/cli.js'
 import { baseEnv, payload, runEmitter, tempDir } from './helpers/emitter.js'
 
 const CLOCK = fileURLToPath(new URL('./helpers/clock-ahead.cjs', import.meta.url))
 const MIN = 60_000
 
-interface Doc {
-  digest: string
-  queue: { n: number; key: string }[]
-  returnDigest?: {
-    since: string
-    until: string
-    line: string
-    waits: { count: number; byKind: Record<string, number> }
-    done: number
-    errors: number
-    oldest: { key: string; project: string | null; kind: string | null } | null
-  }
-}
+type Doc = z.infer<typeof lsOutputSchema>
+
+// The document's field and the type ls builds it from say the same.
+const _fieldMatches: Same<z.infer<typeof lsReturnDigestSchema>, JsonReturnDigest> = true
+void _fieldMatches
 
 const parse = (r: CliResult): Doc => {
   if (r.code !== 0) throw new Error(`ls exited ${r.code}: ${r.stderr}`)
-  return lsOutputSchema.parse(JSON.parse(r.stdout)) as Doc
+  return lsOutputSchema.parse(JSON.parse(r.stdout))
 }
 
 t.test('ls --json --return-digest counts as the person, and carries the return once, outside the digest', async (t) => {
@@ -89,6 +84,7 @@ t.test('ls --json --return-digest counts as the person, and carries the return o
       ['--return-digest'],
       ['--plain', '--return-digest'],
       ['--json', '--return-digest', '--until-change', back.digest],
+      ['--json', '--return-digest', '--follow'],
     ]) {
       const r = await runCli(['ls', ...args], env)
       t.equal(r.code, 2, args.join(' '))
