@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Lab, press, REPO, sleep, submit, waitFor, waitForScreen } from './harness.js'
 import { checkOpencode, startOpencode, startOpencodeLab } from './opencode-env.js'
+import { stripColours } from '../../lib/agents/opencode/screen.js'
 
 const OUT = join(REPO, 'test', 'fixtures', 'opencode', 'screens')
 /** The lab's temp root, in the fixtures: no machine's own paths. */
@@ -21,8 +22,7 @@ const colourCapture = async (lab: Lab, pane: string): Promise<string> => {
 }
 
 /** The dialog's buttons row, escapes and all: what moves when the choice does. */
-const buttonsRow = (screen: string): string | undefined =>
-  screen.split('\n').find((l) => BUTTONS.test(l.replace(/\x1b\[[0-9;:?]*[A-Za-z]/g, '')))
+const buttonsRow = (screen: string): string | undefined => screen.split('\n').find((l) => BUTTONS.test(stripColours(l)))
 
 /**
  * Presses `key` (none for the dialog as it opened) and returns the screen once its buttons row
