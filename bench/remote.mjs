@@ -35,7 +35,9 @@ const STDIO = ['ignore', 'pipe', 'pipe']
 /** A run that hangs past this is a broken bench, not a figure. */
 const RUN_TIMEOUT_MS = 20_000
 
-const { SSH_AUTH_SOCK: _agent, TMUX: _tmux, TMUX_PANE: _pane, ...BASE_ENV } = process.env
+// NODE_EXTRA_CA_CERTS makes every Node start load its certificates (~60 ms here): the hosts' Node,
+// started by sshd, never sees it, so this machine's must not either, or the ratios compare unlike starts.
+const { SSH_AUTH_SOCK: _agent, TMUX: _tmux, TMUX_PANE: _pane, NODE_EXTRA_CA_CERTS: _certs, ...BASE_ENV } = process.env
 
 /** tmux on a host's own default server (its TMUX_TMPDIR), as a session there would run it. */
 const tmuxOn = (host, bin, ...args) => {
