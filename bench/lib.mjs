@@ -59,6 +59,26 @@ export const timeSpawn = (cmd, args, opts = {}) => {
 }
 
 /**
+ * Runs a command once and resolves to {output, exit}: ms until its stdout closed (what a reader
+ * of its output waits for) and until the process exited; rejects unless it exits 0.
+ */
+export const timeOutputAndExit = (cmd, args, opts = {}) =>
+  new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    let output = null
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'], ...opts })
+    child.stdout.on('data', () => {})
+    child.stdout.on('close', () => (output = performance.now() - t0))
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      const exit = performance.now() - t0
+      if (code !== 0) reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`))
+      // A process that ends first closes its stdout as it ends.
+      else setImmediate(() => resolve({ output: output ?? exit, exit }))
+    })
+  })
+
+/**
  * CPU time (user + system, ms) of this process's finished children, from /proc on Linux; null
  * elsewhere. It moves in clock ticks (10 ms), so only a mean over many runs means anything, but
  * unlike wall time it barely moves when the machine is busy.
