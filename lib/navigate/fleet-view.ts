@@ -21,7 +21,7 @@ export interface FleetChoiceArgs {
    * Each host's queue from its last answer, read again at most every 10 s (remote/cached-fleet.ts):
    * for the surfaces that run every few seconds. `refresh-after` (`status`, `statusline`): the
    * refreshes due are left to the caller (FleetView.refreshDue), to run once its output is out;
-   * `refresh-first` (`ls --until-change`): they are waited for before the caches are read.
+   * `refresh-first` (`ls --json --follow`, `--until-change`): they are waited for before the caches are read.
    */
   cached?: CachedRefresh
 }

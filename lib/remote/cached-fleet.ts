@@ -3,10 +3,10 @@
 // A host is read again at most once per REFRESH_GAP_MS, one refresh at a time per host under a
 // lock. The refreshes due are handed back to the caller, which runs them once its output is
 // written and let go (lib/io.ts releaseStandardOutput): the process outlives its output only
-// for them, each within the read's own bound (3 s). `ls --until-change` refreshes first, then
-// reads, as it prints what it read. A failed read is noted in the same file: a dead host is not
-// tried again for the gap, so it costs the next calls nothing; a host another process is
-// refreshing is read as its file stands.
+// for them, each within the read's own bound (3 s). `ls --json --follow` and `--until-change`
+// refresh first, then read, as they print what they read. A failed read is noted in the same
+// file: a dead host is not tried again for the gap, so it costs the next calls nothing; a host
+// another process is refreshing is read as its file stands.
 import type { Env } from '../paths.js'
 import type { Io } from '../io.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
