@@ -1,6 +1,6 @@
 // The one seam to the process: streams, environment, working directory and clock. Commands
 // take an Io so tests run them in-process with their own env and captured output.
-import { fstatSync, writeSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, writeSync } from 'node:fs'
 import { monotonicMs, sleepSync } from './clock.js'
 import { readStdinSync, type StdinRead } from './fs/read-stdin.js'
 import type { Env } from './paths.js'
@@ -26,6 +26,12 @@ export interface Io {
    */
   readStdinNow?: (maxBytes: number, until: number) => StdinRead
   now: () => number
+  /**
+   * Lets go of the process's stdout and stderr once all written has gone out, for a command with
+   * work left that prints nothing more (releaseStandardOutput). Absent where no process's
+   * streams are behind the Io.
+   */
+  releaseOutput?: () => Promise<void>
 }
 
 /** A pipe, a file or a socket: never a terminal (a character device may be one). */
@@ -97,8 +103,48 @@ export const descriptorOut = (fd: number, limits: StallLimits = defaultLimits): 
   }
 }
 
+/** A pipe or a socket: its reader sees the output end only once every process holding it has let go. */
+const isSharedEnd = (fd: number): boolean => {
+  try {
+    const s = fstatSync(fd)
+    return s.isFIFO() || s.isSocket()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Puts /dev/null in place of stdout and stderr where they are a pipe or a socket: whoever reads
+ * them (tmux's `#()`, a status-line runner, a script reading to the end) gets the end of the
+ * output now, while this process goes on with work that prints nothing (`status` refreshing a
+ * host's cache, bounded by the read's 3 s). A later write goes to /dev/null rather than failing.
+ * Called once every write has gone out (descriptorOut writes synchronously; Node's own stream
+ * on a pipe may not, see processIo) and while nothing else opens a file, so /dev/null takes the
+ * lowest free descriptor, the one just closed (or first 0, when stdin was closed).
+ */
+export const releaseStandardOutput = (): void => {
+  for (const fd of [1, 2]) {
+    if (!isSharedEnd(fd)) continue
+    closeSync(fd)
+    let got = openSync('/dev/null', 'r+')
+    while (got < fd) got = openSync('/dev/null', 'r+')
+    // Another descriptor took its place meanwhile: that one is left alone, and ours is not needed.
+    if (got > fd) closeSync(got)
+  }
+}
+
+/** Resolves once a Node stream has passed on all it was given: on POSIX a write to a pipe may wait for it. */
+const flushed = (stream: NodeJS.WriteStream | undefined): Promise<void> =>
+  new Promise((resolve) => {
+    if (!stream || stream.writableLength === 0 || stream.destroyed) return resolve()
+    stream.once('error', () => resolve())
+    // Writes go out in order: this one's callback comes after every write before it.
+    stream.write('', () => resolve())
+  })
+
 export const processIo = (): Io => {
   let stdout: OutStream | undefined
+  let stderr: NodeJS.WriteStream | undefined
   return {
     env: process.env,
     cwd: process.cwd(),
@@ -108,13 +154,19 @@ export const processIo = (): Io => {
       return stdout
     },
     get stderr() {
-      return process.stderr
+      stderr ??= process.stderr
+      return stderr
     },
     get stdin() {
       return process.stdin
     },
     readStdinNow: readStdinSync,
     now: Date.now,
+    // stdout, where it is let go (a pipe or a socket), is written by descriptorOut, synchronously.
+    releaseOutput: async () => {
+      await flushed(stderr)
+      releaseStandardOutput()
+    },
   }
 }
 

@@ -5,14 +5,7 @@
 import t from 'tap'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  CACHE_STALE_AFTER_MS,
-  deriveCachedHost,
-  deriveRefreshDue,
-  readFleetCached,
-  readHostCached,
-  REFRESH_GAP_MS,
-} from '../lib/remote/cached-fleet.js'
+import { CACHE_STALE_AFTER_MS, deriveCachedHost, deriveRefreshDue, readFleetCached, REFRESH_GAP_MS } from '../lib/remote/cached-fleet.js'
 import type { RemoteListing } from '../lib/remote/answer.js'
 import { lastAnswerFile, readHostCache, remoteDir, writeFailedRead, writeLastAnswer, type HostCache } from '../lib/remote/last-answer.js'
 import { lockNow } from '../lib/fs/lock-now.js'
@@ -118,38 +111,63 @@ t.test('the same answer again is not rewritten: the file is kept and its time mo
   t.same(await readHostCache(env, 'devbox'), { answer: { at: NOW + 8000, listing: other }, failed: null })
 })
 
-t.test('a host within its gap, or refreshed by another process, is read from its cache without ssh', async (t) => {
+t.test('the caches are read as they stand; the hosts due are read after, each unless another process is reading it', async (t) => {
   // No ssh config and a host no resolver knows: a read that tried it would fail and note it.
   const env = { TRAILBOSS_HOME: join(tempDir(t), 'tb'), PATH: '/nonexistent' }
   const listing = LISTING
   const now = (): number => Date.now()
   writeLastAnswer(env, 'fresh', { at: now() - 1000, listing })
-  t.same((await readHostCached(env, 'fresh', false, now)).failed, null, 'fresh: not tried')
-
   writeLastAnswer(env, 'busy', { at: now() - REFRESH_GAP_MS - 1000, listing })
+  writeLastAnswer(env, 'due', { at: now() - REFRESH_GAP_MS - 1000, listing })
+  const fleet = await readFleetCached(env, ['fresh', 'busy', 'due', 'new'], false, now)
+  t.same(
+    fleet.hosts.map((h) => [h.destination, h.answered, h.why]),
+    [
+      ['fresh', true, null],
+      ['busy', true, null],
+      ['due', true, null],
+      ['new', false, 'not read yet'],
+    ],
+    'every host as its cache stands, without a read',
+  )
+  t.same((await readHostCache(env, 'due')).failed, null, 'no host tried yet')
+  t.ok(fleet.refreshDue, 'three hosts are due, left to the caller')
+
   ensurePrivateDir(remoteDir(env))
   const release = await lockNow(lastAnswerFile(env, 'busy'), { realpath: false, stale: 10_000, retries: 0 })
   try {
-    const got = await readHostCached(env, 'busy', false, now)
-    t.equal(got.failed, null, 'another process holds its refresh: the cache as it is')
-    t.ok(got.answer, 'with its queue')
+    await fleet.refreshDue?.()
   } finally {
     await release()
   }
+  t.same((await readHostCache(env, 'fresh')).failed, null, 'fresh: not tried')
+  t.same((await readHostCache(env, 'busy')).failed, null, 'another process holds its refresh: left as it is')
+  t.match(
+    (await readHostCache(env, 'due')).failed?.why,
+    /ssh could not be run here/,
+    'due and free: read (no ssh on this PATH), the failure noted',
+  )
+  t.match((await readHostCache(env, 'new')).failed?.why, /ssh could not be run here/, 'never read: read too')
 
-  writeLastAnswer(env, 'due', { at: now() - REFRESH_GAP_MS - 1000, listing })
-  const due = await readHostCached(env, 'due', false, now)
-  t.match(due.failed?.why, /ssh could not be run here/, 'due and free: read now (no ssh on this PATH), and the failure noted')
-  t.same((await readHostCache(env, 'due')).failed, due.failed)
-
-  const fleet = await readFleetCached(env, ['fresh', 'due'], false, now)
+  const next = await readFleetCached(env, ['fresh', 'due', 'new'], false, now)
   t.same(
-    fleet.hosts.map((h) => [h.destination, h.answered]),
+    next.hosts.map((h) => [h.destination, h.answered]),
     [
       ['fresh', true],
       ['due', false],
+      ['new', false],
     ],
+    'the next read has what the refresh found',
   )
+  t.equal(next.refreshDue, null, 'and nothing is due: the failed reads are recent')
+
+  const first = await readFleetCached(env, ['busy'], false, now, 'refresh-first')
+  t.match(
+    first.hosts,
+    [{ destination: 'busy', answered: false, why: /ssh could not be run here/ }],
+    'refresh-first: read before the caches are taken',
+  )
+  t.equal(first.refreshDue, null, 'nothing left to the caller')
 })
 
 t.test("a remote wait marked seen here (watch's a) reads as seen, until its session waits again", async (t) => {

@@ -177,3 +177,54 @@ t.test('an orphaned CLI whose non-blocking socket stays full ends', { timeout: 9
   t.ok(await eventually(() => !running(pid), 60_000, 50), 'the CLI ended though its reader stopped reading')
   t.ok(held.length === 1 && !held[0]!.destroyed, 'while the reader still held the socket open')
 })
+
+/**
+ * A process that writes a line on each output, lets them go through processIo's releaseOutput,
+ * then waits for its stdin to end before writing again and exiting.
+ */
+const releasingChild = (stdout: 'pipe' | number): ReturnType<typeof spawn> => {
+  const io = new URL('../lib/io.ts', import.meta.url).href
+  const script = [
+    `const { processIo } = await import(${JSON.stringify(io)})`,
+    'const io = processIo()',
+    "io.stdout.write('line\\n')",
+    "io.stderr.write('warning\\n')",
+    'await io.releaseOutput()',
+    "process.stdin.on('data', () => {})",
+    "process.stdin.on('end', () => { io.stdout.write('after\\n'); io.stderr.write('after\\n') })",
+  ].join('\n')
+  return spawn(process.execPath, ['--import=tsx', '--input-type=module', '-e', script], { stdio: ['pipe', stdout, 'pipe'] })
+}
+
+t.test('releaseOutput: the readers of a pipe get the whole output and its end while the process goes on', async (t) => {
+  const child = releasingChild('pipe')
+  let out = ''
+  let err = ''
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()))
+  child.stderr?.on('data', (c: Buffer) => (err += c.toString()))
+  const ended = (s: NodeJS.ReadableStream | null): Promise<void> => new Promise((resolve) => s?.on('end', resolve))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  // Without the release the ends would come only at exit, which waits for stdin: let it go on
+  // rather than hang, and the check below fails.
+  const unstick = setTimeout(() => child.stdin?.end(), 10_000)
+  await Promise.all([ended(child.stdout), ended(child.stderr)])
+  t.ok(child.pid !== undefined && running(child.pid), 'both outputs ended while the process still ran')
+  clearTimeout(unstick)
+  t.equal(out, 'line\n', 'stdout whole')
+  t.equal(err, 'warning\n', "stderr whole (Node's own stream, written before it was let go)")
+  child.stdin?.end()
+  t.equal(await exited, 0, 'a write after the release goes nowhere, and fails nothing')
+  t.equal(out, 'line\n')
+})
+
+t.test('releaseOutput keeps a file as it is: its reader waits for no end', async (t) => {
+  const file = join(tempDir(t), 'out')
+  const fd = fs.openSync(file, 'w')
+  const child = releasingChild(fd)
+  fs.closeSync(fd)
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  child.stderr?.resume()
+  child.stdin?.end()
+  t.equal(await exited, 0)
+  t.equal(fs.readFileSync(file, 'utf8'), 'line\nafter\n', 'the write after the release still goes to the file')
+})

@@ -1,7 +1,8 @@
 // The surfaces over every host, against real OpenSSH servers on loopback (test/helpers/ssh-host.ts)
 // running this checkout's trailboss: status and statusline count a remote wait from the cached
-// read and say how old a stale host's queue is; a host that went silent costs status its bound
-// once, then nothing until the refresh gap has passed; show runs the host's own show; notify
+// read and say how old a stale host's queue is; a host that went silent never holds up their
+// line (it is read after the line is out), then costs nothing until the refresh gap has passed;
+// show runs the host's own show; notify
 // tells a remote wait once, and a silent host makes none of its waits new or gone; watch shows a
 // remote wait, numbered with the local ones, and marks it stale when its host goes silent.
 import t from 'tap'
@@ -16,7 +17,7 @@ import { REFRESH_GAP_MS } from '../lib/remote/cached-fleet.js'
 import { checkRemoteShowJson, type ShowJson } from '../lib/remote/remote-show.js'
 import { showOutputSchema } from '../lib/schemas/contract.js'
 import { payload, runEmitter } from './helpers/emitter.js'
-import { CLI, runCli, runInProcess } from './helpers/cli.js'
+import { CLI, runCli, runCliSeeingEnd, runInProcess } from './helpers/cli.js'
 import { startSshHost, trailbossBinDir, writeSshConfig, type SshHost } from './helpers/ssh-host.js'
 import { startTmuxServer } from './helpers/tmux-server.js'
 import { waitFor } from './helpers/wait-for.js'
@@ -86,6 +87,10 @@ const ageCache = async (host: string, ageMs: number): Promise<void> => {
 }
 
 t.test('status and statusline count a remote wait, from the cache', async (t) => {
+  // No host has been read yet: the first call says so, and reads them once its line is out.
+  const first = await runCli(['status', '--format', '{count} [{hosts}] [{stale}]'], env)
+  t.equal(first.code, 0, first.stderr)
+  t.equal(first.stdout, '1 [hosta ?, hostb ?] [hosta ?, hostb ?]\n', 'the first call: the local wait, the hosts not read yet')
   const status = await runCli(['status', '--format', '{count} [{hosts}] [{stale}]'], env)
   t.equal(status.code, 0, status.stderr)
   t.match(status.stdout, /^3 \[hosta \d+s, hostb \d+s\] \[\]\n$/, 'the local wait and one on each host; no host stale')
@@ -203,22 +208,26 @@ const sshShim = (): { env: Env; calls: () => string[] } => {
   }
 }
 
-t.test('a silent host costs status its bound once, then nothing within the refresh gap', async (t) => {
+t.test("a silent host never holds up status's line: it is read once the line is out, then not within the gap", async (t) => {
   const shim = sshShim()
+  await ageCache('hosta', 0)
   await ageCache('hostb', REFRESH_GAP_MS + 5000)
   hostb.pause()
   t.teardown(() => hostb.resume())
-  const first = await runCli(['status', '--format', '{count} [{stale}]'], shim.env)
+  const first = await runCliSeeingEnd(['status', '--format', '{count} [{stale}]'], shim.env)
+  t.equal(first.code, 0, first.stderr)
+  t.equal(first.stdout, '3 []\n', "the line from the caches as they stand: hostb's last queue, not yet stale")
+  t.ok(first.runningAtEnd, 'its output ended while the process still ran: the refresh came after the line')
   t.ok(
     shim.calls().some((c) => c.includes(' -- hostb ')),
     'the first call tried hostb',
   )
-  t.match(first.stdout, /^3 \[hostb \d+s\]\n$/, "hostb's last known wait still counts, its queue named stale")
   const failed = (await readHostCache(env, 'hostb')).failed
   t.ok(failed, 'the failed read is noted in its cache')
+  t.ok(failed && failed.at >= first.endAt, 'noted after the output had ended')
   const tried = shim.calls().length
   const second = await runCli(['status'], shim.env)
-  t.match(second.stdout, /^3 waiting · \d+s · hostb \d+s old\n$/, 'the default segment names the stale host')
+  t.match(second.stdout, /^3 waiting · \d+s · hostb \d+s old\n$/, 'the next call names the stale host')
   t.same(
     shim
       .calls()
@@ -228,6 +237,18 @@ t.test('a silent host costs status its bound once, then nothing within the refre
     'the second call did not try hostb: its failed read is recent',
   )
   t.same((await readHostCache(env, 'hostb')).failed, failed, 'and its cache is as the first call left it')
+})
+
+t.test("a silent host never holds up statusline's line either", async (t) => {
+  await ageCache('hosta', REFRESH_GAP_MS + 5000)
+  hosta.pause()
+  t.teardown(() => hosta.resume())
+  const line = await runCliSeeingEnd(['statusline'], env, JSON.stringify({ session_id: 'nobody-here' }))
+  t.equal(line.code, 0, line.stderr)
+  t.match(line.stdout, /^3 others wait · oldest \d+[smh] · hostb \d+[sm] old\n$/, "hosta's last queue counts, as its cache stands")
+  t.ok(line.runningAtEnd, 'its output ended while the process still ran: the refresh came after the line')
+  const failed = (await readHostCache(env, 'hosta')).failed
+  t.ok(failed && failed.at >= line.endAt, "hosta's failed read, noted after the output had ended")
 })
 
 t.test('watch shows a remote wait and marks it stale when its host goes silent', async (t) => {

@@ -214,8 +214,9 @@ const followListing = async (args: LsArgs, io: Io, w: FollowPlan): Promise<numbe
     async () => {
       try {
         // Other hosts from their caches, as `status` reads them: the digest then covers the same
-        // queue as `ls --json`'s, which the mod compares it with.
-        const fleet = await loadFleetView(io, { ...args, cached: true }, { skipEnded: !args.all })
+        // queue as `ls --json`'s, which the mod compares it with. The hosts due are read first:
+        // this process prints the queue it read, not the one before the refresh.
+        const fleet = await loadFleetView(io, { ...args, cached: 'refresh-first' }, { skipEnded: !args.all })
         lastListing = deriveListing(filterAgents(fleet.view, args.agent), { ...args, olderThanMs: w.olderThanMs }, fleet.hosts)
         if (!closed) print(lastListing)
       } catch (err) {

@@ -3,13 +3,13 @@
 // count) whenever the session's state changes; it prints how many *other* sessions wait, e.g.
 // `2 others wait · oldest 4m`, after the output of the person's own status-line command when it
 // wraps one (`--wrap`). On the fast path like `status`: nothing heavy is imported, and other
-// hosts' waits come from their caches as for `status`.
+// hosts' waits come from their caches as for `status`, refreshed after the line is out.
 import type { StatuslineArgs } from '../options/tables.js'
 import { EXIT_OK } from '../errors.js'
 import type { Io } from '../io.js'
 import { readBlockedToday } from '../history/today.js'
 import type { LoadOptions } from '../queue/load.js'
-import { loadFleetView } from '../navigate/fleet-view.js'
+import { loadFleetView, refreshAfterOutput } from '../navigate/fleet-view.js'
 import { deriveSummary, formatOthers, formatSegment } from '../render/status-segment.js'
 
 /** Claude Code's status-line JSON is a few KB; more is not its input. */
@@ -134,7 +134,7 @@ export const runStatusline = async (args: StatuslineArgs, io: Io, opts: LoadOpti
   const sessionId = parseSessionId(input, io.env)
   const [theirs, fleet] = await Promise.all([
     args.wrap ? runWrapped(args.wrap, input, io) : Promise.resolve(''),
-    loadFleetView(io, { cached: true }, { skipEnded: true, ...opts }),
+    loadFleetView(io, { cached: 'refresh-after' }, { skipEnded: true, ...opts }),
   ])
   const view = fleet.view
   const summary = deriveSummary(view.items, view.now, {
@@ -147,5 +147,6 @@ export const runStatusline = async (args: StatuslineArgs, io: Io, opts: LoadOpti
     args.format === undefined ? formatOthers(summary) : formatSegment(summary, args.format, blockedMs === undefined ? {} : { blockedMs })
   const text = joinStatus(theirs, ours)
   if (text) io.stdout.write(`${text}\n`)
+  await refreshAfterOutput(io, fleet.refreshDue)
   return EXIT_OK
 }

@@ -6,6 +6,7 @@ import { EXIT_USAGE, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { hostsFile } from '../paths.js'
 import { type LoadOptions, loadQueue, type QueueView } from '../queue/load.js'
+import type { CachedRefresh } from '../remote/cached-fleet.js'
 import type { FleetRead, HostRead } from '../remote/fleet.js'
 import { LOCAL_HOST } from '../remote/host-name.js'
 
@@ -18,9 +19,11 @@ export interface FleetChoiceArgs {
   host?: readonly string[] | undefined
   /**
    * Each host's queue from its last answer, read again at most every 10 s (remote/cached-fleet.ts):
-   * for the surfaces that run every few seconds (`status`, `statusline`).
+   * for the surfaces that run every few seconds. `refresh-after` (`status`, `statusline`): the
+   * refreshes due are left to the caller (FleetView.refreshDue), to run once its output is out;
+   * `refresh-first` (`ls --json --follow`, `--until-change`): they are waited for before the caches are read.
    */
-  cached?: boolean
+  cached?: CachedRefresh
 }
 
 /**
@@ -30,7 +33,7 @@ export interface FleetChoiceArgs {
 export const startRemoteRead = async (
   args: FleetChoiceArgs,
   io: Io,
-): Promise<{ destinations: string[]; read: Promise<FleetRead> } | null> => {
+): Promise<{ destinations: string[]; read: Promise<FleetRead & { refreshDue?: RefreshDue }> } | null> => {
   const others = args.host?.filter((d) => d !== LOCAL_HOST) ?? []
   // `--host local` alone reads no other host.
   if (args.local || !existsSync(hostsFile(io.env)) || (args.host?.length && others.length === 0)) {
@@ -41,16 +44,21 @@ export const startRemoteRead = async (
   const choice = { all: args.all === true, only: args.host }
   if (args.cached) {
     const { startCachedFleetRead } = await import('../remote/cached-fleet.js')
-    return startCachedFleetRead(io, choice)
+    return startCachedFleetRead(io, choice, args.cached)
   }
   const { startFleetRead } = await import('../remote/fleet.js')
   return startFleetRead(io, choice)
 }
 
+/** The hosts' cache refreshes left to run (remote/cached-fleet.ts); resolves when they have ended. */
+export type RefreshDue = (() => Promise<void>) | null
+
 export interface FleetView {
   view: QueueView
   /** How each other host answered (none without a hosts list). */
   hosts: HostRead[]
+  /** With `cached: 'refresh-after'`, the hosts due for a refresh, to read once the output is out; else null. */
+  refreshDue: RefreshDue
 }
 
 /** This machine's queue and every host's, merged and numbered as one (queue/load.ts `remote`). */
@@ -58,7 +66,19 @@ export const loadFleetView = async (io: Io, args: FleetChoiceArgs, opts: LoadOpt
   const fleet = await startRemoteRead(args, io)
   const remote = fleet?.read.then((f) => f.items)
   const view = await loadQueue(io, { ...opts, ...(fleet && remote ? { remote, remoteHosts: fleet.destinations } : {}) })
-  return { view, hosts: fleet ? (await fleet.read).hosts : [] }
+  const read = fleet ? await fleet.read : null
+  return { view, hosts: read?.hosts ?? [], refreshDue: read?.refreshDue ?? null }
+}
+
+/**
+ * After a surface has written all it prints: its output let go (Io.releaseOutput), then the hosts'
+ * due refreshes run, so whoever reads the output has it whole without waiting on ssh. Only when
+ * a refresh is due: otherwise the command ends at once, its output closed at exit as ever.
+ */
+export const refreshAfterOutput = async (io: Io, refreshDue: RefreshDue): Promise<void> => {
+  if (!refreshDue) return
+  await io.releaseOutput?.()
+  await refreshDue()
 }
 
 /**

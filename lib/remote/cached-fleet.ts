@@ -1,10 +1,12 @@
 // Every host's queue for the surfaces that run every few seconds (`status`, `statusline`):
-// taken from each host's last answer (last-answer.ts), refreshed at most once per
-// REFRESH_GAP_MS per host, one refresh at a time per host under a lock. A refresh runs inside
-// the command that starts it, within the read's own bound (3 s), so nothing outlives the
-// command. A failed read is noted in the same file: a dead host is not tried again for the
-// gap, so it costs the next calls nothing; a host another process is refreshing is read as
-// its file stands.
+// taken from each host's last answer (last-answer.ts) as it stands, without waiting on ssh.
+// A host is read again at most once per REFRESH_GAP_MS, one refresh at a time per host under a
+// lock. The refreshes due are handed back to the caller, which runs them once its output is
+// written and let go (lib/io.ts releaseStandardOutput): the process outlives its output only
+// for them, each within the read's own bound (3 s). `ls --json --follow` and `--until-change`
+// refresh first, then read, as they print what they read. A failed read is noted in the same
+// file: a dead host is not tried again for the gap, so it costs the next calls nothing; a host
+// another process is refreshing is read as its file stands.
 import type { Env } from '../paths.js'
 import type { Io } from '../io.js'
 import { ensurePrivateDir } from '../fs/private-dir.js'
@@ -54,10 +56,11 @@ const refreshHost = async (env: Env, destination: string, all: boolean, now: () 
   return { answer: cache.answer, failed }
 }
 
-/** One host's cache, refreshed first when it is due and no other process is refreshing it. */
-export const readHostCached = async (env: Env, destination: string, all: boolean, now: () => number): Promise<HostCache> => {
-  const cache = await readHostCache(env, destination)
-  if (!deriveRefreshDue(cache, now())) return cache
+/**
+ * The host read again, unless another process is reading it or did since `cache` (the first look)
+ * was read; its cache as it then stands.
+ */
+const refreshIfFree = async (env: Env, destination: string, all: boolean, now: () => number, cache: HostCache): Promise<HostCache> => {
   let release: () => Promise<void>
   try {
     ensurePrivateDir(remoteDir(env))
@@ -82,24 +85,65 @@ export const readHostCached = async (env: Env, destination: string, all: boolean
   }
 }
 
-/** Every host from its cache, each refreshed as above, all at once; the order of `destinations` is kept. */
-export const readFleetCached = async (env: Env, destinations: readonly string[], all: boolean, now: () => number): Promise<FleetRead> => {
-  const caches = await Promise.all(destinations.map((d) => readHostCached(env, d, all, now)))
-  const at = now()
-  const hosts = destinations.map((d, i) => deriveCachedHost(d, caches[i] ?? { answer: null, failed: null }, at))
-  const items = hosts.flatMap((h, i) => {
-    const answer = caches[i]?.answer
-    return answer ? applyRemoteSeen(toRemoteItems(answer.listing, h.destination, !h.answered), readRemoteSeen(env, h.destination)) : []
-  })
-  return { items, hosts }
+/** Every host as its cache stands, and the refreshes due. */
+export interface CachedFleetRead extends FleetRead {
+  /**
+   * Reads the hosts that were due again, all at once, each unless another process is reading it,
+   * and resolves when every read has ended (each within the read's bound); null when none was due.
+   */
+  refreshDue: (() => Promise<void>) | null
+}
+
+/** When the due hosts are read: before the caches are taken (the read waits), or after, by the caller. */
+export type CachedRefresh = 'refresh-first' | 'refresh-after'
+
+/** The fleet as the caches say at `now`, each remote wait with the seen mark kept for it here. */
+const fleetFromCaches = (env: Env, hosts: readonly { destination: string; cache: HostCache }[], now: number): FleetRead => {
+  const reads = hosts.map(({ destination, cache }) => ({ cache, host: deriveCachedHost(destination, cache, now) }))
+  const items = reads.flatMap(({ cache, host }) =>
+    cache.answer
+      ? applyRemoteSeen(toRemoteItems(cache.answer.listing, host.destination, !host.answered), readRemoteSeen(env, host.destination))
+      : [],
+  )
+  return { items, hosts: reads.map((r) => r.host) }
+}
+
+/**
+ * Every host from its cache; the order of `destinations` is kept. `refresh-after` (status,
+ * statusline): the caches as they stand now, and the refreshes due for the caller to run once its
+ * output is out. `refresh-first`: the due hosts are read before the caches are taken.
+ */
+export const readFleetCached = async (
+  env: Env,
+  destinations: readonly string[],
+  all: boolean,
+  now: () => number,
+  when: CachedRefresh = 'refresh-after',
+): Promise<CachedFleetRead> => {
+  const hosts = await Promise.all(destinations.map(async (destination) => ({ destination, cache: await readHostCache(env, destination) })))
+  const lookedAt = now()
+  const due = hosts.filter((h) => deriveRefreshDue(h.cache, lookedAt))
+  const refresh = (): Promise<void[]> =>
+    Promise.all(
+      due.map(async (h) => {
+        h.cache = await refreshIfFree(env, h.destination, all, now, h.cache)
+      }),
+    )
+  if (when === 'refresh-first') {
+    await refresh()
+    return { ...fleetFromCaches(env, hosts, now()), refreshDue: null }
+  }
+  const read = fleetFromCaches(env, hosts, lookedAt)
+  return { ...read, refreshDue: due.length === 0 ? null : () => refresh().then(() => undefined) }
 }
 
 /** As startFleetRead, from the caches: says on stderr when the list cannot be read. */
 export const startCachedFleetRead = (
   io: Pick<Io, 'env' | 'now' | 'stderr'>,
   choice: FleetChoice,
-): { destinations: string[]; read: Promise<FleetRead> } => {
+  when: CachedRefresh,
+): { destinations: string[]; read: Promise<CachedFleetRead> } => {
   const { destinations, problem } = chooseHosts(io.env, choice)
   if (problem) io.stderr.write(`trailboss: ${problem}; other hosts are not read\n`)
-  return { destinations, read: readFleetCached(io.env, destinations, choice.all, io.now) }
+  return { destinations, read: readFleetCached(io.env, destinations, choice.all, io.now, when) }
 }

@@ -4,6 +4,7 @@
 // command's Io and its output captured: where a separate process proves nothing more, it spares a
 // Node start and a bundle load per run.
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { main } from '../../lib/cli/main.js'
@@ -31,6 +32,49 @@ export const runCli = (args: readonly string[], env: ChildEnv, stdin = ''): Prom
     child.stderr.on('data', (c: Buffer) => err.push(c))
     child.stdin.on('error', () => {})
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
+    child.stdin.end(stdin)
+  })
+
+export interface CliEndResult extends CliResult {
+  /** Date.now() when its stdout ended (every process holding it had let it go). */
+  endAt: number
+  /** Whether the process was still running then: not exited, and not a zombie waiting to be reaped. */
+  runningAtEnd: boolean
+}
+
+/** Whether `pid` is a live process (/proc: not gone, not a zombie). */
+const isRunning = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The state is the first field after the command name, which may hold spaces and parentheses.
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))
+  } catch {
+    return false
+  }
+}
+
+/** As runCli, noting when its stdout ended and whether the process still ran at that moment (Linux). */
+export const runCliSeeingEnd = (args: readonly string[], env: ChildEnv, stdin = ''): Promise<CliEndResult> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: 60_000,
+    })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    let endAt = 0
+    let runningAtEnd = false
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stdout.on('end', () => {
+      endAt = Date.now()
+      runningAtEnd = child.exitCode === null && child.signalCode === null && child.pid !== undefined && isRunning(child.pid)
+    })
+    child.stderr.on('data', (c: Buffer) => err.push(c))
+    child.stdin.on('error', () => {})
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), endAt, runningAtEnd }),
+    )
     child.stdin.end(stdin)
   })
 
