@@ -118,8 +118,19 @@ const warmCodeCache = async (binDir, hooksDir) => {
     emit('warm-perm', 'PermissionRequest', { tool_name: 'Bash', tool_input: { command: 'npm test' } })
     emit('warm-work', 'UserPromptSubmit', { prompt: 'go' })
     emit('warm-done', 'SessionEnd', { reason: 'other' })
+    // A remote host of the warm-up's own, so that what reads another host (its answer checked
+    // and kept by `ls`, read back from its cache by `status`) is in the cache too: the `ssh` on
+    // the warm-up's PATH prints this machine's own queue, as a host's `trailboss` would.
+    const cli = (...args) =>
+      execFileSync(process.execPath, [join(binDir, 'trailboss.cjs'), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    const answer = join(root, 'answer.json')
+    writeFileSync(answer, cli('ls', '--json', '--local'))
+    const stubBin = join(root, 'bin')
+    mkdirSync(stubBin)
+    writeFileSync(join(stubBin, 'ssh'), '#!/bin/sh\nexec cat "$TRAILBOSS_WARM_ANSWER"\n', { mode: 0o755 })
+    cli('hosts', 'add', 'warm-host')
     execFileSync(process.execPath, [join(binDir, 'trailboss.cjs')], {
-      env: { ...env, TRAILBOSS_WARM_CODE_CACHE: join(binDir, 'main.v8') },
+      env: { ...env, PATH: `${stubBin}:${env.PATH}`, TRAILBOSS_WARM_ANSWER: answer, TRAILBOSS_WARM_CODE_CACHE: join(binDir, 'main.v8') },
       stdio: ['ignore', 'ignore', 'inherit'],
     })
   } finally {
