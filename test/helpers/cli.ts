@@ -3,7 +3,7 @@
 // the same command line through main(argv, io) in this process, with that environment as the
 // command's Io and its output captured: where a separate process proves nothing more, it spares a
 // Node start and a bundle load per run.
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
@@ -18,8 +18,12 @@ export interface CliResult {
   stderr: string
 }
 
-/** Runs the built CLI once; never rejects (a hung run is killed after 60 s). */
-export const runCli = (args: readonly string[], env: ChildEnv, stdin = ''): Promise<CliResult> =>
+/**
+ * Runs the built CLI once and resolves when it has exited and its output closed; `onStdoutEnd`
+ * runs when its stdout ends (with the child, still unreaped if it has exited). Never rejects (a
+ * hung run is killed after 60 s).
+ */
+const spawnCli = (args: readonly string[], env: ChildEnv, stdin: string, onStdoutEnd?: (child: ChildProcess) => void): Promise<CliResult> =>
   new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: env as NodeJS.ProcessEnv,
@@ -29,11 +33,15 @@ export const runCli = (args: readonly string[], env: ChildEnv, stdin = ''): Prom
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', (c: Buffer) => out.push(c))
+    if (onStdoutEnd) child.stdout.on('end', () => onStdoutEnd(child))
     child.stderr.on('data', (c: Buffer) => err.push(c))
     child.stdin.on('error', () => {})
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
     child.stdin.end(stdin)
   })
+
+/** Runs the built CLI once; never rejects (a hung run is killed after 60 s). */
+export const runCli = (args: readonly string[], env: ChildEnv, stdin = ''): Promise<CliResult> => spawnCli(args, env, stdin)
 
 export interface CliEndResult extends CliResult {
   /** Date.now() when its stdout ended (every process holding it had let it go). */
@@ -54,29 +62,15 @@ const isRunning = (pid: number): boolean => {
 }
 
 /** As runCli, noting when its stdout ended and whether the process still ran at that moment (Linux). */
-export const runCliSeeingEnd = (args: readonly string[], env: ChildEnv, stdin = ''): Promise<CliEndResult> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: env as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: 60_000,
-    })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    let endAt = 0
-    let runningAtEnd = false
-    child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stdout.on('end', () => {
-      endAt = Date.now()
-      runningAtEnd = child.exitCode === null && child.signalCode === null && child.pid !== undefined && isRunning(child.pid)
-    })
-    child.stderr.on('data', (c: Buffer) => err.push(c))
-    child.stdin.on('error', () => {})
-    child.on('close', (code) =>
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), endAt, runningAtEnd }),
-    )
-    child.stdin.end(stdin)
+export const runCliSeeingEnd = async (args: readonly string[], env: ChildEnv, stdin = ''): Promise<CliEndResult> => {
+  let endAt = 0
+  let runningAtEnd = false
+  const result = await spawnCli(args, env, stdin, (child) => {
+    endAt = Date.now()
+    runningAtEnd = child.exitCode === null && child.signalCode === null && child.pid !== undefined && isRunning(child.pid)
   })
+  return { ...result, endAt, runningAtEnd }
+}
 
 /**
  * Runs one command line in this process, as runCli runs it in a child: `env` is all the
