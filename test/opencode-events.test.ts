@@ -246,6 +246,19 @@ t.test('state rules', async (t) => {
   )
   const abortedFirst = applyEvent(asked, abort(2), hooksFor)
   t.same([abortedFirst?.kind, abortedFirst?.tool?.name], ['interrupted', 'bash'], 'an abort of the dialog says its tool')
+  const refusedAfter = applyEvent(abortedFirst, ev('permission.replied', { reason: 'reject', stamp: 3 }), hooksFor)
+  t.same(
+    [refusedAfter?.kind, refusedAfter?.tool?.name, refusedAfter?.since],
+    ['interrupted', 'bash', 2],
+    'the refusal published after the abort: the same wait, its tool kept',
+  )
+  const askedQuestion = applyEvent(null, ev('question.asked', { tool: { name: 'question', input: {}, useId: 'q1' } }), hooksFor)
+  const rejectedAfter = applyEvent(applyEvent(askedQuestion, abort(2), hooksFor), ev('question.rejected', { stamp: 3 }), hooksFor)
+  t.same(
+    [rejectedAfter?.kind, rejectedAfter?.tool?.name],
+    ['interrupted', 'question'],
+    'a question rejected after the abort keeps its tool',
+  )
   const fromWork = applyEvent(applyEvent(null, ev('session.busy'), hooksFor), abort(2), hooksFor)
   t.same([fromWork?.kind, fromWork?.tool], ['interrupted', null], 'an Esc while working: no dialog, no tool')
 })

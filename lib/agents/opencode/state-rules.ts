@@ -21,6 +21,17 @@ export const RETRYING = 'retrying'
 /** The events that end a turn before its session.idle does, so that idle leaves their wait. */
 const TURN_ENDERS = new Set(['session.error', 'permission.replied', 'question.rejected'])
 
+/** A wait that an abort or a refusal has already ended: what comes after it of the same end keeps it. */
+const endedByRefusalOrAbort = (rec: SessionRecord | null): boolean =>
+  rec?.state === 'waiting' && rec.kind === 'interrupted' && TURN_ENDERS.has(rec.event)
+
+/**
+ * A refused dialog ends the turn, saying which tool was refused. The Esc that refuses it can also
+ * abort the turn, and OpenCode may publish the abort first: the wait it made already names the tool.
+ */
+const refusal = (rec: SessionRecord | null): StateChange | null =>
+  endedByRefusalOrAbort(rec) ? null : { state: 'waiting', kind: 'interrupted', tool: rec?.state === 'permission' ? rec.tool : null }
+
 export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateChange | null => {
   switch (ev.name) {
     case 'session.created':
@@ -39,15 +50,14 @@ export const stateChangeFor = (rec: SessionRecord | null, ev: HookEvent): StateC
       return { state: 'permission', kind: 'question', tool: ev.tool }
     case 'permission.replied':
       if (ev.reason !== REJECT) return { state: 'working', kind: null }
-      return { state: 'waiting', kind: 'interrupted', tool: rec?.state === 'permission' ? rec.tool : null }
+      return refusal(rec)
     case 'question.rejected':
-      return { state: 'waiting', kind: 'interrupted', tool: rec?.state === 'permission' ? rec.tool : null }
+      return refusal(rec)
     case 'session.error':
       if (ev.isInterrupt) {
         // The Esc that refuses a dialog can also abort the turn: the refusal already stopped it,
         // and the wait keeps saying which tool was refused.
-        if (rec?.state === 'waiting' && rec.kind === 'interrupted' && TURN_ENDERS.has(rec.event)) return null
-        return { state: 'waiting', kind: 'interrupted', tool: rec?.state === 'permission' ? rec.tool : null }
+        return refusal(rec)
       }
       return { state: 'waiting', kind: 'error', message: ev.message }
     case 'session.idle':
