@@ -119,7 +119,7 @@ t.test('the caches are read as they stand; the hosts due are read after, each un
   writeLastAnswer(env, 'fresh', { at: now() - 1000, listing })
   writeLastAnswer(env, 'busy', { at: now() - REFRESH_GAP_MS - 1000, listing })
   writeLastAnswer(env, 'due', { at: now() - REFRESH_GAP_MS - 1000, listing })
-  const fleet = await readFleetCached(env, ['fresh', 'busy', 'due', 'new'], false, now)
+  const fleet = await readFleetCached(env, ['fresh', 'busy', 'due', 'new'], false, now, 'refresh-after')
   t.same(
     fleet.hosts.map((h) => [h.destination, h.answered, h.why]),
     [
@@ -149,7 +149,7 @@ t.test('the caches are read as they stand; the hosts due are read after, each un
   )
   t.match((await readHostCache(env, 'new')).failed?.why, /ssh could not be run here/, 'never read: read too')
 
-  const next = await readFleetCached(env, ['fresh', 'due', 'new'], false, now)
+  const next = await readFleetCached(env, ['fresh', 'due', 'new'], false, now, 'refresh-after')
   t.same(
     next.hosts.map((h) => [h.destination, h.answered]),
     [
@@ -183,7 +183,7 @@ t.test("a remote wait marked seen here (watch's a) reads as seen, until its sess
   // A fresh answer: read from the cache, no ssh.
   const env = { TRAILBOSS_HOME: join(dir, 'tb'), PATH: '/nonexistent' }
   const now = (): number => Date.now()
-  const items = async (): Promise<QueueItem[]> => (await readFleetCached(env, ['devbox'], false, now)).items
+  const items = async (): Promise<QueueItem[]> => (await readFleetCached(env, ['devbox'], false, now, 'refresh-after')).items
   writeLastAnswer(env, 'devbox', { at: now(), listing })
   const [before] = await items()
   if (!before) throw new Error('no remote item')

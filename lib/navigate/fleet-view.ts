@@ -6,7 +6,7 @@ import { EXIT_USAGE, TrailbossError } from '../errors.js'
 import type { Io } from '../io.js'
 import { hostsFile } from '../paths.js'
 import { type LoadOptions, loadQueue, type QueueView } from '../queue/load.js'
-import type { CachedRefresh } from '../remote/cached-fleet.js'
+import type { CachedRefresh, RefreshDue } from '../remote/cached-fleet.js'
 import type { FleetRead, HostRead } from '../remote/fleet.js'
 import { LOCAL_HOST } from '../remote/host-name.js'
 
@@ -49,9 +49,6 @@ export const startRemoteRead = async (
   const { startFleetRead } = await import('../remote/fleet.js')
   return startFleetRead(io, choice)
 }
-
-/** The hosts' cache refreshes left to run (remote/cached-fleet.ts); resolves when they have ended. */
-export type RefreshDue = (() => Promise<void>) | null
 
 export interface FleetView {
   view: QueueView

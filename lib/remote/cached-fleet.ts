@@ -85,13 +85,15 @@ const refreshIfFree = async (env: Env, destination: string, all: boolean, now: (
   }
 }
 
+/**
+ * Reads the hosts that were due again, all at once, each unless another process is reading it,
+ * and resolves when every read has ended (each within the read's bound); null when none was due.
+ */
+export type RefreshDue = (() => Promise<void>) | null
+
 /** Every host as its cache stands, and the refreshes due. */
 export interface CachedFleetRead extends FleetRead {
-  /**
-   * Reads the hosts that were due again, all at once, each unless another process is reading it,
-   * and resolves when every read has ended (each within the read's bound); null when none was due.
-   */
-  refreshDue: (() => Promise<void>) | null
+  refreshDue: RefreshDue
 }
 
 /** When the due hosts are read: before the caches are taken (the read waits), or after, by the caller. */
@@ -118,23 +120,23 @@ export const readFleetCached = async (
   destinations: readonly string[],
   all: boolean,
   now: () => number,
-  when: CachedRefresh = 'refresh-after',
+  when: CachedRefresh,
 ): Promise<CachedFleetRead> => {
   const hosts = await Promise.all(destinations.map(async (destination) => ({ destination, cache: await readHostCache(env, destination) })))
   const lookedAt = now()
   const due = hosts.filter((h) => deriveRefreshDue(h.cache, lookedAt))
-  const refresh = (): Promise<void[]> =>
-    Promise.all(
+  const refresh = async (): Promise<void> => {
+    await Promise.all(
       due.map(async (h) => {
         h.cache = await refreshIfFree(env, h.destination, all, now, h.cache)
       }),
     )
+  }
   if (when === 'refresh-first') {
     await refresh()
     return { ...fleetFromCaches(env, hosts, now()), refreshDue: null }
   }
-  const read = fleetFromCaches(env, hosts, lookedAt)
-  return { ...read, refreshDue: due.length === 0 ? null : () => refresh().then(() => undefined) }
+  return { ...fleetFromCaches(env, hosts, lookedAt), refreshDue: due.length === 0 ? null : refresh }
 }
 
 /** As startFleetRead, from the caches: says on stderr when the list cannot be read. */
