@@ -66,16 +66,14 @@ export const timeOutputAndExit = (cmd, args, opts = {}) =>
   new Promise((resolve, reject) => {
     const t0 = performance.now()
     let output = null
+    let exit = null
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'], ...opts })
     child.stdout.on('data', () => {})
     child.stdout.on('close', () => (output = performance.now() - t0))
     child.on('error', reject)
-    child.on('exit', (code) => {
-      const exit = performance.now() - t0
-      if (code !== 0) reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`))
-      // A process that ends first closes its stdout as it ends.
-      else setImmediate(() => resolve({ output: output ?? exit, exit }))
-    })
+    child.on('exit', () => (exit = performance.now() - t0))
+    // 'close' comes once the process has exited and its stdout closed, whichever was last.
+    child.on('close', (code) => (code === 0 ? resolve({ output, exit }) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}`))))
   })
 
 /**
