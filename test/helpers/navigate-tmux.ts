@@ -52,13 +52,24 @@ export const startKeyBindingLab = (t: Teardown, cli: string, session: string, co
 /** A new pane running `command`; returns its id. */
 export const newPane = (server: TmuxServer, how: string[], command: readonly string[] = SLEEPER): string => server.newPane(how, command)
 
+/** The pids of the server's clients now. */
+const clientPids = (server: Pick<TmuxServer, 'tmux'>): Set<string> =>
+  new Set(server.tmux('list-clients', '-F', '#{client_pid}').split('\n').filter(Boolean))
+
+/**
+ * Waits for a client that was not there `before`: by pid, not by count, since a client of an
+ * earlier test that is still leaving would hide the new one from a count.
+ */
+const waitForNewClient = (server: Pick<TmuxServer, 'tmux'>, before: Set<string>, what: string): Promise<void> =>
+  waitFor(() => [...clientPids(server)].some((pid) => !before.has(pid)), what)
+
 /** A control-mode client attached to `session`; detached and ended at teardown. */
 export const attachControlClient = async (
   t: Teardown,
-  server: Pick<TmuxServer, 'socket' | 'clientViews'>,
+  server: Pick<TmuxServer, 'socket' | 'tmux'>,
   session: string,
 ): Promise<ChildProcess> => {
-  const before = server.clientViews().length
+  const before = clientPids(server)
   const child = spawn('tmux', ['-S', server.socket, '-C', 'attach-session', '-t', session], {
     env: cleanEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -69,7 +80,7 @@ export const attachControlClient = async (
     child.stdin.end()
     child.kill()
   })
-  await waitFor(() => server.clientViews().length > before, 'control client attached')
+  await waitForNewClient(server, before, 'control client attached')
   return child
 }
 
@@ -85,10 +96,10 @@ export interface TerminalClient {
 /** A terminal client attached to `session`; killed at teardown. */
 export const attachTerminalClient = async (
   t: Teardown,
-  server: Pick<TmuxServer, 'socket' | 'clientViews'>,
+  server: Pick<TmuxServer, 'socket' | 'tmux'>,
   session: string,
 ): Promise<TerminalClient> => {
-  const before = server.clientViews().length
+  const before = clientPids(server)
   const term = spawn('script', ['-qfc', `tmux -S '${server.socket}' attach-session -t ${session}`, '/dev/null'], {
     env: cleanEnv({ TERM: 'xterm', COLUMNS: '160', LINES: '40' }),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -98,7 +109,7 @@ export const attachTerminalClient = async (
   t.teardown(() => {
     term.kill()
   })
-  await waitFor(() => server.clientViews().length > before, 'a terminal client')
+  await waitForNewClient(server, before, 'a terminal client')
   return {
     write: (text) => void term.stdin.write(text),
     get screen() {
