@@ -8,7 +8,7 @@ import { runEmitter } from './helpers/emitter.js'
 import { runInProcess } from './helpers/cli.js'
 import { sessionRecord } from './helpers/session-record.js'
 import { startTmuxServer, type TmuxServer } from './helpers/tmux-server.js'
-import { runDoctor } from '../lib/commands/doctor.js'
+import { runDoctor, timeEmitter } from '../lib/commands/doctor.js'
 import {
   checkHome,
   checkLog,
@@ -349,6 +349,16 @@ t.test('doctor in-process: an old Node and an unbuilt package fail', async (t) =
   const own = report2.checks.find((c) => c.id === "emitter:this package's emitter")
   t.equal(own?.status, 'fail')
   t.match(own?.fix, /npm run build/)
+})
+
+t.test('an emitter that exits before reading its event is timed, never ends doctor on the closed pipe', async (t) => {
+  // /bin/true leaves before the event is written often enough (a write to its closed pipe fails
+  // with EPIPE in about one run of seven here) that 40 doctor timings meet it.
+  for (let i = 0; i < 40; i++) {
+    const run = await timeEmitter('true', '/bin/true', [], { PATH: process.env.PATH })
+    if (run.code !== 0) return t.fail(`run ${i}: ${JSON.stringify(run)}`)
+  }
+  t.pass('40 timings, each exit 0')
 })
 
 t.test('checkEndedIndex: a mark on a live session fails, with the rm that fixes it', async (t) => {

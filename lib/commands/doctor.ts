@@ -75,7 +75,7 @@ const projectOf = (env: Env, cwd: string | null): string | null => projectLabelI
 export const EMIT_RUNS = 3
 
 /** Runs an emitter the way a hook does, with an empty event and TRAILBOSS_DISABLE=1 so nothing is written. */
-const timeEmitter = async (label: string, command: string | null, args: string[], env: Env): Promise<EmitterRun> => {
+export const timeEmitter = async (label: string, command: string | null, args: string[], env: Env): Promise<EmitterRun> => {
   let best = await runEmitterOnce(label, command, args, env)
   for (let i = 1; i < EMIT_RUNS && best.path !== null && best.code === 0; i++) {
     const next = await runEmitterOnce(label, command, args, env)
@@ -101,6 +101,9 @@ const runEmitterOnce = (label: string, command: string | null, args: string[], e
       resolve({ label, path: [command, ...args].join(' '), ms: performance.now() - start, code: null, output: err.message }),
     )
     child.on('close', (code) => resolve({ label, path: [command, ...args].join(' '), ms: performance.now() - start, code, output }))
+    // An emitter that refuses at once (a home it may not use) closes the pipe before reading: its
+    // exit code and output say so, the write's EPIPE must not end doctor.
+    child.stdin.on('error', () => {})
     child.stdin.end('{}')
   })
 
