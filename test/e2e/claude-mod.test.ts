@@ -111,11 +111,15 @@ t.test("Claude Code 2.1.332: another session's wait in the status entry, one toa
   await waitFor('the toast', () => (toasts > 0 ? true : undefined), STEP_MS)
 
   // The pane: one row for the other session's wait; its button, labelled and keyed by the wait's
-  // number (1: the only wait), moves the client there.
+  // number, moves the client there. The number is the one ls gives: numbers stay put, so a wait
+  // seen and gone before (a loaded machine's passing state of a starting session) may hold 1.
+  const n = item?.n
+  if (typeof n !== 'number' || n > 9) throw new Error(`the wait's number is not one key: ${JSON.stringify(item)}`)
+  const button = new RegExp(`\\[ go ${n} \\]`)
   await submit(e2e, watcher.pane, '/trailboss')
-  const screen = await waitForScreen(e2e, watcher.pane, /\[ go 1 \].*permission/, STEP_MS, 'the pane with the wait')
-  t.match(screen, /\[ go 1 \] proj permission \d+[sm] Bash: touch /, 'the row: number, project, kind, age, ask')
-  const pressed = await press(e2e, watcher.pane, '1')
+  const screen = await waitForScreen(e2e, watcher.pane, new RegExp(`${button.source}.*permission`), STEP_MS, 'the pane with the wait')
+  t.match(screen, new RegExp(`${button.source} proj permission \\d+[sm] Bash: touch `), 'the row: number, project, kind, age, ask')
+  const pressed = await press(e2e, watcher.pane, String(n))
   const { ms: goMs } = await waitFor(
     'the client to move to the waiting session',
     async () => ((await clientPane(e2e, client.name)) === other.pane ? true : undefined),
@@ -135,7 +139,7 @@ t.test("Claude Code 2.1.332: another session's wait in the status entry, one toa
   // its read ends the stretch, and its toast says what arrived meanwhile.
   writeFileSync(join(e2e.tbHome, 'activity.json'), JSON.stringify({ v: 1, at: Date.now() - 40 * 60_000 }), { mode: 0o600 })
   await press(e2e, watcher.pane, 'Escape')
-  await waitFor('the pane to close', async () => (/\[ go 1 \]/.test(await capture(e2e, watcher.pane)) ? undefined : true), STEP_MS)
+  await waitFor('the pane to close', async () => (button.test(await capture(e2e, watcher.pane)) ? undefined : true), STEP_MS)
   const back = await submit(e2e, watcher.pane, 'hello again')
   // The toast wraps its line in a box: its first words, then the counts it goes on with.
   const { ms: digestMs } = await waitFor(
