@@ -47,3 +47,11 @@ t.test('a pane the harness opens runs without the test runner’s NODE_OPTIONS',
   )
   t.ok(names.includes('TRAILBOSS_HOME'), 'the harness’s own environment is there')
 })
+
+t.test('a child spawned with the inherited environment starts without tap’s preload', async (t) => {
+  // Helpers that run our CLI without an env of their own pass this process's on: its
+  // NODE_OPTIONS must not carry the preload (each node child ~180 ms of CPU more to start).
+  const r = await run(process.execPath, ['-e', 'process.stdout.write(process.env.NODE_OPTIONS ?? "")'], process.env)
+  t.equal(r.code, 0, r.stderr)
+  t.notMatch(r.stdout, /processinfo/, 'no tap preload in the child’s NODE_OPTIONS')
+})
