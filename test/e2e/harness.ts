@@ -51,6 +51,13 @@ export const IDLE_NOTIF_MS = 3000
 export const PERMISSION_NOTIF_MS = 6000
 export const POLL_MS = 50
 /**
+ * After this long a wait polls every SLOW_POLL_MS instead: a state that takes seconds is timed to
+ * that much, and the `ls` runs of three suites waiting at once no longer keep the cores from the
+ * agents they wait on (each poll of a fleet step is one `ls` run, ~60 ms of CPU).
+ */
+export const FAST_POLL_FOR_MS = 2000
+export const SLOW_POLL_MS = 200
+/**
  * A hook-driven state must show within this. A bound, not the measure (the latency tables are):
  * both builds run at once, every poll is an `ls` run, and on a loaded 2-core machine a finished
  * turn once took over 5 s to show.
@@ -111,7 +118,8 @@ export const waitFor = async <T>(
   timeoutMs: number,
   from = Date.now(),
 ): Promise<{ value: T; ms: number }> => {
-  const deadline = Date.now() + timeoutMs
+  const started = Date.now()
+  const deadline = started + timeoutMs
   let last: unknown
   for (;;) {
     try {
@@ -122,7 +130,7 @@ export const waitFor = async <T>(
     }
     if (Date.now() > deadline)
       throw new Timeout(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`)
-    await sleep(POLL_MS)
+    await sleep(Date.now() - started < FAST_POLL_FOR_MS ? POLL_MS : SLOW_POLL_MS)
   }
 }
 
