@@ -178,8 +178,19 @@ export const checkClaude = async (build: ClaudeBuild = OLDEST): Promise<string> 
   return v.stdout.trim()
 }
 
+/**
+ * Lab folders removed once, removed again as this file's process exits: an agent killed with its
+ * tmux server runs its SessionEnd hook after that, and the emitter makes the home again to record
+ * the end (eight such folders were left in /tmp by one run).
+ */
+const removedRoots = new Set<string>()
+process.on('exit', () => {
+  for (const dir of removedRoots) rmSync(dir, { recursive: true, force: true })
+})
+
 /** An agent may still write its session files for a moment after its pane was killed. */
 const removeTree = async (dir: string): Promise<void> => {
+  removedRoots.add(dir)
   for (let i = 0; ; i++) {
     try {
       rmSync(dir, { recursive: true, force: true })
