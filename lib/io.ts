@@ -133,6 +133,17 @@ export const releaseStandardOutput = (): void => {
   }
 }
 
+/**
+ * Ends a child's stdin with `input`. A program that does not read its stdin may close the pipe
+ * before the write (it exits at once, it refuses): that is its right, and the write's EPIPE must
+ * not end this process; what the child did is told by its exit and its output.
+ */
+export const endChildInput = (stdin: NodeJS.WritableStream | null, input: string | undefined): void => {
+  if (!stdin) return
+  stdin.on('error', () => {})
+  stdin.end(input ?? '')
+}
+
 /** Resolves once a Node stream has passed on all it was given: on POSIX a write to a pipe may wait for it. */
 const flushed = (stream: NodeJS.WriteStream | undefined): Promise<void> =>
   new Promise((resolve) => {

@@ -32,7 +32,7 @@ import {
   type ServerAnswer,
 } from '../doctor/checks.js'
 import { findOnPath } from '../fs/find-on-path.js'
-import { useColour, type Io } from '../io.js'
+import { endChildInput, useColour, type Io } from '../io.js'
 import { endedIndexDir, type Env, hostsFile, logFile, sessionsDir, trailbossHome } from '../paths.js'
 import { readEndedMarks } from '../record/ended-index.js'
 import { spoolDir } from '../record/spool.js'
@@ -101,10 +101,8 @@ const runEmitterOnce = (label: string, command: string | null, args: string[], e
       resolve({ label, path: [command, ...args].join(' '), ms: performance.now() - start, code: null, output: err.message }),
     )
     child.on('close', (code) => resolve({ label, path: [command, ...args].join(' '), ms: performance.now() - start, code, output }))
-    // An emitter that refuses at once (a home it may not use) closes the pipe before reading: its
-    // exit code and output say so, the write's EPIPE must not end doctor.
-    child.stdin.on('error', () => {})
-    child.stdin.end('{}')
+    // An emitter that refuses at once (a home it may not use) closes the pipe before reading.
+    endChildInput(child.stdin, '{}')
   })
 
 const modeOf = (path: string): fs.Stats | null => {

@@ -6,7 +6,7 @@
 // hosts' waits come from their caches as for `status`, refreshed after the line is out.
 import type { StatuslineArgs } from '../options/tables.js'
 import { EXIT_OK } from '../errors.js'
-import type { Io } from '../io.js'
+import { endChildInput, type Io } from '../io.js'
 import { readBlockedToday } from '../history/today.js'
 import type { LoadOptions } from '../queue/load.js'
 import { loadFleetView, refreshAfterOutput } from '../navigate/fleet-view.js'
@@ -116,9 +116,7 @@ const runWrapped = (command: string, input: string, io: Io): Promise<string> => 
     // by now, and the child is the command's, ended with it.
     child.on('exit', () => done || timers.push(setTimeout(() => finish(true), WRAPPED_EXIT_GRACE_MS)))
     timers.push(setTimeout(() => finish(true), WRAPPED_TIMEOUT_MS))
-    // A command that does not read its stdin closes the pipe early: that is its right.
-    child.stdin.on('error', () => {})
-    child.stdin.end(input)
+    endChildInput(child.stdin, input)
   })
 }
 

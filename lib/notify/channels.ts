@@ -6,7 +6,7 @@ import { execFile, spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import { kindLabel, summarizeItemAsk, toJsonItem, truncate } from '../render/queue-table.js'
 import { findOnPath } from '../fs/find-on-path.js'
-import type { OutStream } from '../io.js'
+import { endChildInput, type OutStream } from '../io.js'
 import { type Client, listClients } from '../tmux/clients.js'
 import type { Env } from '../paths.js'
 import type { QueueItem } from '../queue/derive.js'
@@ -212,8 +212,6 @@ export const runExecWith = (
     })
     child.stdout.on('data', (c: Buffer) => streams.stdout.write(c.toString('utf8')))
     child.stderr.on('data', (c: Buffer) => streams.stderr.write(c.toString('utf8')))
-    // A command that does not read its stdin closes the pipe early: that is its right.
-    child.stdin.on('error', () => {})
     const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs)
     child.on('error', (err) => {
       clearTimeout(timer)
@@ -227,5 +225,5 @@ export const runExecWith = (
           : { channel: 'exec', ok: false, detail: `${what} ${signal ? `was killed (${signal})` : `exited ${code}`}` },
       )
     })
-    child.stdin.end(input)
+    endChildInput(child.stdin, input)
   })

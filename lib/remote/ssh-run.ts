@@ -4,6 +4,7 @@
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs'
 import { deriveHomeProblem } from '../fs/home-check.js'
 import { ensurePrivateDir, PRIVATE_DIR_MODE } from '../fs/private-dir.js'
+import { endChildInput } from '../io.js'
 import { trailbossHome, type Env } from '../paths.js'
 import { formatVisible } from '../text/visible-text.js'
 import {
@@ -173,10 +174,7 @@ const spawnSsh = (env: Env, args: readonly string[], limits: { timeoutMs: number
       errBytes += c.length
     })
     child.on('close', (code) => finish(code, null))
-    if (child.stdin) {
-      child.stdin.on('error', () => {})
-      child.stdin.end(limits.input)
-    }
+    endChildInput(child.stdin, limits.input)
   })
 
 /**
