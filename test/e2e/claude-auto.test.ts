@@ -5,6 +5,7 @@
 // as Claude Code's own session registry says so, well before the Notification.
 import t from 'tap'
 import {
+  answerDialog,
   capture,
   checkClaude,
   HOOK_BOUND_MS,
@@ -16,7 +17,6 @@ import {
   press,
   recordText,
   run,
-  sleep,
   startClaude,
   startE2e,
   submit,
@@ -121,18 +121,18 @@ t.test(`Claude Code ${NEWEST.version} in auto mode behind a gateway`, async (t) 
   })
 
   /** Approves the approval dialog on `pane` (see its step); the time of the Enter it took. */
-  const approve = async (pane: string): Promise<number> => {
-    let at = 0
-    for (let i = 0; i < 4; i++) {
-      if (/❯ No/.test(await capture(e2e, pane))) await press(e2e, pane, 'Down')
-      await waitForScreen(e2e, pane, /❯ Yes/, 10_000, 'the selection on Yes')
-      at = await press(e2e, pane, 'Enter')
-      await sleep(1500)
-      if (!APPROVAL.test(await capture(e2e, pane))) break
-      t.comment(`the approval dialog still shows ${Date.now() - at} ms after Enter: again`)
-    }
-    return at
-  }
+  const approve = (pane: string): Promise<number> =>
+    answerDialog(
+      e2e,
+      pane,
+      APPROVAL,
+      async () => {
+        if (/❯ No/.test(await capture(e2e, pane))) await press(e2e, pane, 'Down')
+        await waitForScreen(e2e, pane, /❯ Yes/, 10_000, 'the selection on Yes')
+        return press(e2e, pane, 'Enter')
+      },
+      { tries: 4, settleMs: 1500, note: (text) => t.comment(text) },
+    )
 
   const isAutoModeWait = (i: Item): boolean => (i.state === 'permission' || i.state === 'waiting') && i.n !== null && i.kind !== null
 

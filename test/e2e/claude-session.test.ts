@@ -8,6 +8,7 @@
 // than one.
 import t, { type Test } from 'tap'
 import {
+  answerDialog,
   BUILDS,
   capture,
   checkClaude,
@@ -121,23 +122,13 @@ const script = async (parent: Test, build: ClaudeBuild): Promise<void> => {
     }
   }
 
-  /**
-   * Presses `keyFor(screen)` on the dialog that `open` matches, and once more if the dialog is
-   * still there 5 s later: 2.1.332 may let the first key go (seen on a quiet machine, and in CI on
-   * the question dialog), and the steps after it would type into the dialog. Returns the time of
-   * the press the latency counts from.
-   */
-  const pressOnDialog = async (pane: string, open: RegExp, keyFor: (screen: string) => string): Promise<number> => {
-    let at = await press(e2e, pane, keyFor(await capture(e2e, pane)))
-    const gone = await waitFor('the dialog to close', async () => (open.test(await capture(e2e, pane)) ? undefined : true), 5000).catch(
-      () => false,
-    )
-    if (!gone) {
-      t.comment(`the dialog (${open.source}) was still open 5 s after the key: pressed again`)
-      at = await press(e2e, pane, keyFor(await capture(e2e, pane)))
-    }
-    return at
-  }
+  /** Presses `keyFor(screen)` on the dialog `open` matches, and once more if it is still there 5 s later. */
+  const pressOnDialog = (pane: string, open: RegExp, keyFor: (screen: string) => string): Promise<number> =>
+    answerDialog(e2e, pane, open, async () => press(e2e, pane, keyFor(await capture(e2e, pane))), {
+      tries: 2,
+      settleMs: 5000,
+      note: (text) => t.comment(text),
+    })
 
   const launchedAt = Date.now()
   const a = await startClaude(e2e, 'main')

@@ -410,6 +410,32 @@ export const press = async (e2e: Lab, pane: string, ...keys: string[]): Promise<
   return t0
 }
 
+/**
+ * Answers the dialog `open` matches on `pane`: `answer` presses what it takes and returns the time
+ * of the key a latency counts from. While the dialog is still there `settleMs` later it is answered
+ * again, up to `tries` answers in all: Claude Code 2.1.332 may let a key go (seen on a quiet
+ * machine and in CI), and the steps after it would type into the dialog. Returns the time of the
+ * last answer; `note` is told of each one again.
+ */
+export const answerDialog = async (
+  e2e: Lab,
+  pane: string,
+  open: RegExp,
+  answer: () => Promise<number>,
+  opts: { tries: number; settleMs: number; note: (text: string) => void },
+): Promise<number> => {
+  let at = await answer()
+  for (let i = 1; i < opts.tries; i++) {
+    const gone = await waitFor('the dialog to close', async () => (open.test(await capture(e2e, pane)) ? undefined : true), opts.settleMs)
+      .then(() => true)
+      .catch(() => false)
+    if (gone) break
+    opts.note(`the dialog (${open.source}) was still open ${Date.now() - at} ms after its answer: answered again`)
+    at = await answer()
+  }
+  return at
+}
+
 /** Types a prompt and presses Enter; returns the time of the Enter. */
 export const submit = async (e2e: Lab, pane: string, text: string): Promise<number> => {
   await typeText(e2e, pane, text)
