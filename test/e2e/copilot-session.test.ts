@@ -123,9 +123,8 @@ t.test('Copilot: install, every state of one session, ok and no, show, go, a kil
     t.equal(box(await capture(lab, pane)), before, 'the dialog is as it was, its cursor still on "1. Yes"')
     // The person answers it in the pane: Esc fires no hook; the check on read clears the wait. The
     // screen may tell first (a CI run's read saw the pane before the events file had the answer);
-    // the events file must tell within the bound.
+    // the events file must tell within the bound: the wait throws, failing the test, if it does not.
     await press(lab, pane, 'Escape')
-    // The wait is the check: it throws, failing the test, unless the events file tells in time.
     const after = await waitForPaneItem(
       lab,
       pane,

@@ -49,14 +49,14 @@ export const EMIT_BIN = join(REPO, 'dist', 'hooks', 'emit.cjs')
 export const IDLE_NOTIF_MS = 3000
 /** Claude Code waits this long before the permission Notification (a constant in its binary). */
 export const PERMISSION_NOTIF_MS = 6000
-export const POLL_MS = 50
+const POLL_MS = 50
 /**
  * After this long a wait polls every SLOW_POLL_MS instead: a state that takes seconds is timed to
  * that much, and the `ls` runs of three suites waiting at once no longer keep the cores from the
  * agents they wait on (each poll of a fleet step is one `ls` run, ~60 ms of CPU).
  */
-export const FAST_POLL_FOR_MS = 2000
-export const SLOW_POLL_MS = 200
+const FAST_POLL_FOR_MS = 2000
+const SLOW_POLL_MS = 200
 /**
  * A hook-driven state must show within this. A bound, not the measure (the latency tables are):
  * both builds run at once, every poll is an `ls` run, and on a loaded 2-core machine a finished
